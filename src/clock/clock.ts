@@ -1,0 +1,138 @@
+/**
+ * Time is injected everywhere (STYLE.md rule 5): the runtime, the scheduler, the signature check and
+ * the sandbox read `clock.now()` and wait with `clock.sleep()` / `clock.setTimeout()`, never
+ * `Date.now()` or the global timers. Advancing an adjustable clock moves "now" and wakes every timer
+ * that has become due, so a 30-minute window is testable in milliseconds.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch, on this clock. */
+  now(): number;
+  /** Calls `fn` once the clock has advanced by `ms` (by real time passing or by an adjustment). */
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+  /** Resolves after `ms` on this clock; rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+interface PendingTimer {
+  id: number;
+  due: number;
+  fn: () => void;
+  real: ReturnType<typeof setTimeout> | undefined;
+}
+
+export interface AdjustableClockOptions {
+  /** Where the clock starts (ms since epoch). Default: the real time. */
+  start?: number;
+  /** A frozen clock moves only when told to (unit tests); otherwise it flows with real time. */
+  frozen?: boolean;
+}
+
+/**
+ * A clock that flows with real time plus an offset (or stands still when frozen), and can be set or
+ * advanced. The sandbox's `/_sandbox/clock` and the testing helpers drive one of these; a real
+ * deployment uses `systemClock`, which is the same class never adjusted.
+ */
+export class AdjustableClock implements Clock {
+  private offset: number;
+  private frozenAt: number | undefined;
+  private readonly timers = new Map<number, PendingTimer>();
+  private nextId = 1;
+
+  constructor(options: AdjustableClockOptions = {}) {
+    const start = options.start ?? Date.now();
+    this.offset = start - Date.now();
+    this.frozenAt = options.frozen ? start : undefined;
+  }
+
+  now(): number {
+    return this.frozenAt ?? Date.now() + this.offset;
+  }
+
+  get isFrozen(): boolean {
+    return this.frozenAt !== undefined;
+  }
+
+  /** Move the clock forward by `ms` and run every timer that became due, in due order. */
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advance needs a non-negative number of ms, got ${ms}`);
+    this.set(this.now() + ms);
+  }
+
+  /** Jump to `epochMs` (forwards or backwards) and run every timer that is now due. */
+  set(epochMs: number): void {
+    if (this.frozenAt !== undefined) this.frozenAt = epochMs;
+    else this.offset = epochMs - Date.now();
+    this.reschedule();
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    const timer: PendingTimer = { id, due: this.now() + Math.max(0, ms), fn, real: undefined };
+    this.timers.set(id, timer);
+    this.arm(timer);
+    return { id };
+  }
+
+  clearTimeout(handle: TimerHandle): void {
+    const timer = this.timers.get(handle.id);
+    if (!timer) return;
+    if (timer.real) clearTimeout(timer.real);
+    this.timers.delete(handle.id);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = (): void => {
+        this.clearTimeout(handle);
+        reject(signal?.reason);
+      };
+      const handle = this.setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Number of timers waiting; useful to let a test know work is scheduled. */
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  private arm(timer: PendingTimer): void {
+    if (timer.real) clearTimeout(timer.real);
+    timer.real = undefined;
+    const wait = timer.due - this.now();
+    if (wait <= 0) {
+      // due already: run on the next macrotask so callers never see re-entrancy
+      timer.real = setTimeout(() => this.fire(timer.id), 0);
+    } else if (this.frozenAt === undefined) {
+      // Node caps timers at 2^31-1 ms; a longer wait is re-armed when that fires
+      timer.real = setTimeout(() => this.fire(timer.id), Math.min(wait, 2_147_483_647));
+    }
+  }
+
+  private fire(id: number): void {
+    const timer = this.timers.get(id);
+    if (!timer) return;
+    if (timer.due > this.now()) return this.arm(timer);
+    this.timers.delete(id);
+    timer.fn();
+  }
+
+  private reschedule(): void {
+    const ordered = [...this.timers.values()].sort((a, b) => a.due - b.due);
+    for (const timer of ordered) this.arm(timer);
+  }
+}
+
+/** The real clock of a deployment. */
+export function createSystemClock(): AdjustableClock {
+  return new AdjustableClock();
+}

@@ -1,0 +1,2 @@
+export { AdjustableClock, createSystemClock } from './clock';
+export type { Clock, TimerHandle, AdjustableClockOptions } from './clock';
