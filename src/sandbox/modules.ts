@@ -5,6 +5,7 @@ import { contentModule } from './routes/content';
 import { achievementsModule } from './routes/achievements';
 import { webhooksModule } from './routes/webhooks';
 import { messagingModule } from './routes/messaging';
+import { formsModule } from './routes/forms';
 
 /**
  * The areas of the emulated platform, in seed order: the directory first (users, groups, walls),
@@ -17,4 +18,5 @@ export const SANDBOX_MODULES: readonly SandboxModule[] = [
   achievementsModule,
   webhooksModule,
   messagingModule,
+  formsModule,
 ];

@@ -1,0 +1,5 @@
+import type { SandboxModule } from '../module';
+
+export const formsModule: SandboxModule = {
+  name: 'forms',
+};
