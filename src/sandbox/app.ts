@@ -52,6 +52,11 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
     return reply.code(500).send({ error: 'server_error', message: 'The sandbox failed to handle this request.' });
   });
 
+  // spec: Errors — 404 has no body (an unknown path is an unknown resource to a client)
+  app.setNotFoundHandler((request, reply) =>
+    request.url.startsWith(API_PREFIX) ? reply.code(404).send() : reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/_sandbox') && !LOOPBACK.has(request.ip)) {
       throw new SandboxHttpError(403, 'forbidden', 'The sandbox control API answers loopback callers only.');

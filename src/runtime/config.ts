@@ -1,0 +1,172 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../errors';
+import { issuePath } from '../validation';
+import { MissingEnvRefError, resolveEnvRefs } from '../bots/env-refs';
+
+/**
+ * Configuration in one validated place (DESIGN.md: Modes, Environment): the environment and an
+ * optional `intrabot.yaml`. Every error names the key (the env var or the yaml path) and nothing
+ * starts with a configuration that cannot work.
+ */
+
+export const SANDBOX_TOKEN = 'svc_sandbox_token';
+export const SANDBOX_TENANT_ID = 'sandbox';
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a slug: lowercase letters, digits and dashes');
+
+export const TenantConfigSchema = z.object({
+  id: slug,
+  /** The customer host, `{base_url}` in the spec; the client adds `/api/open/v1`. */
+  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  token: z.string().startsWith('svc_', 'must be a platform token (it starts with svc_)'),
+  /** The brand part of event names (`service.post.created`). */
+  event_prefix: z.string().min(1).default('service'),
+  /** When set, deliveries whose envelope names another customer are refused. */
+  customer: z.string().min(1).optional(),
+  /** For "today", cron defaults and award days; the spec's reports run on CET. */
+  timezone: z.string().default('Europe/Berlin'),
+});
+export type TenantConfig = z.infer<typeof TenantConfigSchema>;
+
+export const RuntimeConfigSchema = z.object({
+  mode: z.enum(['sandbox', 'connected']),
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65_535).default(3000),
+  sandbox_port: z.number().int().min(0).max(65_535).default(4010),
+  /** Where the platform reaches `/hooks`; in sandbox mode the runtime's own loopback address. */
+  public_url: z.url().optional(),
+  data_dir: z.string().default('.intrabot'),
+  bots_dir: z.string().default('bots'),
+  redis_url: z.string().optional(),
+  secret_key: z.string().optional(),
+  admin_token: z.string().optional(),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  tenants: z.array(TenantConfigSchema).min(1, 'at least one tenant is needed'),
+});
+export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface LoadConfigOptions {
+  env?: Env;
+  cwd?: string;
+  /** Path of the yaml file; default `intrabot.yaml` in `cwd` when it exists. */
+  file?: string;
+}
+
+const ENV_KEYS = {
+  INTRABOT_PORT: 'port',
+  INTRABOT_SANDBOX_PORT: 'sandbox_port',
+  INTRABOT_PUBLIC_URL: 'public_url',
+  INTRABOT_DATA_DIR: 'data_dir',
+  INTRABOT_BOTS_DIR: 'bots_dir',
+  INTRABOT_REDIS_URL: 'redis_url',
+  INTRABOT_SECRET_KEY: 'secret_key',
+  INTRABOT_ADMIN_TOKEN: 'admin_token',
+  INTRABOT_LOG_LEVEL: 'log_level',
+  INTRABOT_HOST: 'host',
+} as const;
+
+const NUMERIC = new Set(['port', 'sandbox_port']);
+
+/**
+ * Reads the configuration. With neither tenants in `intrabot.yaml` nor `INTRABOT_BASE_URL` +
+ * `INTRABOT_TOKEN`, the runtime is in sandbox mode against the embedded emulator.
+ *
+ * @example
+ * const config = loadConfig({ env: process.env });
+ * config.mode // 'sandbox'
+ */
+export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const fromFile = readYaml(options.file ?? join(cwd, 'intrabot.yaml'), options.file !== undefined, env);
+  const merged: Record<string, unknown> = { ...fromFile };
+  for (const [envName, key] of Object.entries(ENV_KEYS)) {
+    const value = env[envName];
+    if (value === undefined || value === '') continue;
+    merged[key] = NUMERIC.has(key) ? toPort(envName, value) : value;
+  }
+  merged.tenants = tenantsFrom(env, fromFile.tenants);
+  merged.mode = merged.tenants === undefined ? 'sandbox' : 'connected';
+  if (merged.mode === 'sandbox') merged.tenants = [sandboxTenant(merged.sandbox_port)];
+
+  const result = RuntimeConfigSchema.safeParse(merged);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const key = issue ? keyName(issuePath(issue.path)) : '(config)';
+    throw new ConfigError(key, `${key}: ${issue?.message ?? 'is invalid'}`);
+  }
+  const config = result.data;
+  config.data_dir = resolve(cwd, config.data_dir);
+  config.bots_dir = resolve(cwd, config.bots_dir);
+  if (config.mode === 'connected' && !config.secret_key) {
+    // spec of the store: secrets are encrypted at rest; a connected runtime refuses to start without the key
+    throw new ConfigError('INTRABOT_SECRET_KEY', 'INTRABOT_SECRET_KEY is required in connected mode: it encrypts signing secrets and tokens at rest');
+  }
+  return config;
+}
+
+function readYaml(file: string, required: boolean, env: Env): Record<string, unknown> {
+  if (!existsSync(file)) {
+    if (required) throw new ConfigError('config file', `config file ${file} does not exist`);
+    return {};
+  }
+  const parsed: unknown = parseYaml(readFileSync(file, 'utf8'));
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(file, `${file}: must be a mapping of settings`);
+  return resolveRefs(parsed, env, '') as Record<string, unknown>;
+}
+
+/** `${env:NAME}` / `${env:NAME:-default}` in any string of the file, as in bot manifests. */
+function resolveRefs(value: unknown, env: Env, path: string): unknown {
+  if (typeof value === 'string') {
+    try {
+      return resolveEnvRefs(value, env);
+    } catch (error) {
+      if (error instanceof MissingEnvRefError) throw new ConfigError(path, `intrabot.yaml ${path}: ${error.message}`);
+      throw error;
+    }
+  }
+  if (Array.isArray(value)) return value.map((v, i) => resolveRefs(v, env, path ? `${path}.${i}` : String(i)));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, env, path ? `${path}.${k}` : k)]));
+  }
+  return value;
+}
+
+function tenantsFrom(env: Env, fileTenants: unknown): unknown[] | undefined {
+  const baseUrl = env.INTRABOT_BASE_URL;
+  const token = env.INTRABOT_TOKEN;
+  if (baseUrl || token) {
+    if (!baseUrl) throw new ConfigError('INTRABOT_BASE_URL', 'INTRABOT_BASE_URL is required when INTRABOT_TOKEN is set');
+    if (!token) throw new ConfigError('INTRABOT_TOKEN', 'INTRABOT_TOKEN is required when INTRABOT_BASE_URL is set');
+    const tenant: Record<string, unknown> = { id: 'default', base_url: baseUrl, token };
+    if (env.INTRABOT_CUSTOMER) tenant.customer = env.INTRABOT_CUSTOMER;
+    if (env.INTRABOT_TIMEZONE) tenant.timezone = env.INTRABOT_TIMEZONE;
+    const others = Array.isArray(fileTenants) ? fileTenants : [];
+    return [tenant, ...others];
+  }
+  if (fileTenants === undefined) return undefined;
+  return Array.isArray(fileTenants) ? fileTenants : [fileTenants];
+}
+
+function sandboxTenant(port: unknown): TenantConfig {
+  const p = typeof port === 'number' ? port : 4010;
+  return { id: SANDBOX_TENANT_ID, base_url: `http://127.0.0.1:${p}`, token: SANDBOX_TOKEN, event_prefix: 'service', customer: 'sandbox', timezone: 'Europe/Berlin' };
+}
+
+function toPort(envName: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new ConfigError(envName, `${envName}: must be a port number (0-65535), got "${value}"`);
+  return n;
+}
+
+/** Names a config path the way the user wrote it: the env var when there is one. */
+function keyName(path: string): string {
+  const envName = Object.entries(ENV_KEYS).find(([, key]) => key === path)?.[0];
+  return envName ?? path;
+}

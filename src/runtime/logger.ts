@@ -1,0 +1,34 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * Paths pino removes from every log line: credentials in headers and the fields where secrets live
+ * (DESIGN.md: secrets are redacted from logs).
+ */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-proxy-key"]',
+  'req.headers.signature',
+  'req.headers.cookie',
+  'headers.authorization',
+  'token',
+  'secret',
+  'secret_key',
+  'auth_value',
+  'url_token',
+  '*.token',
+  '*.secret',
+  '*.auth_value',
+];
+
+/** Fastify's logger options for a level; `silent` turns logging off (tests). */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  if (level === 'silent') return false;
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // incoming-webhook tokens travel in URLs: never log a URL with one
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.replace(/\/incoming\/[^/?]+/, '/incoming/[redacted]') }),
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors';
+import { loadConfig } from '../../src/runtime/config';
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), 'intrabot-config-'));
+
+function expectConfigError(fn: () => unknown, key: string): void {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).key).toBe(key);
+    expect((error as ConfigError).message).toContain(key);
+    return;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('runs in sandbox mode against the embedded emulator when no tenant is configured', () => {
+    const config = loadConfig({ env: {}, cwd: emptyDir() });
+    expect(config.mode).toBe('sandbox');
+    expect(config.tenants).toEqual([expect.objectContaining({ id: 'sandbox', base_url: 'http://127.0.0.1:4010', token: 'svc_sandbox_token' })]);
+    expect(config.port).toBe(3000);
+  });
+
+  it('makes a tenant "default" from INTRABOT_BASE_URL and INTRABOT_TOKEN (connected mode)', () => {
+    const config = loadConfig({ env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: 'k'.repeat(32) }, cwd: emptyDir() });
+    expect(config.mode).toBe('connected');
+    expect(config.tenants[0]).toMatchObject({ id: 'default', base_url: 'https://acme.example.com', event_prefix: 'service' });
+  });
+
+  it('refuses connected mode without INTRABOT_SECRET_KEY, naming it', () => {
+    expectConfigError(() => loadConfig({ env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc' }, cwd: emptyDir() }), 'INTRABOT_SECRET_KEY');
+  });
+
+  it('names the env var of a bad port', () => {
+    expectConfigError(() => loadConfig({ env: { INTRABOT_PORT: 'eighty' }, cwd: emptyDir() }), 'INTRABOT_PORT');
+  });
+
+  it('refuses a token that is not a platform token, naming the tenant field', () => {
+    expectConfigError(
+      () => loadConfig({ env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'abc', INTRABOT_SECRET_KEY: 'x' }, cwd: emptyDir() }),
+      'tenants.0.token',
+    );
+  });
+
+  it('reads tenants from intrabot.yaml with ${env:...} references resolved', () => {
+    const dir = emptyDir();
+    writeFileSync(
+      join(dir, 'intrabot.yaml'),
+      'secret_key: ${env:KEY}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:ACME_TOKEN}\n    event_prefix: acme\n',
+    );
+    const config = loadConfig({ env: { KEY: 'secret', ACME_TOKEN: 'svc_acme' }, cwd: dir });
+    expect(config.tenants).toEqual([expect.objectContaining({ id: 'acme', token: 'svc_acme', event_prefix: 'acme' })]);
+  });
+
+  it('names the yaml path of an env reference that is not set', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'intrabot.yaml'), 'tenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:MISSING_TOKEN}\n');
+    expectConfigError(() => loadConfig({ env: {}, cwd: dir }), 'tenants.0.token');
+  });
+});
