@@ -1,0 +1,149 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock';
+import { IntrabotError, type ErrorCode } from '../errors';
+import { EnvelopeSchema, type Envelope } from './envelope';
+import { fromPlatformEvent } from './events';
+import { verify } from './signature';
+
+/** Where one signed delivery goes, and what it must be checked against. */
+export interface ReceiverTarget {
+  tenant: string;
+  bot: string;
+  /** The signing secret of the bot's endpoint (or of the report, for `/reports`). */
+  secret: string;
+  /** The tenant's configured customer identifier; when set, the envelope must carry the same. */
+  customer?: string | undefined;
+  eventPrefix: string;
+}
+
+export type RejectReason = 'unknown_target' | 'media_type' | 'too_large' | 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' | 'envelope' | 'customer';
+
+export interface AcceptedDelivery {
+  tenant: string;
+  bot: string;
+  deliveryId: string;
+  /** The event name without the brand prefix (`post.created`). */
+  event: string;
+  dedupeKey?: string | undefined;
+  envelope: Envelope;
+}
+
+export interface ReceiverOptions {
+  /** Route path with `:tenant` and `:bot`, e.g. `/hooks/:tenant/:bot`. */
+  path: string;
+  clock: Clock;
+  resolve(tenant: string, bot: string): Promise<ReceiverTarget | undefined> | ReceiverTarget | undefined;
+  /** Durably records the delivery; resolves once it is safe to answer 200. `duplicate` when seen before. */
+  accept(delivery: AcceptedDelivery): Promise<{ duplicate: boolean }>;
+  /** Called after the 200 for every newly accepted delivery (wakes the router). */
+  onAccepted?(delivery: AcceptedDelivery): void;
+  /** Counted per reason for metrics. */
+  onRejected?(reason: RejectReason): void;
+  /** Events acknowledged but never recorded or routed (`test`, the ping). */
+  acknowledgeOnly?: readonly string[];
+  bodyLimit?: number;
+}
+
+class ReceiverRejection extends IntrabotError {
+  constructor(
+    code: ErrorCode,
+    readonly reason: RejectReason,
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
+const VERIFY_CODES: Record<string, ErrorCode> = {
+  missing: 'signature_missing',
+  malformed: 'signature_mismatch',
+  mismatch: 'signature_mismatch',
+  stale: 'signature_stale',
+  future: 'signature_stale',
+};
+
+/** Events that create something with an id: recovered by listing, so deduplicated by entity too. */
+const ENTITY_DEDUPED = new Set(['post.created', 'comment.created']);
+
+/**
+ * The receiver of signed deliveries, as an encapsulated Fastify plugin: its raw-body JSON parser
+ * stays inside it. The pipeline reads `parse -> verify -> check envelope -> record -> ack`; handlers
+ * run later, from the inbox, so the 200 never waits for them (the platform gives up after 3 s).
+ */
+export async function registerReceiver(app: FastifyInstance, options: ReceiverOptions): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    // verify on the bytes as they came: re-serialised JSON would not match the signature
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: options.bodyLimit ?? 1_048_576 }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(new ReceiverRejection('unsupported_media_type', 'media_type', 'deliveries must be application/json'), undefined));
+
+    scope.setErrorHandler((error, _request, reply) => reject(options, reply, toRejection(error)));
+    scope.post<{ Params: { tenant: string; bot: string } }>(options.path, async (request, reply) => receive(options, request, reply));
+  });
+}
+
+async function receive(options: ReceiverOptions, request: FastifyRequest<{ Params: { tenant: string; bot: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+  const { tenant, bot } = request.params;
+  const target = await options.resolve(tenant, bot);
+  if (!target) throw new ReceiverRejection('unknown_bot', 'unknown_target', `no bot "${bot}" is deployed to tenant "${tenant}"`);
+  const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+
+  const verdict = verify(
+    { secret: target.secret, signature: header(request, 'signature'), timestamp: header(request, 'timestamp'), rawBody },
+    options.clock.now(),
+  );
+  if (!verdict.ok) throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
+
+  const envelope = parseEnvelope(rawBody);
+  if (target.customer !== undefined && envelope.customer !== target.customer) {
+    throw new ReceiverRejection('customer_mismatch', 'customer', 'the delivery is for another customer');
+  }
+  const event = fromPlatformEvent(envelope.event, target.eventPrefix) ?? envelope.event;
+  if (options.acknowledgeOnly?.includes(event)) return reply.code(200).send({ ok: true });
+
+  const delivery: AcceptedDelivery = { tenant, bot, deliveryId: envelope.id, event, dedupeKey: dedupeKeyOf(event, envelope), envelope };
+  const { duplicate } = await options.accept(delivery);
+  void reply.code(200).send({ ok: true, duplicate });
+  if (!duplicate) options.onAccepted?.(delivery);
+  return reply;
+}
+
+function parseEnvelope(rawBody: Buffer): Envelope {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new ReceiverRejection('invalid_input', 'envelope', 'the body is not valid JSON');
+  }
+  const parsed = EnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.') || 'envelope';
+    throw new ReceiverRejection('invalid_input', 'envelope', `envelope.${field}: ${issue?.message ?? 'is invalid'}`);
+  }
+  return parsed.data;
+}
+
+function dedupeKeyOf(event: string, envelope: Envelope): string | undefined {
+  const id = (envelope.payload as { id?: unknown }).id;
+  return ENTITY_DEDUPED.has(event) && (typeof id === 'number' || typeof id === 'string') ? `${event}:${id}` : undefined;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function toRejection(error: unknown): ReceiverRejection {
+  if (error instanceof ReceiverRejection) return error;
+  const status = (error as { statusCode?: number }).statusCode;
+  if (status === 413) return new ReceiverRejection('payload_too_large', 'too_large', 'the delivery is larger than the limit');
+  if (status === 415) return new ReceiverRejection('unsupported_media_type', 'media_type', 'deliveries must be application/json');
+  if (error instanceof IntrabotError) throw error;
+  throw error instanceof Error ? error : new Error(String(error));
+}
+
+function reject(options: ReceiverOptions, reply: FastifyReply, rejection: ReceiverRejection): FastifyReply {
+  options.onRejected?.(rejection.reason);
+  return reply.code(rejection.status).send(rejection.toJSON());
+}
