@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   // handlers and jobs
   handler_timeout: { status: 500, summary: 'A bot handler ran past its time limit.' },
   internal: { status: 500, summary: 'An unexpected error.' },
+  template_error: { status: 500, summary: 'A template is missing or failed to render; the message names the template.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

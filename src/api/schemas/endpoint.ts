@@ -24,6 +24,7 @@ export interface EndpointDef<
   Query extends z.ZodType = z.ZodType,
   Body extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
+  Kind extends ResponseKind = ResponseKind,
 > {
   /** Stable id, `<resource>.<action>`: `posts.create`, `achievements.award`. */
   id: Id;
@@ -34,8 +35,12 @@ export interface EndpointDef<
   params: readonly Params[];
   /** The scope the token needs; `null` for "any valid token" (GET /token, POST /feedback). */
   scope: string | null;
-  /** Scopes needed only in some cases, e.g. `write:media` when a post carries `media_ids`. */
-  conditionalScopes?: readonly { scope: string; when: string }[];
+  /**
+   * Scopes needed only in some cases, e.g. `write:media` when a post carries `media_ids`. `field`,
+   * when set, makes the case checkable: the scope is needed when the JSON body has that field
+   * with a non-empty value.
+   */
+  conditionalScopes?: readonly { scope: string; when: string; field?: string }[];
   /** `bearer` for the token header; `url-token` for incoming webhooks (token in the path, no bearer). */
   auth: 'bearer' | 'url-token';
   /** The spec section this endpoint is documented in, e.g. `Posts`, `Other endpoints that exist`. */
@@ -48,7 +53,7 @@ export interface EndpointDef<
   body?: Body;
   /** True for multipart/form-data bodies (media upload, avatar). */
   multipart?: boolean;
-  responseKind: ResponseKind;
+  responseKind: Kind;
   /** The schema of `data` (for `single`), of one item (for the list kinds), or of the whole body (`raw`). */
   response: Res;
   /** The success status: 200, 201 or 204. */
@@ -61,7 +66,7 @@ export interface EndpointDef<
   creates?: boolean;
 }
 
-export type AnyEndpoint = EndpointDef<string, string, z.ZodType, z.ZodType, z.ZodType>;
+export type AnyEndpoint = EndpointDef<string, string, z.ZodType, z.ZodType, z.ZodType, ResponseKind>;
 
 /** Identity function that keeps the literal types of a definition (ids, params). */
 export function defineEndpoint<
@@ -70,7 +75,8 @@ export function defineEndpoint<
   Query extends z.ZodType = z.ZodType,
   Body extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
->(def: EndpointDef<Id, Params, Query, Body, Res>): EndpointDef<Id, Params, Query, Body, Res> {
+  const Kind extends ResponseKind = ResponseKind,
+>(def: EndpointDef<Id, Params, Query, Body, Res, Kind>): EndpointDef<Id, Params, Query, Body, Res, Kind> {
   return def;
 }
 

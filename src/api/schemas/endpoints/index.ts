@@ -1,0 +1,3 @@
+export * from './catalog';
+export * from './match-endpoint';
+export * from './required-scopes';

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import type { Caller } from '../api/caller';
+import type { AnnouncementCreateSchema } from '../api/schemas/announcement';
+import type { EventCreateSchema } from '../api/schemas/event';
+import type { NotificationCreateSchema } from '../api/schemas/notification';
+import { chooseSchema, isPlainObject } from './manifest-parts';
+
+/** spec: Incoming webhooks / Posts: at most 10 media items per message. */
+export const MAX_MEDIA_PER_MESSAGE = 10;
+
+/**
+ * One attachment: a public `url` the platform downloads, or a local `path` the runtime uploads
+ * (through POST /media, or a short-lived signed `/files/...` URL for incoming webhooks).
+ */
+export const OutgoingMediaSchema = z
+  .strictObject({
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    path: z.string().min(1).optional(),
+    type: z.enum(['image', 'video', 'document']),
+  })
+  .refine((media) => (media.url === undefined) !== (media.path === undefined), {
+    error: 'a media item needs exactly one of url or path',
+  });
+
+/**
+ * What a bot sends: plain text, or `{ text }` / `{ template, data }`, optionally with media.
+ * Text is sent as is (post bodies are plain text); a template is rendered with the bot's engine.
+ *
+ * @example ctx.post('team', 'Deploy finished')
+ * @example ctx.post('team', { template: 'kudos/awarded', data: event.payload, media: [{ url, type: 'image' }] })
+ */
+const TextMessageSchema = z.string().trim().min(1, 'a message needs some text');
+
+const StructuredMessageSchema = z
+  .strictObject({
+    text: z.string().trim().min(1).optional(),
+    template: z.string().min(1).optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    media: z.array(OutgoingMediaSchema).max(MAX_MEDIA_PER_MESSAGE).optional(),
+  })
+  .refine((message) => (message.text === undefined) !== (message.template === undefined), {
+    error: 'a message needs exactly one of text or template',
+  });
+
+export const OutgoingMessageSchema = chooseSchema<string | z.output<typeof StructuredMessageSchema>>((value) => {
+  if (typeof value === 'string') return TextMessageSchema;
+  if (isPlainObject(value)) return StructuredMessageSchema;
+  return 'a message is text or { text | template, data?, media? }';
+});
+
+export type OutgoingMessage = string | z.input<typeof StructuredMessageSchema>;
+
+/** A target: a name from the manifest's `targets`, or a wall given directly by id or name. */
+export type TargetRef = string | { wall: number | string };
+
+/** What the outbox answers once a message is durably queued (not yet delivered). */
+export interface SendReceipt {
+  /** The outbox entry; `intrabot outbox` shows its progress. */
+  id: string;
+}
+
+/** A small key-value store, scoped to the bot and tenant. */
+export interface BotStore {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, options?: { ttlMs?: number }): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Structured logging; secrets are redacted by the runtime. */
+export interface BotLogger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** The tenant (customer host) a handler runs for. */
+export interface BotTenant {
+  id: string;
+  /** IANA zone for "today", cron defaults and dates in templates. */
+  timezone: string;
+  locale: string;
+}
+
+/**
+ * The platform API, sharing the runtime's token, pacing and audit. Typed per endpoint through
+ * `Caller`; the runtime may hand out a richer resource client that also satisfies it.
+ */
+export type BotApi = Caller;
+
+export type NotificationInput = z.input<typeof NotificationCreateSchema>;
+export type AnnouncementInput = z.input<typeof AnnouncementCreateSchema>;
+export type EventInput = z.input<typeof EventCreateSchema>;
+
+/**
+ * What every handler, command and job receives. Everything sent goes through the durable outbox:
+ * a method resolves once the message is queued, and the runtime delivers it under the rate limit.
+ *
+ * @example
+ * on: {
+ *   'post.created': async (event, ctx) => {
+ *     if (!event.payload.body.includes('deploy')) return;
+ *     await ctx.reply(`${ctx.config.greeting}, ${event.payload.author.name}!`);
+ *   },
+ * }
+ */
+export interface BotContext<Config = Record<string, unknown>> {
+  /** Post on a wall target (as the bot user) or through an incoming-webhook target. */
+  post(target: TargetRef, message: OutgoingMessage): Promise<SendReceipt>;
+  /**
+   * Answer the event or command being handled, as the manifest's `reply` says (comment, post or dm).
+   * A job or report has nothing to answer: there it rejects; use `post` with a target.
+   */
+  reply(message: OutgoingMessage): Promise<SendReceipt>;
+  /** Comment under a post. */
+  comment(postId: number, message: OutgoingMessage): Promise<SendReceipt>;
+  /** A direct message from the bot user to one employee. */
+  dm(userId: number, message: OutgoingMessage): Promise<SendReceipt>;
+  /** A chat-room message: a named target, or a chat id (through an incoming webhook). */
+  chat(target: string | number, message: OutgoingMessage): Promise<SendReceipt>;
+  /** Renders a template of this bot (or the shared `templates/`) with the tenant's zone and locale. */
+  render(template: string, data?: Record<string, unknown>): Promise<string>;
+  /** A notification in employees' activity feeds. */
+  notify(notification: NotificationInput): Promise<SendReceipt>;
+  /** Publishes an announcement. */
+  announce(announcement: AnnouncementInput): Promise<SendReceipt>;
+  /** Creates a calendar event (a draft unless `is_published` or `publish_at` says otherwise). */
+  createEvent(event: EventInput): Promise<SendReceipt>;
+  readonly api: BotApi;
+  readonly store: BotStore;
+  readonly log: BotLogger;
+  /** The manifest's `config` (with this tenant's overrides), parsed by the bot's config schema. */
+  readonly config: Config;
+  readonly tenant: BotTenant;
+  /** The bot's own name and its bot user on this tenant. */
+  readonly bot: { name: string; userId: number | undefined };
+  /** Aborted when the handler runs past its time limit or the runtime stops. */
+  readonly signal: AbortSignal;
+}

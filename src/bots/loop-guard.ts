@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import type { KvSpace } from '../store/kv';
+
+/**
+ * No reply loops (DESIGN.md: Rules the runtime keeps): a bot never reacts to its own posts, to content
+ * the runtime itself created, or to other bots' posts unless its manifest asks to.
+ *
+ * What the runtime knows is kept in the store, so every replica knows it: the bot users on each tenant
+ * (ours and others', from `GET /bots`), the token's own user (learned from what it creates), the ids of
+ * posts and comments the runtime created, and, for incoming-webhook posts that return no id, a hash
+ * of their text for a short while.
+ */
+export interface LoopCheckInput {
+  tenant: string;
+  bot: string;
+  event: string;
+  payload: Record<string, unknown>;
+  /** The bot's manifest asks to react to other bots' posts. */
+  reactToBots?: boolean;
+}
+
+export type LoopVerdict = { ignore: false } | { ignore: true; reason: 'own_bot' | 'other_bot' | 'runtime_created' | 'token_user' | 'runtime_text' };
+
+/** How long a text sent through an incoming webhook is remembered (it comes back without an id). */
+export const SENT_TEXT_TTL_MS = 15 * 60_000;
+/** Created ids are remembered long enough to cover the platform's retries and a recovery run. */
+export const CREATED_ID_TTL_MS = 3 * 24 * 60 * 60_000;
+
+const CONTENT_EVENTS = new Set(['post.created', 'comment.created', 'comment.updated']);
+
+export class LoopGuard {
+  constructor(private readonly kv: KvSpace) {}
+
+  /** Every bot user on a tenant, and which of them is which of our bots. */
+  async noteBotUsers(tenant: string, ours: Record<string, number>, all: readonly number[]): Promise<void> {
+    await this.kv.set(`bots:${tenant}`, { ours, all: [...new Set([...all, ...Object.values(ours)])] });
+  }
+
+  async noteTokenUser(tenant: string, userId: number): Promise<void> {
+    await this.kv.set(`token-user:${tenant}`, userId);
+  }
+
+  async noteCreated(tenant: string, kind: 'post' | 'comment', id: number): Promise<void> {
+    await this.kv.set(`created:${tenant}:${kind}:${id}`, true, { ttlMs: CREATED_ID_TTL_MS });
+  }
+
+  async noteSentText(tenant: string, text: string): Promise<void> {
+    await this.kv.set(`text:${tenant}:${textHash(text)}`, true, { ttlMs: SENT_TEXT_TTL_MS });
+  }
+
+  async check(input: LoopCheckInput): Promise<LoopVerdict> {
+    if (!CONTENT_EVENTS.has(input.event)) return { ignore: false };
+    const { tenant, payload } = input;
+    const kind = input.event === 'post.created' ? 'post' : 'comment';
+    const id = typeof payload.id === 'number' ? payload.id : undefined;
+    if (id !== undefined && (await this.kv.get(`created:${tenant}:${kind}:${id}`)) !== undefined) return { ignore: true, reason: 'runtime_created' };
+
+    const authorId = authorOf(payload);
+    if (authorId !== undefined) {
+      const bots = (await this.kv.get(`bots:${tenant}`)) as { ours: Record<string, number>; all: number[] } | undefined;
+      if (bots?.ours[input.bot] === authorId) return { ignore: true, reason: 'own_bot' };
+      const ourOthers = Object.values(bots?.ours ?? {});
+      // our own bots' output is always runtime-created content; other integrations' bots only when asked
+      if (ourOthers.includes(authorId)) return { ignore: true, reason: 'runtime_created' };
+      if (!input.reactToBots && bots?.all.includes(authorId)) return { ignore: true, reason: 'other_bot' };
+      if ((await this.kv.get(`token-user:${tenant}`)) === authorId) return { ignore: true, reason: 'token_user' };
+    }
+    const body = typeof payload.body === 'string' ? payload.body : undefined;
+    if (body !== undefined && (await this.kv.get(`text:${tenant}:${textHash(body)}`)) !== undefined) return { ignore: true, reason: 'runtime_text' };
+    return { ignore: false };
+  }
+}
+
+function authorOf(payload: Record<string, unknown>): number | undefined {
+  const author = payload.author as { id?: unknown } | null | undefined;
+  return typeof author?.id === 'number' ? author.id : undefined;
+}
+
+function textHash(text: string): string {
+  return createHash('sha256').update(text.trim()).digest('hex').slice(0, 32);
+}

@@ -1,0 +1,6 @@
+export * from './template-engine';
+export * from './template-error';
+export * from './helpers';
+export * from './date-format';
+export * from './text-format';
+export * from './plain';

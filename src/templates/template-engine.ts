@@ -1,0 +1,83 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import type { LocaleSettings } from './date-format';
+import { createHelpers } from './helpers';
+import { TemplateError } from './template-error';
+
+export interface TemplateEngineOptions extends LocaleSettings {
+  /** Searched in order: the bot's own `templates/` first, then the repository's shared `templates/`. */
+  dirs: readonly string[];
+  /** A missing field fails the render instead of printing nothing. Default true. */
+  strict?: boolean;
+}
+
+export interface TemplateEngine {
+  /** Renders `<dir>/<name>.hbs` (`alerts/firing` → `<dir>/alerts/firing.hbs`) from the first dir that has it. */
+  render(name: string, data?: unknown): string;
+  /** Renders template source written by the bot author. Never pass untrusted text as `source`. */
+  renderString(source: string, data?: unknown): string;
+  /** Whether a template of that name exists in any dir. */
+  has(name: string): boolean;
+  /** Forgets compiled templates (for `intrabot dev` reloading). */
+  clearCache(): void;
+}
+
+const NAME = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
+
+/**
+ * A Handlebars engine for post bodies. Post bodies are plain text, so nothing is HTML-escaped
+ * (`noEscape`): `<`, `&` and quotes come out as written. Values in `data` are printed, never
+ * evaluated: a value holding `{{...}}` stays that text. Put untrusted text through `{{plain x}}`
+ * so it cannot mention anyone.
+ *
+ * @example
+ * const engine = createTemplateEngine({ dirs: ['bots/kudos/templates', 'templates'], timezone: 'Europe/Berlin', locale: 'en-GB' });
+ * engine.render('kudos/awarded', { user: { name: 'Ada' }, years: 5 });
+ */
+export function createTemplateEngine(options: TemplateEngineOptions): TemplateEngine {
+  // an isolated environment: helpers registered here never leak into another tenant's engine
+  const handlebars = Handlebars.create();
+  handlebars.registerHelper(createHelpers(options));
+  const compileOptions = { noEscape: true, strict: options.strict ?? true };
+  const cache = new Map<string, Handlebars.TemplateDelegate>();
+
+  const locate = (name: string): string | undefined => {
+    if (!NAME.test(name)) throw new TemplateError(name, 'a template name is words separated by "/" (such as alerts/firing)');
+    for (const dir of options.dirs) {
+      const file = join(dir, `${name}.hbs`);
+      if (readable(file)) return file;
+    }
+    return undefined;
+  };
+
+  const compiled = (name: string): Handlebars.TemplateDelegate => {
+    const cached = cache.get(name);
+    if (cached) return cached;
+    const file = locate(name);
+    if (!file) throw new TemplateError(name, `not found in ${options.dirs.join(', ') || '(no template dirs)'}`);
+    const template = handlebars.compile(readFileSync(file, 'utf8'), compileOptions);
+    cache.set(name, template);
+    return template;
+  };
+
+  const run = (label: string, template: () => Handlebars.TemplateDelegate, data: unknown): string => {
+    try {
+      return template()(data ?? {});
+    } catch (error) {
+      if (error instanceof TemplateError) throw error;
+      throw new TemplateError(label, error instanceof Error ? error.message.split('\n')[0] ?? 'failed' : String(error), { cause: error });
+    }
+  };
+
+  return {
+    render: (name, data) => run(name, () => compiled(name), data),
+    renderString: (source, data) => run('(inline)', () => handlebars.compile(source, compileOptions), data),
+    has: (name) => locate(name) !== undefined,
+    clearCache: () => cache.clear(),
+  };
+}
+
+function readable(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+}

@@ -1,0 +1,55 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AdjustableClock } from '../../src/clock';
+import { LoopGuard, SENT_TEXT_TTL_MS } from '../../src/bots/loop-guard';
+import { openStore, type Store } from '../../src/store';
+
+describe('LoopGuard', () => {
+  let store: Store;
+  let clock: AdjustableClock;
+  let guard: LoopGuard;
+
+  beforeEach(async () => {
+    clock = new AdjustableClock({ start: Date.UTC(2026, 10, 22, 9), frozen: true });
+    store = await openStore({ kind: 'sqlite', path: join(mkdtempSync(join(tmpdir(), 'intrabot-loop-')), 'store.db') }, { clock });
+    guard = new LoopGuard(store.kv('runtime:loop'));
+    await guard.noteBotUsers('acme', { kudos: 50, welcome: 51 }, [50, 51, 90]);
+  });
+  afterEach(async () => store.close());
+
+  const post = (authorId: number, extra: Record<string, unknown> = {}) => ({ id: 1000 + authorId, body: 'hello', wall_id: 3, author: { id: authorId, name: 'x', email: 'x@x' }, ...extra });
+
+  it('ignores a post by the bot itself', async () => {
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(50) })).toEqual({ ignore: true, reason: 'own_bot' });
+  });
+
+  it("ignores our other bots' posts as runtime-created content, even when a bot reacts to bots", async () => {
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(51), reactToBots: true })).toMatchObject({ ignore: true });
+  });
+
+  it("ignores other integrations' bots unless the manifest asks to react to bots", async () => {
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(90) })).toEqual({ ignore: true, reason: 'other_bot' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(90), reactToBots: true })).toEqual({ ignore: false });
+  });
+
+  it('ignores a post whose id the runtime created, and handles an employee post', async () => {
+    await guard.noteCreated('acme', 'post', 1007);
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(7) })).toEqual({ ignore: true, reason: 'runtime_created' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(8) })).toEqual({ ignore: false });
+  });
+
+  it('recognises an incoming-webhook post by its text only for a short while', async () => {
+    await guard.noteSentText('acme', 'Deploy finished');
+    const payload = post(8, { body: 'Deploy finished' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload })).toEqual({ ignore: true, reason: 'runtime_text' });
+    clock.advance(SENT_TEXT_TTL_MS + 1);
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload })).toEqual({ ignore: false });
+  });
+
+  it('keeps tenants apart', async () => {
+    await guard.noteCreated('acme', 'post', 1007);
+    expect(await guard.check({ tenant: 'globex', bot: 'kudos', event: 'post.created', payload: post(7) })).toEqual({ ignore: false });
+  });
+});
