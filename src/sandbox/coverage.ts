@@ -1,10 +1,11 @@
+import { endpointList } from '../api/schemas/endpoints';
 import type { ApiRouter } from './http/api-router';
 import { notImplemented } from './http/sandbox-error';
 
 /**
  * Honesty about fidelity: every endpoint of the spec that no module implements answers 501 saying
  * so (never a fake 200), and `/_sandbox/coverage` lists what is implemented.
- * The list of endpoints comes from the catalog in `src/api/schemas` once it is wired in.
+ * The list of endpoints is the catalog in `src/api/schemas`.
  */
 export function registerNotImplemented(router: ApiRouter): void {
   for (const { method, path } of catalogEndpoints()) {
@@ -28,5 +29,5 @@ export function coverageReport(router: ApiRouter): unknown {
 }
 
 function catalogEndpoints(): { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string }[] {
-  return [];
+  return endpointList.map((e) => ({ method: e.method, path: e.path }));
 }

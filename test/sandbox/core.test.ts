@@ -110,4 +110,21 @@ describe('sandbox core', () => {
     expect(log.body).not.toContain('svc_sandbox_token');
     expect((log.json() as { data: unknown[] }).data).toHaveLength(1);
   });
+
+  it('answers 501 saying so for an endpoint of the spec that no module implements, never a fake 200', async () => {
+    const { app } = build();
+    close = () => app.close();
+    const res = await app.inject({ method: 'GET', url: '/api/open/v1/announcements', headers: auth });
+    expect(res.statusCode).toBe(501);
+    expect(res.json()).toMatchObject({ error: 'not_implemented', message: expect.stringContaining('GET /announcements') });
+  });
+
+  it('lists every endpoint of the spec in the coverage report with its status', async () => {
+    const { app } = build();
+    close = () => app.close();
+    const { data } = (await app.inject({ method: 'GET', url: '/_sandbox/coverage' })).json() as { data: { method: string; path: string; status: string }[] };
+    expect(data).toContainEqual({ method: 'GET', path: '/walls', status: 'implemented' });
+    expect(data).toContainEqual({ method: 'POST', path: '/achievements/{id}/awards', status: 'not_implemented' });
+    expect(data.length).toBeGreaterThan(80);
+  });
 });
