@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors';
 import { issuePath } from '../validation';
-import { MissingEnvRefError, resolveEnvRefs } from '../bots/env-refs';
+import { MissingEnvRefError, maskEnvRefs, unmaskEnvRefs, type EnvRef } from '../bots/env-refs';
 
 /**
  * Configuration in one validated place (DESIGN.md: Modes, Environment): the environment and an
@@ -115,25 +115,27 @@ function readYaml(file: string, required: boolean, env: Env): Record<string, unk
     if (required) throw new ConfigError('config file', `config file ${file} does not exist`);
     return {};
   }
-  const parsed: unknown = parseYaml(readFileSync(file, 'utf8'));
+  // references are masked before parsing, so `${...}` inside a flow mapping is not YAML syntax
+  const masked = maskEnvRefs(readFileSync(file, 'utf8'));
+  const parsed: unknown = parseYaml(masked.text);
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(file, `${file}: must be a mapping of settings`);
-  return resolveRefs(parsed, env, '') as Record<string, unknown>;
+  return resolveRefs(parsed, { env, refs: masked.refs }, '') as Record<string, unknown>;
 }
 
 /** `${env:NAME}` / `${env:NAME:-default}` in any string of the file, as in bot manifests. */
-function resolveRefs(value: unknown, env: Env, path: string): unknown {
+function resolveRefs(value: unknown, refs: { env: Env; refs: EnvRef[] }, path: string): unknown {
   if (typeof value === 'string') {
     try {
-      return resolveEnvRefs(value, env);
+      return unmaskEnvRefs(value, refs.refs, refs.env);
     } catch (error) {
       if (error instanceof MissingEnvRefError) throw new ConfigError(path, `intrabot.yaml ${path}: ${error.message}`);
       throw error;
     }
   }
-  if (Array.isArray(value)) return value.map((v, i) => resolveRefs(v, env, path ? `${path}.${i}` : String(i)));
+  if (Array.isArray(value)) return value.map((v, i) => resolveRefs(v, refs, path ? `${path}.${i}` : String(i)));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, env, path ? `${path}.${k}` : k)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, refs, path ? `${path}.${k}` : k)]));
   }
   return value;
 }

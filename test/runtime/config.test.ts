@@ -52,10 +52,10 @@ describe('loadConfig', () => {
     const dir = emptyDir();
     writeFileSync(
       join(dir, 'intrabot.yaml'),
-      'secret_key: ${env:KEY}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:ACME_TOKEN}\n    event_prefix: acme\n',
+      'secret_key: ${env:KEY}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:ACME_TOKEN}\n    event_prefix: acme\n  - { id: globex, base_url: "https://globex.example.com", token: ${env:GLOBEX_TOKEN:-svc_globex} }\n',
     );
     const config = loadConfig({ env: { KEY: 'secret', ACME_TOKEN: 'svc_acme' }, cwd: dir });
-    expect(config.tenants).toEqual([expect.objectContaining({ id: 'acme', token: 'svc_acme', event_prefix: 'acme' })]);
+    expect(config.tenants).toEqual([expect.objectContaining({ id: 'acme', token: 'svc_acme', event_prefix: 'acme' }), expect.objectContaining({ id: 'globex', token: 'svc_globex' })]);
   });
 
   it('names the yaml path of an env reference that is not set', () => {
