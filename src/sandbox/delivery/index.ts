@@ -1,0 +1,11 @@
+export { DeliveryEngine, RETRY_OFFSETS_MS } from './delivery-engine';
+export type { DeliveryEngineOptions, DispatchInput } from './delivery-engine';
+export { deliveryEngineFor } from './engine-registry';
+export { authHeader, deliveryHeaders, maskedHeaders, maskHeaderValues } from './delivery-headers';
+export { endpointReceives, fullEventName, shortEventName, filterKindOfFull } from './endpoint-matching';
+export { ATTEMPT_TIMEOUT_MS, attemptStatusText, sendAttempt } from './send-attempt';
+export type { AttemptRequest, AttemptResult } from './send-attempt';
+export { REPORT_HOUR, REPORT_TIME_ZONE, latestReportSlot, zonedHour } from './report-schedule';
+export { reportCutoff, reportEventName, sendReport, startReportSchedule } from './report-runner';
+export { TODO_KIND, todoListStats } from './todo-stats';
+export * from './records';
