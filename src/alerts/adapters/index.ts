@@ -1,0 +1,11 @@
+export { parseAlertmanager, AlertmanagerPayloadSchema, silenceFilter } from './alertmanager';
+export { parseGrafana, GrafanaPayloadSchema } from './grafana';
+export { parseSlack, SlackPayloadSchema } from './slack';
+export { slackToPlain } from './slack-text';
+export { parseGeneric } from './generic';
+export { GenericMappingSchema, StatusMappingSchema } from './generic-mapping';
+export type { GenericMapping, GenericMappingInput } from './generic-mapping';
+export { GENERIC_PRESETS } from './generic-presets';
+export type { GenericPresetName } from './generic-presets';
+export { adapterFor, parseAlerts, AlertFormatSchema } from './parse-alerts';
+export type { Adapter, AlertFormat, ParseOptions } from './parse-alerts';

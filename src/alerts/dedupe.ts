@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { AlertStatusSchema, type Alert, type AlertGroup } from './alert';
+
+/**
+ * What the caller keeps per fingerprint between notifications (in the store, per alert input).
+ * `refs` is the caller's: e.g. the id of the post that reported the alert firing per target, so
+ * the resolved notice can answer it. Dedupe carries it forward untouched.
+ */
+export const AlertStateEntrySchema = z.object({
+  status: AlertStatusSchema,
+  startedAt: z.string().optional(),
+  /** When the status last changed (ms, caller's clock). */
+  changedAt: z.number(),
+  /** When a notification last mentioned this alert (ms, caller's clock). */
+  seenAt: z.number(),
+  refs: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type AlertStateEntry = z.infer<typeof AlertStateEntrySchema>;
+
+export const AlertStateMapSchema = z.record(z.string(), AlertStateEntrySchema);
+export type AlertStateMap = z.infer<typeof AlertStateMapSchema>;
+
+/** `new`: first seen firing; `resolved`: firing → resolved; `refired`: fires again (new start). */
+export type AlertChangeKind = 'new' | 'resolved' | 'refired';
+
+export interface AlertChange {
+  kind: AlertChangeKind;
+  alert: Alert;
+  /** The state before this notification (with the caller's `refs`), if the alert was known. */
+  previous?: AlertStateEntry;
+}
+
+export interface DedupeOptions {
+  /** Now, in ms, from the caller's clock. */
+  now: number;
+  /** Forget alerts not mentioned for this long (default 7 days), so the map does not grow forever. */
+  retentionMs?: number;
+  /** Report a resolved alert never seen firing (default true: it may have fired before a restart). */
+  reportUnseenResolved?: boolean;
+}
+
+export interface DedupeResult {
+  changes: AlertChange[];
+  next: AlertStateMap;
+}
+
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Keep only the alerts whose state changed since the last notification. Alertmanager resends
+ * whole groups (on `group_interval` and `repeat_interval`), so an unchanged repeat yields no
+ * change; every state change does. A firing alert whose start time moved fired again even if
+ * its resolution was never seen (`send_resolved: false`). Pure: the caller stores `next`.
+ *
+ * @example
+ * const first = dedupeGroup({}, group, { now });          // changes: every firing alert, kind 'new'
+ * const again = dedupeGroup(first.next, group, { now });  // changes: []
+ */
+export function dedupeGroup(previous: AlertStateMap, group: AlertGroup, options: DedupeOptions): DedupeResult {
+  const next: AlertStateMap = pruned(previous, options);
+  const changes: AlertChange[] = [];
+  for (const alert of group.alerts) {
+    const before = previous[alert.fingerprint];
+    const kind = changeKind(before, alert, options.reportUnseenResolved ?? true);
+    next[alert.fingerprint] = nextEntry(before, alert, kind !== undefined, options.now);
+    if (kind) changes.push(before ? { kind, alert, previous: before } : { kind, alert });
+  }
+  return { changes, next };
+}
+
+function changeKind(before: AlertStateEntry | undefined, alert: Alert, reportUnseenResolved: boolean): AlertChangeKind | undefined {
+  if (!before) return alert.status === 'firing' ? 'new' : reportUnseenResolved ? 'resolved' : undefined;
+  if (before.status !== alert.status) return alert.status === 'firing' ? 'refired' : 'resolved';
+  const restarted = alert.status === 'firing' && before.startedAt !== undefined && alert.startedAt !== undefined && before.startedAt !== alert.startedAt;
+  return restarted ? 'refired' : undefined;
+}
+
+function nextEntry(before: AlertStateEntry | undefined, alert: Alert, changed: boolean, now: number): AlertStateEntry {
+  const startedAt = alert.startedAt ?? before?.startedAt;
+  return {
+    status: alert.status,
+    ...(startedAt !== undefined && { startedAt }),
+    changedAt: changed || !before ? now : before.changedAt,
+    seenAt: now,
+    // a new firing gets new posts: old refs would make its resolution answer an older incident
+    ...(before?.refs && !(changed && alert.status === 'firing') && { refs: before.refs }),
+  };
+}
+
+function pruned(previous: AlertStateMap, options: DedupeOptions): AlertStateMap {
+  const horizon = options.now - (options.retentionMs ?? DEFAULT_RETENTION_MS);
+  const kept: AlertStateMap = {};
+  for (const [fingerprint, entry] of Object.entries(previous)) {
+    if (entry.seenAt >= horizon) kept[fingerprint] = entry;
+  }
+  return kept;
+}
+
+/**
+ * Remember where an alert was posted (per target), so its resolution can answer that post: the
+ * caller records the post id after sending a `new`/`refired` change, and reads it back from
+ * `change.previous.refs[target]` when the `resolved` change comes. Pure: returns a new map.
+ *
+ * @example next = recordRef(next, alert.fingerprint, 'ops-wall', post.id);
+ */
+export function recordRef(state: AlertStateMap, fingerprint: string, target: string, ref: string | number): AlertStateMap {
+  const entry = state[fingerprint];
+  if (!entry) return state;
+  return { ...state, [fingerprint]: { ...entry, refs: { ...entry.refs, [target]: ref } } };
+}
+
+/** The post a change should answer on `target`: set for a resolution of an alert posted there. */
+export function replyRef(change: AlertChange, target: string): string | number | undefined {
+  return change.kind === 'resolved' ? change.previous?.refs?.[target] : undefined;
+}

@@ -1,0 +1,13 @@
+export * from './alert';
+export { normalizeSeverity } from './severity';
+export { labelsFingerprint, stableFingerprint, titleKey } from './fingerprint';
+export { parseTimestamp } from './timestamp';
+export { getPath } from './json-path';
+export { interpolate } from './interpolate';
+export * from './adapters';
+export * from './dedupe';
+export * from './grouping';
+export * from './routing';
+export * from './split';
+export * from './sanitize';
+export * from './digest';
