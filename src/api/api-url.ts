@@ -1,0 +1,62 @@
+import { ConfigError, InvalidInputError } from '../errors';
+
+/** Every path of the spec is relative to `{base_url}/api/open/v1` (spec: Notation). */
+export const API_PREFIX = '/api/open/v1';
+
+/**
+ * The API root of a customer host. The host may carry a path (a proxy's `/t/acme`); a base that
+ * already ends in `/api/open/v1` is taken as is.
+ *
+ * @example apiRoot('https://acme.example').href // 'https://acme.example/api/open/v1'
+ */
+export function apiRoot(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError('baseUrl', 'baseUrl must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('baseUrl', `baseUrl must use http or https, not ${url.protocol}`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith(API_PREFIX) ? path : `${path}${API_PREFIX}`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/**
+ * The URL of `path` under `root`. `path` is relative to the API root (`/walls/3/posts`), may repeat
+ * the prefix (`/api/open/v1/walls`), and may carry its own query string.
+ */
+export function apiUrl(root: URL, path: string, query?: Record<string, unknown>): URL {
+  const cut = path.indexOf('?');
+  const pathname = cut === -1 ? path : path.slice(0, cut);
+  const relative = pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`) ? pathname.slice(API_PREFIX.length) : pathname;
+  const url = new URL(root);
+  url.pathname = `${root.pathname}${relative.startsWith('/') || relative === '' ? '' : '/'}${relative}`;
+  if (cut !== -1) url.search = path.slice(cut);
+  appendQuery(url, query);
+  return url;
+}
+
+/** Adds query parameters, dropping undefined and null; arrays repeat as `key[]`. */
+export function appendQuery(url: URL, query: Record<string, unknown> | undefined): void {
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) url.searchParams.append(`${key}[]`, queryValue(key, item));
+    } else {
+      url.searchParams.set(key, queryValue(key, value));
+    }
+  }
+}
+
+function queryValue(key: string, value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  throw new InvalidInputError(`query.${key}`, `query.${key}: must be a string, number, boolean or date`);
+}

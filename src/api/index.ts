@@ -1,0 +1,16 @@
+export * from './client';
+export * from './create-api-client';
+export * from './errors';
+export * from './rate-headers';
+export * from './rate-limiter';
+export * from './retry';
+export * from './pagination';
+export * from './sync';
+export * from './media';
+export { API_PREFIX, apiRoot, apiUrl } from './api-url';
+export { checkToken } from './token';
+export { createDispatcher, DEFAULT_TIMEOUTS, classifyTransportFault, type Timeouts, type TransportFault } from './transport';
+export { INTRABOT_VERSION, USER_AGENT } from './version';
+export type * from './caller';
+export * from './schemas';
+export * from './resources';
