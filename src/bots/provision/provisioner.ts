@@ -1,0 +1,146 @@
+import type { IntrabotApi } from '../../api/create-api-client';
+import { ApiForbiddenError, ApiNotFoundError } from '../../api/errors';
+import type { Store } from '../../store/store';
+import type { BotManifest } from '../manifest';
+import {
+  RETIRED_SUFFIX,
+  provisionBotUser,
+  provisionIncoming,
+  provisionWebhook,
+  webhookName,
+  type ProvisionAction,
+  type ProvisionContext,
+} from './provision-bot';
+import { needsAchievements, requiredScopes } from './scopes';
+
+export interface ProvisionTenantInput {
+  tenant: string;
+  eventPrefix: string;
+  api: IntrabotApi;
+  store: Store;
+  /** Where the platform reaches this runtime's `/hooks`. */
+  publicUrl: string;
+  /** The manifests deployed to this tenant, with the tenant's overrides applied. */
+  manifests: readonly BotManifest[];
+  dryRun?: boolean;
+}
+
+/** A bot as provisioned on one tenant. */
+export interface ProvisionedBot {
+  name: string;
+  enabled: boolean;
+  /** Why a bot was switched off (missing scopes, feature disabled). */
+  reason?: string;
+  botUserId?: number | undefined;
+  webhookId?: number | undefined;
+  /** Incoming webhook ids by target name. */
+  incoming: Record<string, number>;
+}
+
+export interface ProvisionResult {
+  tenant: string;
+  actions: ProvisionAction[];
+  bots: Record<string, ProvisionedBot>;
+  /** Every bot user on the tenant (ours and others'), for loop prevention. */
+  allBotUserIds: number[];
+}
+
+/**
+ * Reconciles one tenant with the manifests (DESIGN.md: provisioning): bot users, one outgoing
+ * webhook endpoint per bot, the incoming webhooks targets ask for, and the retirement of what belongs
+ * to bots that are gone. Idempotent: a second run answers only `unchanged`. A bot whose scopes are
+ * missing, or whose feature is off, is switched off with the reason while the others are provisioned.
+ * With `dryRun` it reads and plans, and changes nothing.
+ */
+export async function provisionTenant(input: ProvisionTenantInput): Promise<ProvisionResult> {
+  const ctx: ProvisionContext = { ...input, dryRun: input.dryRun ?? false, actions: [] };
+  const { scopes } = (await input.api.token.get()) as { scopes: string[] };
+  const achievementsOn = input.manifests.some(needsAchievements) ? await achievementsEnabled(input.api) : true;
+  const bots: Record<string, ProvisionedBot> = {};
+
+  for (const manifest of input.manifests) {
+    const missing = requiredScopes(manifest).filter((s) => !scopes.includes(s));
+    const reason = missing.length
+      ? `the token lacks ${missing.join(', ')}`
+      : needsAchievements(manifest) && !achievementsOn
+        ? 'the achievements feature is disabled on this platform'
+        : undefined;
+    if (reason) {
+      ctx.actions.push({ tenant: input.tenant, resource: 'bot', name: manifest.name, action: 'disable', detail: reason });
+      bots[manifest.name] = { name: manifest.name, enabled: false, reason, incoming: {} };
+      continue;
+    }
+    const botUserId = await provisionBotUser(ctx, manifest);
+    const webhookId = await provisionWebhook(ctx, manifest);
+    const incoming = await provisionIncoming(ctx, manifest, botUserId);
+    bots[manifest.name] = { name: manifest.name, enabled: true, botUserId, webhookId, incoming };
+  }
+
+  await retireRemoved(ctx, new Set(input.manifests.map((m) => m.name)), scopes);
+  const allBotUserIds: number[] = [];
+  if (scopes.includes('read:bots')) for await (const bot of input.api.bots.all()) allBotUserIds.push((bot as { id: number }).id);
+  return { tenant: input.tenant, actions: ctx.actions, bots, allBotUserIds };
+}
+
+async function achievementsEnabled(api: IntrabotApi): Promise<boolean> {
+  try {
+    await api.achievements.list({ per_page: 1 });
+    return true;
+  } catch (error) {
+    // spec: Achievements — every achievement endpoint answers 403 when the feature is disabled
+    if (error instanceof ApiForbiddenError && !error.missingScope) return false;
+    if (error instanceof ApiForbiddenError) return true;
+    throw error;
+  }
+}
+
+/** What belongs to bots no longer deployed: endpoints revoked, bot users renamed (there is no delete). */
+async function retireRemoved(ctx: ProvisionContext, deployed: Set<string>, scopes: readonly string[]): Promise<void> {
+  const { store, api, tenant } = ctx;
+  for (const record of await store.provisioning.list(tenant, 'bot_user')) {
+    if (deployed.has(record.name)) continue;
+    const remote = (await api.bots.get(record.remoteId).catch(notFoundAsUndefined)) as { id: number; name: string } | undefined;
+    if (remote && !remote.name.endsWith(RETIRED_SUFFIX)) {
+      ctx.actions.push({ tenant, resource: 'bot_user', name: record.name, action: 'retire', detail: `${remote.name}${RETIRED_SUFFIX}` });
+      if (!ctx.dryRun) await api.bots.update(remote.id, { name: `${remote.name}${RETIRED_SUFFIX}` });
+    }
+    if (!ctx.dryRun) await store.provisioning.delete(tenant, 'bot_user', record.name);
+  }
+  // a token without webhook scopes has no endpoints of ours to revoke (endpoints belong to their token)
+  const hooks: AsyncIterable<unknown> = scopes.includes('read:webhooks') ? api.webhooks.all() : (async function* () {})();
+  for await (const item of hooks) {
+    const hook = item as { id: number; name: string; revoked_at?: string | null };
+    const bot = hook.name.startsWith('intrabot:') ? hook.name.slice('intrabot:'.length) : undefined;
+    if (!bot || hook.revoked_at || deployed.has(bot) || hook.name !== webhookName(bot)) continue;
+    ctx.actions.push({ tenant, resource: 'webhook', name: bot, action: 'revoke' });
+    if (!ctx.dryRun) {
+      await api.webhooks.revoke(hook.id);
+      await store.provisioning.delete(tenant, 'webhook_endpoint', bot);
+    }
+  }
+  for (const record of await store.provisioning.list(tenant, 'incoming_webhook')) {
+    const [bot] = record.name.split('/');
+    if (bot && deployed.has(bot)) continue;
+    ctx.actions.push({ tenant, resource: 'incoming_webhook', name: record.name, action: 'revoke' });
+    if (!ctx.dryRun) {
+      await api.incomingWebhooks.revoke(record.remoteId).catch(notFoundAsUndefined);
+      await store.provisioning.delete(tenant, 'incoming_webhook', record.name);
+    }
+  }
+}
+
+function notFoundAsUndefined(error: unknown): undefined {
+  if (error instanceof ApiNotFoundError) return undefined;
+  throw error;
+}
+
+/** A readable plan: one line per action, `unchanged` ones counted. */
+export function formatPlan(results: readonly ProvisionResult[]): string {
+  const lines: string[] = [];
+  for (const result of results) {
+    const changes = result.actions.filter((a) => a.action !== 'unchanged');
+    lines.push(`tenant ${result.tenant}: ${changes.length ? `${changes.length} change(s)` : 'nothing to change'}`);
+    for (const a of changes) lines.push(`  ${a.action.padEnd(10)} ${a.resource.padEnd(16)} ${a.name}${a.detail ? `  (${a.detail})` : ''}`);
+  }
+  return lines.join('\n');
+}

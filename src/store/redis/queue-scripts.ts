@@ -1,0 +1,171 @@
+import { LuaScript } from './lua-script';
+
+/**
+ * Lua shared by the queue scripts. `q` is the queue's key prefix. The `ready` zset holds, per target with
+ * live entries, when its head can next be handed out (its not-before time, or its lease's end while
+ * leased); reserving takes the earliest due target, so one in flight per target and FIFO within it come
+ * from the structure itself.
+ */
+const COMMON = `
+local function ekey(q, id) return q .. 'e:' .. id end
+local function tkey(q, target) return q .. 't:' .. target end
+local function refresh(q, target)
+  local head = redis.call('LINDEX', tkey(q, target), 0)
+  if not head then redis.call('ZREM', q .. 'ready', target) return end
+  local h = redis.call('HMGET', ekey(q, head), 'nb', 'lu', 'lt')
+  local at = tonumber(h[1])
+  if h[3] and h[3] ~= '' then at = math.max(at, tonumber(h[2])) end
+  redis.call('ZADD', q .. 'ready', at, target)
+end
+local function holds(q, id, token)
+  local h = redis.call('HMGET', ekey(q, id), 'lt', 'dead')
+  return h[1] == token and h[2] == '0'
+end
+local function enqueue(q, id, target, payload, now, nb)
+  local ek = ekey(q, id)
+  if redis.call('EXISTS', ek) == 1 then return false end
+  local seq = redis.call('INCR', q .. 'seq')
+  redis.call('HSET', ek, 'id', id, 'target', target, 'payload', payload, 'seq', seq, 'nb', nb, 'lu', 0, 'lt', '',
+    'att', 0, 'err', '', 'reason', '', 'enq', now, 'dead', '0')
+  redis.call('RPUSH', tkey(q, target), id)
+  redis.call('ZADD', q .. 'live', seq, id)
+  refresh(q, target)
+  return true
+end
+`;
+
+const script = (body: string): LuaScript => new LuaScript(`${COMMON}\n${body}`);
+
+/** ARGV: q, id, target, payload, now, notBefore -> 1, or 0 when the id exists. */
+export const ENQUEUE = script(`
+if enqueue(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]) then return 1 end
+return 0
+`);
+
+/**
+ * The inbox's accept: both dedupe keys checked and set, and the entry enqueued, in one atomic step.
+ * ARGV: q, deliveryKey, dedupeKey ('' for none), now, expiresAt, gcMs, id, payload -> {1, id} | {0, which}
+ */
+export const ACCEPT = script(`
+local q, dk, kk, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local function seen(key)
+  local v = redis.call('GET', key)
+  return v and tonumber(v) > now
+end
+if seen(dk) then return {0, 'delivery'} end
+if kk ~= '' and seen(kk) then return {0, 'dedupe_key'} end
+redis.call('SET', dk, ARGV[5], 'PX', ARGV[6])
+if kk ~= '' then redis.call('SET', kk, ARGV[5], 'PX', ARGV[6]) end
+enqueue(q, ARGV[7], ARGV[7], ARGV[8], ARGV[4], ARGV[4])
+return {1, ARGV[7]}
+`);
+
+/** ARGV: q, now, leaseMs, max, token1..tokenMax -> the leased entries' hashes (flat field/value arrays). */
+export const RESERVE = script(`
+local q, now, leaseMs, max = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local out = {}
+local spins = 0
+while #out < max and spins < max + 20 do
+  spins = spins + 1
+  local r = redis.call('ZRANGEBYSCORE', q .. 'ready', '-inf', now, 'LIMIT', 0, 1)
+  if #r == 0 then break end
+  local target = r[1]
+  local id = redis.call('LINDEX', tkey(q, target), 0)
+  if not id then
+    redis.call('ZREM', q .. 'ready', target)
+  else
+    local ek = ekey(q, id)
+    redis.call('HSET', ek, 'lu', now + leaseMs, 'lt', ARGV[4 + #out + 1])
+    redis.call('HINCRBY', ek, 'att', 1)
+    -- the target comes back when this lease runs out (or sooner, when completed or retried)
+    redis.call('ZADD', q .. 'ready', now + leaseMs, target)
+    out[#out + 1] = redis.call('HGETALL', ek)
+  end
+end
+return out
+`);
+
+/** ARGV: q, id, token -> 1 | 0 */
+export const COMPLETE = script(`
+local q, id = ARGV[1], ARGV[2]
+if not holds(q, id, ARGV[3]) then return 0 end
+local target = redis.call('HGET', ekey(q, id), 'target')
+redis.call('LREM', tkey(q, target), 1, id)
+redis.call('DEL', ekey(q, id))
+redis.call('ZREM', q .. 'live', id)
+refresh(q, target)
+return 1
+`);
+
+/** ARGV: q, id, token, notBefore, error -> 1 | 0 */
+export const RETRY = script(`
+local q, id = ARGV[1], ARGV[2]
+if not holds(q, id, ARGV[3]) then return 0 end
+redis.call('HSET', ekey(q, id), 'nb', ARGV[4], 'err', ARGV[5], 'lu', 0, 'lt', '')
+refresh(q, redis.call('HGET', ekey(q, id), 'target'))
+return 1
+`);
+
+/** ARGV: q, id, token, reason -> 1 | 0 */
+export const DEAD_LETTER = script(`
+local q, id = ARGV[1], ARGV[2]
+if not holds(q, id, ARGV[3]) then return 0 end
+local ek = ekey(q, id)
+local target = redis.call('HGET', ek, 'target')
+redis.call('LREM', tkey(q, target), 1, id)
+redis.call('HSET', ek, 'dead', '1', 'reason', ARGV[4], 'lu', 0, 'lt', '')
+redis.call('ZREM', q .. 'live', id)
+redis.call('ZADD', q .. 'dead', redis.call('HGET', ek, 'seq'), id)
+refresh(q, target)
+return 1
+`);
+
+/** ARGV: q, id, token, leaseUntil -> 1 | 0 */
+export const EXTEND = script(`
+local q, id = ARGV[1], ARGV[2]
+if not holds(q, id, ARGV[3]) then return 0 end
+redis.call('HSET', ekey(q, id), 'lu', ARGV[4])
+refresh(q, redis.call('HGET', ekey(q, id), 'target'))
+return 1
+`);
+
+/** Dead: back at the end of its line. Waiting: due now. ARGV: q, id, now -> 1 | 0 (missing or leased) */
+export const REQUEUE = script(`
+local q, id, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local ek = ekey(q, id)
+local h = redis.call('HMGET', ek, 'dead', 'lt', 'lu', 'nb', 'target')
+if not h[1] then return 0 end
+local target = h[5]
+if h[1] == '1' then
+  local seq = redis.call('INCR', q .. 'seq')
+  redis.call('HSET', ek, 'dead', '0', 'reason', '', 'att', 0, 'nb', now, 'seq', seq)
+  redis.call('ZREM', q .. 'dead', id)
+  redis.call('ZADD', q .. 'live', seq, id)
+  redis.call('RPUSH', tkey(q, target), id)
+elseif h[2] ~= '' and tonumber(h[3]) > now then
+  return 0
+else
+  redis.call('HSET', ek, 'nb', math.min(tonumber(h[4]), now))
+end
+refresh(q, target)
+return 1
+`);
+
+/** ARGV: q, id, now -> 1 | 0 (missing or leased) */
+export const DROP = script(`
+local q, id, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local ek = ekey(q, id)
+local h = redis.call('HMGET', ek, 'dead', 'lt', 'lu', 'target')
+if not h[1] then return 0 end
+if h[1] == '1' then
+  redis.call('DEL', ek)
+  redis.call('ZREM', q .. 'dead', id)
+  return 1
+end
+if h[2] ~= '' and tonumber(h[3]) > now then return 0 end
+redis.call('LREM', tkey(q, h[4]), 1, id)
+redis.call('DEL', ek)
+redis.call('ZREM', q .. 'live', id)
+refresh(q, h[4])
+return 1
+`);

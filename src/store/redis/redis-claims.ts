@@ -1,0 +1,67 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../clock';
+import { parseOrThrow } from '../../validation';
+import { ClaimKeySchema, TtlMsSchema, type Claims } from '../claims';
+import { GC_MARGIN_MS, type RedisKeys } from './keys';
+import { LuaScript } from './lua-script';
+
+// a claim's value is "<expiresAt> <owner>"; expiry is judged by the injected clock (ARGV now)
+const COMMON = `
+local v = redis.call('GET', KEYS[1])
+local now = tonumber(ARGV[1])
+local exp, owner = 0, ''
+if v then
+  local sep = string.find(v, ' ', 1, true)
+  exp, owner = tonumber(string.sub(v, 1, sep - 1)), string.sub(v, sep + 1)
+end
+local live = exp > now
+`;
+
+/** KEYS: claim. ARGV: now, value, gcMs */
+const TAKE = new LuaScript(`${COMMON}
+if live then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`);
+
+/** KEYS: claim. ARGV: now, value, gcMs, owner */
+const RENEW = new LuaScript(`${COMMON}
+if not live or owner ~= ARGV[4] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`);
+
+/** KEYS: claim. ARGV: now, owner */
+const RELEASE = new LuaScript(`${COMMON}
+if not live or owner ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1`);
+
+export class RedisClaims implements Claims {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly owner: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    return (await TAKE.run(this.redis, [this.keyOf(key)], this.args(ttlMs))) === 1;
+  }
+
+  async renew(key: string, ttlMs: number): Promise<boolean> {
+    return (await RENEW.run(this.redis, [this.keyOf(key)], [...this.args(ttlMs), this.owner])) === 1;
+  }
+
+  async release(key: string): Promise<boolean> {
+    return (await RELEASE.run(this.redis, [this.keyOf(key)], [this.clock.now(), this.owner])) === 1;
+  }
+
+  private keyOf(key: string): string {
+    return this.keys.claim(parseOrThrow(ClaimKeySchema, key, 'key'));
+  }
+
+  private args(ttlMs: number): (string | number)[] {
+    parseOrThrow(TtlMsSchema, ttlMs, 'ttlMs');
+    const now = this.clock.now();
+    return [now, `${now + ttlMs} ${this.owner}`, ttlMs + GC_MARGIN_MS];
+  }
+}

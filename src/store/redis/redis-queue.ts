@@ -1,0 +1,144 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from '../../clock';
+import { IntrabotError } from '../../errors';
+import { parseOrThrow } from '../../validation';
+import {
+  EnqueueInputSchema,
+  LeaseMsSchema,
+  NotBeforeSchema,
+  ReasonSchema,
+  ReserveMaxSchema,
+  ListQueueInputSchema,
+  newEntryId,
+  newId,
+  type EnqueueInput,
+  type LeaseRef,
+  type ListQueueInput,
+  type OutboxQueue,
+  type QueueEntry,
+  type QueueLease,
+} from '../queue';
+import type { RedisKeys } from './keys';
+import { pairsToRecord } from './lua-script';
+import { COMPLETE, DEAD_LETTER, DROP, ENQUEUE, EXTEND, REQUEUE, RESERVE, RETRY } from './queue-scripts';
+
+export function hashToEntry(h: Record<string, string>, now: number): QueueEntry {
+  const dead = h.dead === '1';
+  const leaseUntil = Number(h.lu ?? 0);
+  const leased = !dead && (h.lt ?? '') !== '' && leaseUntil > now;
+  return {
+    id: h.id ?? '',
+    target: h.target ?? '',
+    payload: JSON.parse(h.payload ?? 'null'),
+    state: dead ? 'dead' : leased ? 'leased' : 'pending',
+    attempts: Number(h.att ?? 0),
+    lastError: h.err ? h.err : null,
+    deadReason: h.reason ? h.reason : null,
+    enqueuedAt: Number(h.enq ?? 0),
+    notBefore: Number(h.nb ?? 0),
+    leaseUntil: leased ? leaseUntil : null,
+  };
+}
+
+/**
+ * A durable queue in plain Redis + Lua rather than BullMQ: the outbox needs FIFO per target with one
+ * entry in flight per target while other targets proceed (BullMQ's groups are a paid extension), leases
+ * that are checked against the injected clock (BullMQ's stalled-job checks run on Redis time), and a
+ * dead-letter list that can be listed, requeued and dropped entry by entry. Each operation is one Lua
+ * script, so replicas never both take an entry and a completion never races a redelivery.
+ */
+export class RedisQueue implements OutboxQueue {
+  readonly q: string;
+
+  constructor(
+    private readonly redis: Redis,
+    keys: RedisKeys,
+    name: string,
+    private readonly clock: Clock,
+  ) {
+    this.q = keys.queue(name);
+  }
+
+  async enqueue(raw: EnqueueInput): Promise<QueueEntry> {
+    const input = parseOrThrow(EnqueueInputSchema, raw, 'entry');
+    const now = this.clock.now();
+    const id = input.id ?? newEntryId(now);
+    const args = [this.q, id, input.target, JSON.stringify(input.payload), now, input.notBeforeMs ?? now];
+    if ((await ENQUEUE.run(this.redis, [], args)) !== 1) throw new IntrabotError('conflict', `queue entry ${id} exists already`);
+    return (await this.get(id))!;
+  }
+
+  async reserve(leaseMs: number): Promise<QueueLease | null> {
+    return (await this.reserveMany(leaseMs, 1))[0] ?? null;
+  }
+
+  async reserveMany(leaseMs: number, max: number): Promise<QueueLease[]> {
+    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
+    parseOrThrow(ReserveMaxSchema, max, 'max');
+    const now = this.clock.now();
+    const tokens = Array.from({ length: max }, () => newId());
+    const hashes = (await RESERVE.run(this.redis, [], [this.q, now, leaseMs, max, ...tokens])) as unknown[];
+    return hashes.map((flat) => {
+      const record = pairsToRecord(flat);
+      return { ...hashToEntry(record, now), leaseToken: record.lt ?? '' };
+    });
+  }
+
+  async complete(lease: LeaseRef): Promise<boolean> {
+    return (await COMPLETE.run(this.redis, [], [this.q, lease.id, lease.leaseToken])) === 1;
+  }
+
+  async retry(lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> {
+    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
+    parseOrThrow(ReasonSchema, error, 'error');
+    return (await RETRY.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, error])) === 1;
+  }
+
+  async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
+    parseOrThrow(ReasonSchema, reason, 'reason');
+    return (await DEAD_LETTER.run(this.redis, [], [this.q, lease.id, lease.leaseToken, reason])) === 1;
+  }
+
+  async extend(lease: LeaseRef, leaseMs: number): Promise<boolean> {
+    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
+    const until = this.clock.now() + leaseMs;
+    return (await EXTEND.run(this.redis, [], [this.q, lease.id, lease.leaseToken, until])) === 1;
+  }
+
+  async get(id: string): Promise<QueueEntry | undefined> {
+    const h = await this.redis.hgetall(`${this.q}e:${id}`);
+    return h.id ? hashToEntry(h, this.clock.now()) : undefined;
+  }
+
+  async list(raw: ListQueueInput = {}): Promise<QueueEntry[]> {
+    const input = parseOrThrow(ListQueueInputSchema, raw, 'list');
+    const ids = await this.listIds(input.state, input.target, input.limit);
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(`${this.q}e:${id}`);
+    const rows = (await pipeline.exec()) ?? [];
+    const now = this.clock.now();
+    return rows
+      .map(([, h]) => h as Record<string, string>)
+      .filter((h) => h && h.id && (input.target === undefined || h.target === input.target))
+      .map((h) => hashToEntry(h, now))
+      .slice(0, input.limit);
+  }
+
+  private async listIds(state: 'live' | 'dead', target: string | undefined, limit: number): Promise<string[]> {
+    if (state === 'live' && target !== undefined) return this.redis.lrange(`${this.q}t:${target}`, 0, limit - 1);
+    // a target filter on dead letters is applied after reading: dead letters are few
+    return this.redis.zrange(`${this.q}${state}`, 0, target === undefined ? limit - 1 : -1);
+  }
+
+  async requeue(id: string): Promise<boolean> {
+    return (await REQUEUE.run(this.redis, [], [this.q, id, this.clock.now()])) === 1;
+  }
+
+  async drop(id: string): Promise<boolean> {
+    return (await DROP.run(this.redis, [], [this.q, id, this.clock.now()])) === 1;
+  }
+
+  async depth(target: string): Promise<number> {
+    return this.redis.llen(`${this.q}t:${target}`);
+  }
+}

@@ -1,0 +1,90 @@
+import { Redis } from 'ioredis';
+import type { Clock } from '../../clock';
+import { parseOrThrow } from '../../validation';
+import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
+import { KvNamespaceSchema, type KvSpace } from '../kv';
+import { createProvisioningState } from '../provisioning';
+import { newId } from '../queue';
+import { createSecrets } from '../secrets';
+import type { Store } from '../store';
+import { StoreUnavailableError } from '../store-errors';
+import { RedisKeys } from './keys';
+import { migrateRedis, redisSchemaVersion } from './migrations';
+import { RedisClaims } from './redis-claims';
+import { RedisInbox } from './redis-inbox';
+import { RedisKvSpace } from './redis-kv';
+import { RedisQueue } from './redis-queue';
+import { RedisRate } from './redis-rate';
+import { redisSecretStorage } from './redis-secrets';
+
+export interface RedisStoreOptions {
+  /** `INTRABOT_REDIS_URL`, e.g. `redis://127.0.0.1:6379`. */
+  url: string;
+  /** Every key starts with it; replicas of one deployment share it (default `intrabot`). */
+  prefix?: string;
+  clock: Clock;
+  secretKey?: string | undefined;
+  dedupeTtlMs?: number;
+}
+
+export type RedisStore = Store & { readonly redis: Redis; readonly prefix: string };
+
+/** Connects, runs migrations and returns the scaled-out store; a Redis that does not answer is `store_unavailable`. */
+export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const redis = await connect(options.url);
+  const keys = new RedisKeys(options.prefix ?? 'intrabot');
+  try {
+    await migrateRedis(redis, keys);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return assemble(redis, keys, options);
+}
+
+async function connect(url: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 3, enableAutoPipelining: true });
+  // errors surface on the commands that fail; without a listener ioredis prints every reconnect failure
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return redis;
+  } catch (cause) {
+    redis.disconnect();
+    // the URL may carry a password: name only the host
+    throw new StoreUnavailableError(`cannot reach Redis at ${safeHost(url)}`, { cause });
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(unparseable INTRABOT_REDIS_URL)';
+  }
+}
+
+function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): RedisStore {
+  const { clock } = options;
+  const inboxQueue = new RedisQueue(redis, keys, 'inbox', clock);
+  const kv = (namespace: string): KvSpace => new RedisKvSpace(redis, keys, parseOrThrow(KvNamespaceSchema, namespace, 'namespace'), clock);
+  let closed = false;
+  return {
+    kind: 'redis',
+    redis,
+    prefix: keys.prefix,
+    inbox: new RedisInbox(redis, keys, inboxQueue, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS),
+    outbox: new RedisQueue(redis, keys, 'outbox', clock),
+    claims: new RedisClaims(redis, keys, newId(), clock),
+    rate: new RedisRate(redis, keys, clock),
+    secrets: createSecrets(redisSecretStorage(redis, keys), options.secretKey),
+    provisioning: createProvisioningState(kv, clock),
+    kv,
+    schemaVersion: () => redisSchemaVersion(redis, keys),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

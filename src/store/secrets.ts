@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { parseOrThrow } from '../validation';
+import { deriveSecretKey, openSecret, sealSecret } from './secret-box';
+import { SecretKeyMissingError } from './store-errors';
+
+export const SecretNameSchema = z.string().min(1);
+
+/**
+ * Secrets at rest (webhook signing secrets, incoming webhook URLs, tokens): encrypted with the key from
+ * `INTRABOT_SECRET_KEY` (see `deriveSecretKey`), decrypted only on `get`. A value never appears in an
+ * error or log; a wrong key gives `secret_undecryptable`.
+ *
+ * @example
+ * await store.secrets.put(`webhook:${tenant}:${bot}`, signingSecret);
+ * const secret = await store.secrets.get(`webhook:${tenant}:${bot}`);
+ */
+export interface Secrets {
+  put(name: string, plaintext: string): Promise<void>;
+  get(name: string): Promise<string | undefined>;
+  delete(name: string): Promise<boolean>;
+  /** Names only, sorted. */
+  names(): Promise<string[]>;
+}
+
+/** What a backend stores: sealed strings by name, plus the store's salt for passphrase keys. */
+export interface SealedSecretStorage {
+  read(name: string): Promise<string | undefined>;
+  write(name: string, sealed: string): Promise<void>;
+  remove(name: string): Promise<boolean>;
+  names(): Promise<string[]>;
+  /** The store's salt, created once. */
+  salt(): Promise<Buffer>;
+}
+
+/** The encryption layer shared by both stores. Without a key, every operation throws `SecretKeyMissingError`. */
+export function createSecrets(storage: SealedSecretStorage, configuredKey: string | undefined): Secrets {
+  let key: Promise<Buffer> | undefined;
+  const getKey = (): Promise<Buffer> => {
+    if (configuredKey === undefined || configuredKey.trim() === '') return Promise.reject(new SecretKeyMissingError());
+    key ??= storage.salt().then((salt) => deriveSecretKey(configuredKey, salt));
+    return key;
+  };
+  return {
+    async put(name, plaintext) {
+      parseOrThrow(SecretNameSchema, name, 'name');
+      parseOrThrow(z.string(), plaintext, 'plaintext');
+      await storage.write(name, sealSecret(await getKey(), name, plaintext));
+    },
+    async get(name) {
+      parseOrThrow(SecretNameSchema, name, 'name');
+      const sealed = await storage.read(name);
+      return sealed === undefined ? undefined : openSecret(await getKey(), name, sealed);
+    },
+    delete: (name) => storage.remove(parseOrThrow(SecretNameSchema, name, 'name')),
+    names: () => storage.names(),
+  };
+}

@@ -1,0 +1,246 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { Clock } from '../../clock';
+import { IntrabotError } from '../../errors';
+import { parseOrThrow } from '../../validation';
+import {
+  EnqueueInputSchema,
+  LeaseMsSchema,
+  NotBeforeSchema,
+  ReasonSchema,
+  ReserveMaxSchema,
+  ListQueueInputSchema,
+  newEntryId,
+  newId,
+  type EnqueueInput,
+  type LeaseRef,
+  type ListQueueInput,
+  type QueueEntry,
+  type QueueLease,
+} from '../queue';
+
+export interface QueueRow {
+  seq: number;
+  id: string;
+  target: string;
+  payload: string;
+  dead: number;
+  not_before: number;
+  lease_until: number;
+  lease_token: string | null;
+  attempts: number;
+  last_error: string | null;
+  dead_reason: string | null;
+  enqueued_at: number;
+}
+
+export function rowToEntry(row: QueueRow, now: number): QueueEntry {
+  const leased = row.dead === 0 && row.lease_token !== null && row.lease_until > now;
+  return {
+    id: row.id,
+    target: row.target,
+    payload: JSON.parse(row.payload),
+    state: row.dead ? 'dead' : leased ? 'leased' : 'pending',
+    attempts: row.attempts,
+    lastError: row.last_error,
+    deadReason: row.dead_reason,
+    enqueuedAt: row.enqueued_at,
+    notBefore: row.not_before,
+    leaseUntil: leased ? row.lease_until : null,
+  };
+}
+
+/** `available_at` of an entry waiting behind its target's head: never due. */
+const BEHIND = Number.MAX_SAFE_INTEGER;
+
+/**
+ * One durable queue in the `queue_entries` table. Only the head of a target (its live entry with the
+ * smallest `seq`) has a real `available_at` (when it is due, or when its lease runs out); the entries
+ * behind it wait at BEHIND until the head leaves and the next one is promoted. So a target's entries go
+ * one at a time and in order while other targets proceed, and `reserve` is one index lookup however many
+ * entries wait or are in flight. Multi-statement steps are IMMEDIATE transactions, so two processes
+ * sharing the file cannot both take an entry.
+ */
+export class SqliteQueue {
+  private readonly sql: Record<string, Statement>;
+  private readonly tx: {
+    insert: (row: InsertRow) => void;
+    reserve: (now: number, leaseMs: number, max: number) => QueueLease[];
+    leave: (statement: Statement, args: Record<string, unknown>) => boolean;
+    revive: (id: string, now: number) => boolean;
+  };
+
+  constructor(
+    db: Database,
+    private readonly queue: string,
+    private readonly clock: Clock,
+  ) {
+    this.sql = prepareQueueStatements(db);
+    this.tx = {
+      insert: db.transaction((row: InsertRow) => this.insertNow(row)).immediate,
+      reserve: db.transaction((now: number, leaseMs: number, max: number) => this.reserveNow(now, leaseMs, max)).immediate,
+      leave: db.transaction((statement: Statement, args: Record<string, unknown>) => this.leaveNow(statement, args)).immediate,
+      revive: db.transaction((id: string, now: number) => this.reviveNow(id, now)).immediate,
+    };
+  }
+
+  /**
+   * Inserts within the caller's transaction (the inbox batcher's). `alone`: the target is new (the
+   * inbox's entries are their own targets), so the entry is its target's head without looking.
+   */
+  insertNow(input: InsertRow): void {
+    const behind = !input.alone && this.sql.hasLine!.get({ queue: this.queue, target: input.target }) !== undefined;
+    const row = {
+      id: input.id,
+      queue: this.queue,
+      target: input.target,
+      payload: JSON.stringify(input.payload),
+      not_before: input.notBefore,
+      available_at: behind ? BEHIND : input.notBefore,
+      enqueued_at: this.clock.now(),
+    };
+    try {
+      this.sql.insert!.run(row);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new IntrabotError('conflict', `queue entry ${input.id} exists already`);
+      throw error;
+    }
+  }
+
+  async enqueue(raw: EnqueueInput): Promise<QueueEntry> {
+    const input = parseOrThrow(EnqueueInputSchema, raw, 'entry');
+    const id = input.id ?? newEntryId(this.clock.now());
+    this.tx.insert({ id, target: input.target, payload: input.payload, notBefore: input.notBeforeMs ?? this.clock.now() });
+    return this.find(id, this.clock.now())!;
+  }
+
+  async reserve(leaseMs: number): Promise<QueueLease | null> {
+    return (await this.reserveMany(leaseMs, 1))[0] ?? null;
+  }
+
+  async reserveMany(leaseMs: number, max: number): Promise<QueueLease[]> {
+    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
+    parseOrThrow(ReserveMaxSchema, max, 'max');
+    return this.tx.reserve(this.clock.now(), leaseMs, max);
+  }
+
+  private reserveNow(now: number, leaseMs: number, max: number): QueueLease[] {
+    const leases: QueueLease[] = [];
+    while (leases.length < max) {
+      // a leased head's available_at moves to its lease's end, so the next lookup finds another entry
+      const row = this.sql.nextDue!.get({ queue: this.queue, now }) as QueueRow | undefined;
+      if (!row) break;
+      const leaseToken = newId();
+      this.sql.lease!.run({ seq: row.seq, until: now + leaseMs, token: leaseToken });
+      leases.push({ ...this.find(row.id, now)!, leaseToken });
+    }
+    return leases;
+  }
+
+  /** Runs a statement that takes the head out of line (RETURNING its target) and promotes the next one. */
+  private leaveNow(statement: Statement, args: Record<string, unknown>): boolean {
+    const gone = statement.get({ queue: this.queue, ...args }) as { target: string } | undefined;
+    if (!gone) return false;
+    this.sql.promote!.run({ queue: this.queue, target: gone.target });
+    return true;
+  }
+
+  async complete(lease: LeaseRef): Promise<boolean> {
+    return this.tx.leave(this.sql.complete!, { id: lease.id, token: lease.leaseToken });
+  }
+
+  async retry(lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> {
+    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
+    parseOrThrow(ReasonSchema, error, 'error');
+    const args = { queue: this.queue, id: lease.id, token: lease.leaseToken, notBefore: notBeforeMs, error };
+    return this.sql.retry!.run(args).changes === 1;
+  }
+
+  async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
+    parseOrThrow(ReasonSchema, reason, 'reason');
+    return this.tx.leave(this.sql.deadLetter!, { id: lease.id, token: lease.leaseToken, reason });
+  }
+
+  async extend(lease: LeaseRef, leaseMs: number): Promise<boolean> {
+    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
+    const until = this.clock.now() + leaseMs;
+    return this.sql.extend!.run({ queue: this.queue, id: lease.id, token: lease.leaseToken, until }).changes === 1;
+  }
+
+  async get(id: string): Promise<QueueEntry | undefined> {
+    return this.find(id, this.clock.now());
+  }
+
+  async list(raw: ListQueueInput = {}): Promise<QueueEntry[]> {
+    const input = parseOrThrow(ListQueueInputSchema, raw, 'list');
+    const args = { queue: this.queue, dead: input.state === 'dead' ? 1 : 0, target: input.target ?? null, limit: input.limit };
+    const now = this.clock.now();
+    return (this.sql.list!.all(args) as QueueRow[]).map((row) => rowToEntry(row, now));
+  }
+
+  async requeue(id: string): Promise<boolean> {
+    return this.tx.revive(id, this.clock.now());
+  }
+
+  private reviveNow(id: string, now: number): boolean {
+    const entry = this.find(id, now);
+    if (!entry || entry.state === 'leased') return false;
+    if (entry.state === 'pending') {
+      this.sql.dueNow!.run({ queue: this.queue, id, now });
+      return true;
+    }
+    const behind = this.sql.hasLine!.get({ queue: this.queue, target: entry.target }) !== undefined;
+    this.sql.revive!.run({ queue: this.queue, id, now, available: behind ? BEHIND : now });
+    return true;
+  }
+
+  async drop(id: string): Promise<boolean> {
+    return this.tx.leave(this.sql.drop!, { id, now: this.clock.now() });
+  }
+
+  async depth(target: string): Promise<number> {
+    return (this.sql.depth!.get({ queue: this.queue, target }) as { n: number }).n;
+  }
+
+  private find(id: string, now: number): QueueEntry | undefined {
+    const row = this.sql.get!.get({ queue: this.queue, id }) as QueueRow | undefined;
+    return row ? rowToEntry(row, now) : undefined;
+  }
+}
+
+interface InsertRow {
+  id: string;
+  target: string;
+  payload: unknown;
+  notBefore: number;
+  alone?: boolean;
+}
+
+function prepareQueueStatements(db: Database): Record<string, Statement> {
+  const held = 'queue = @queue AND id = @id AND dead = 0 AND lease_token = @token';
+  return {
+    insert: db.prepare(`INSERT INTO queue_entries (id, queue, target, payload, not_before, available_at, enqueued_at)
+      VALUES (@id, @queue, @target, @payload, @not_before, @available_at, @enqueued_at)`),
+    hasLine: db.prepare('SELECT 1 FROM queue_entries WHERE queue = @queue AND dead = 0 AND target = @target LIMIT 1'),
+    nextDue: db.prepare('SELECT seq, id FROM queue_entries WHERE queue = @queue AND dead = 0 AND available_at <= @now ORDER BY available_at, seq LIMIT 1'),
+    lease: db.prepare('UPDATE queue_entries SET lease_until = @until, available_at = @until, lease_token = @token, attempts = attempts + 1 WHERE seq = @seq'),
+    promote: db.prepare(`UPDATE queue_entries SET available_at = not_before WHERE seq =
+      (SELECT MIN(seq) FROM queue_entries WHERE queue = @queue AND dead = 0 AND target = @target) AND available_at = ${BEHIND}`),
+    complete: db.prepare(`DELETE FROM queue_entries WHERE ${held} RETURNING target`),
+    retry: db.prepare(`UPDATE queue_entries SET not_before = @notBefore, available_at = @notBefore, last_error = @error,
+      lease_until = 0, lease_token = NULL WHERE ${held}`),
+    deadLetter: db.prepare(`UPDATE queue_entries SET dead = 1, dead_reason = @reason, lease_until = 0, lease_token = NULL,
+      available_at = ${BEHIND} WHERE ${held} RETURNING target`),
+    extend: db.prepare(`UPDATE queue_entries SET lease_until = @until, available_at = @until WHERE ${held}`),
+    get: db.prepare('SELECT * FROM queue_entries WHERE queue = @queue AND id = @id'),
+    list: db.prepare(`SELECT * FROM queue_entries WHERE queue = @queue AND dead = @dead
+      AND (@target IS NULL OR target = @target) ORDER BY seq LIMIT @limit`),
+    // back at the end of its target's line, as if enqueued now
+    revive: db.prepare(`UPDATE queue_entries SET dead = 0, dead_reason = NULL, attempts = 0, not_before = @now, available_at = @available,
+      seq = (SELECT MAX(seq) + 1 FROM queue_entries) WHERE queue = @queue AND id = @id AND dead = 1`),
+    dueNow: db.prepare(`UPDATE queue_entries SET not_before = MIN(not_before, @now),
+      available_at = CASE WHEN available_at = ${BEHIND} THEN available_at ELSE MIN(available_at, @now) END
+      WHERE queue = @queue AND id = @id AND dead = 0`),
+    drop: db.prepare(`DELETE FROM queue_entries WHERE queue = @queue AND id = @id AND (dead = 1 OR lease_until <= @now) RETURNING target`),
+    depth: db.prepare('SELECT COUNT(*) AS n FROM queue_entries WHERE queue = @queue AND dead = 0 AND target = @target'),
+  };
+}

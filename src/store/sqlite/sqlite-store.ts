@@ -1,0 +1,147 @@
+import Database from 'better-sqlite3';
+import type { Database as Db } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Clock } from '../../clock';
+import { parseOrThrow } from '../../validation';
+import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
+import { KvNamespaceSchema, type KvSpace } from '../kv';
+import { createProvisioningState } from '../provisioning';
+import { newId, type OutboxQueue } from '../queue';
+import { createSecrets } from '../secrets';
+import type { Store } from '../store';
+import { StoreUnavailableError } from '../store-errors';
+import { SQLITE_MIGRATIONS, currentVersion, migrate } from './migrations';
+import { SqliteClaims } from './sqlite-claims';
+import { SqliteInbox } from './sqlite-inbox';
+import { SqliteKvSpace, prepareKv } from './sqlite-kv';
+import { SqliteQueue } from './sqlite-queue';
+import { SqliteRate } from './sqlite-rate';
+import { sqliteSecretStorage } from './sqlite-secrets';
+import { startWalCheckpointer } from './wal-checkpointer';
+
+export interface SqliteStoreOptions {
+  /** A file (`<dataDir>/intrabot.db`) or `:memory:`. */
+  path: string;
+  clock: Clock;
+  /** `INTRABOT_SECRET_KEY` (or the sandbox key file's content); without it, secrets cannot be used. */
+  secretKey?: string | undefined;
+  dedupeTtlMs?: number;
+  /** `NORMAL` (default) or `FULL`; see `openSqliteStore`. */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** Checkpoint the WAL from a worker thread every this many ms (default 250; 0: SQLite's own, in-line). */
+  checkpointIntervalMs?: number;
+  /** The inbox batcher's window (default 0: group commit per event-loop turn) and size cap (default 512). */
+  inboxBatchWindowMs?: number;
+  inboxMaxBatch?: number;
+}
+
+/** Counters for /metrics and tests. */
+export interface SqliteStoreStats {
+  inboxBatches: number;
+  inboxAccepts: number;
+}
+
+export type SqliteStore = Store & { readonly stats: SqliteStoreStats; readonly db: Db };
+
+/**
+ * Opens (creating when missing) the embedded store: one SQLite file in WAL mode.
+ *
+ * Durability: `synchronous = NORMAL` by default. In WAL mode every commit is written to the WAL file
+ * before it returns, so it survives the process being killed at any point (SIGKILL, OOM, a crash): what
+ * was acknowledged is there after restart (test/store/kill.test.ts checks exactly that). Only an
+ * operating-system crash or power loss can roll back the last commits (never corrupt the file). FULL
+ * closes that gap with an fsync per commit, but better-sqlite3 is synchronous: every fsync (5-10 ms on
+ * ordinary disks) would stall the whole event loop, webhook acknowledgements included, and miss the
+ * ingest targets. A deployment that must survive power loss uses `synchronous: 'FULL'` or the Redis
+ * store with `appendfsync always`.
+ */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const db = openDatabase(options.path, options.synchronous ?? 'NORMAL');
+  try {
+    migrate(db, SQLITE_MIGRATIONS);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return assemble(db, options);
+}
+
+function openDatabase(path: string, synchronous: 'NORMAL' | 'FULL'): Db {
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${synchronous}`);
+    // another process holding the write lock briefly (a second runtime on the same file) is waited for
+    db.pragma('busy_timeout = 5000');
+    // 16 MB of page cache (the default is 2 MB): index pages of a busy inbox stay in memory
+    db.pragma('cache_size = -16000');
+    return db;
+  } catch (cause) {
+    throw new StoreUnavailableError(`cannot open the SQLite store at ${path}`, { cause });
+  }
+}
+
+function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
+  const { clock } = options;
+  const stats: SqliteStoreStats = { inboxBatches: 0, inboxAccepts: 0 };
+  const inbox = new SqliteInbox(db, new SqliteQueue(db, 'inbox', clock), clock, {
+    dedupeTtlMs: options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
+    batchWindowMs: options.inboxBatchWindowMs ?? 0,
+    maxBatch: options.inboxMaxBatch ?? 512,
+    onBatchCommit: (size) => {
+      stats.inboxBatches += 1;
+      stats.inboxAccepts += size;
+    },
+  });
+  const outbox: OutboxQueue = new SqliteQueue(db, 'outbox', clock);
+  const kvSql = prepareKv(db);
+  const kv = (namespace: string): KvSpace => new SqliteKvSpace(kvSql, parseOrThrow(KvNamespaceSchema, namespace, 'namespace'), clock);
+  const sweeper = startSweeper(db, clock);
+  const interval = options.checkpointIntervalMs ?? 250;
+  const checkpointer = options.path === ':memory:' || interval <= 0 ? undefined : startWalCheckpointer(db, options.path, interval);
+  let closed = false;
+  return {
+    kind: 'sqlite',
+    db,
+    stats,
+    inbox,
+    outbox,
+    claims: new SqliteClaims(db, newId(), clock),
+    rate: new SqliteRate(db, clock),
+    secrets: createSecrets(sqliteSecretStorage(db, clock), options.secretKey),
+    provisioning: createProvisioningState(kv, clock),
+    kv,
+    schemaVersion: async () => currentVersion(db),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      inbox.flush();
+      await checkpointer?.stop();
+      db.close();
+    },
+  };
+}
+
+/**
+ * Expired dedupe keys, kv rows and claims are invisible already (every read compares with the clock);
+ * this only reclaims their space, so a real timer is fine.
+ */
+function startSweeper(db: Db, clock: Clock): ReturnType<typeof setInterval> {
+  const sweep = db.transaction((now: number) => {
+    db.prepare('DELETE FROM dedupe WHERE expires_at <= ?').run(now);
+    db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now);
+    db.prepare('DELETE FROM claims WHERE expires_at <= ?').run(now);
+  });
+  const timer = setInterval(() => {
+    try {
+      sweep(clock.now());
+    } catch {
+      // busy (another process writing) or closing: the next sweep catches up
+    }
+  }, 60_000);
+  timer.unref();
+  return timer;
+}

@@ -1,0 +1,70 @@
+export interface WriteBatcherOptions<I, O> {
+  /** Runs one batch in one transaction (synchronously, as better-sqlite3 does) and returns one result per item. */
+  commit: (items: I[]) => O[];
+  /**
+   * How long the first write of a batch waits for company. 0 (the default): until the event loop has
+   * taken in everything already received (setImmediate), the classic group commit: under load, every
+   * request read in one loop turn shares a commit; when idle, a write waits for nothing.
+   */
+  windowMs: number;
+  /** A batch this large is committed at once. */
+  maxBatch: number;
+  /** Told after each committed batch (metrics, tests). */
+  onCommit?: (size: number) => void;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Groups writes that arrive within a few milliseconds into one transaction: the webhook receiver's
+ * acknowledgement waits for a commit, and one commit (one fsync) per request would cap ingest far below a
+ * bare route. Each caller's promise settles only once its batch has committed (or failed).
+ *
+ * The window is real time (a Node timer), not the injected clock: it is a throughput device, not a rule,
+ * and a frozen test clock must not stall the inbox.
+ */
+export class WriteBatcher<I, O> {
+  private waiting: Waiting<I, O>[] = [];
+  private timer: { cancel: () => void } | undefined;
+
+  constructor(private readonly options: WriteBatcherOptions<I, O>) {}
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (this.waiting.length >= this.options.maxBatch) this.flush();
+      else this.timer ??= this.schedule();
+    });
+  }
+
+  private schedule(): { cancel: () => void } {
+    if (this.options.windowMs <= 0) {
+      const immediate = setImmediate(() => this.flush());
+      return { cancel: () => clearImmediate(immediate) };
+    }
+    const timeout = setTimeout(() => this.flush(), this.options.windowMs);
+    return { cancel: () => clearTimeout(timeout) };
+  }
+
+  /** Commits whatever waits now. */
+  flush(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 0) return;
+    let results: O[];
+    try {
+      results = this.options.commit(batch.map((w) => w.item));
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+      return;
+    }
+    this.options.onCommit?.(batch.length);
+    batch.forEach((w, i) => w.resolve(results[i] as O));
+  }
+}

@@ -1,0 +1,32 @@
+import type { Claims } from './claims';
+import type { Inbox } from './inbox';
+import type { KvSpace } from './kv';
+import type { ProvisioningState } from './provisioning';
+import type { OutboxQueue } from './queue';
+import type { SharedRateBudget } from './rate-budget';
+import type { Secrets } from './secrets';
+
+/**
+ * Everything intrabot keeps: one interface, two implementations (`sqlite`, the embedded default, and
+ * `redis`, for several replicas) held to one contract suite (test/store/contract.ts).
+ *
+ * @example
+ * const store = await openStore({ kind: 'sqlite', path: '.intrabot/intrabot.db' }, { clock, secretKey });
+ * await store.kv('bot:kudos').set('greeting', 'hi');
+ * await store.close();
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'redis';
+  readonly inbox: Inbox;
+  readonly outbox: OutboxQueue;
+  readonly claims: Claims;
+  readonly rate: SharedRateBudget;
+  readonly secrets: Secrets;
+  readonly provisioning: ProvisioningState;
+  /** A key-value space; namespaces are isolated (`bot:<name>`, `sync:<tenant>`, `cache:...`). */
+  kv(namespace: string): KvSpace;
+  /** The schema version the store is at (after the migrations run at open). */
+  schemaVersion(): Promise<number>;
+  /** Flushes pending work (the SQLite inbox batch) and closes connections. */
+  close(): Promise<void>;
+}

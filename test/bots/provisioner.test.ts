@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient, type IntrabotApi } from '../../src/api/create-api-client';
+import { AdjustableClock } from '../../src/clock';
+import { BotManifestSchema, type BotManifest } from '../../src/bots/manifest';
+import { webhookSecretName } from '../../src/bots/provision/provision-bot';
+import { provisionTenant, type ProvisionTenantInput } from '../../src/bots/provision/provisioner';
+import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
+import type { Store } from '../../src/store';
+import { tempStore } from '../helpers/temp-store';
+
+const manifest = (fields: Record<string, unknown>): BotManifest => BotManifestSchema.parse(fields);
+const kudos = manifest({ name: 'kudos', display_name: 'Kudos Bot', events: ['post.created', { event: 'comment.created', walls: [2] }] });
+const welcome = manifest({ name: 'welcome', display_name: 'Welcome Bot', events: ['user.registered'], targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } } });
+
+describe('provisionTenant against the sandbox', () => {
+  let sandbox: Sandbox;
+  let store: Store;
+  let api: IntrabotApi;
+  let clock: AdjustableClock;
+
+  beforeEach(async () => {
+    clock = new AdjustableClock();
+    sandbox = await createSandbox({ port: 0, clock, seed: 'demo' });
+    store = await tempStore(clock);
+    api = createApiClient({ baseUrl: sandbox.baseUrl, token: sandbox.token, clock });
+  });
+  afterEach(async () => {
+    await api.close();
+    await store.close();
+    await sandbox.close();
+  });
+
+  const input = (manifests: BotManifest[], extra: Partial<ProvisionTenantInput> = {}): ProvisionTenantInput => ({
+    tenant: 'sandbox',
+    eventPrefix: 'service',
+    api,
+    store,
+    publicUrl: 'http://127.0.0.1:3999',
+    manifests,
+    ...extra,
+  });
+
+  it('creates a bot user and a webhook endpoint with the bot events and filters, and keeps the secret', async () => {
+    const result = await provisionTenant(input([kudos]));
+    const bot = result.bots.kudos;
+    expect(bot?.enabled).toBe(true);
+    const hook = (await api.webhooks.get(bot!.webhookId!)) as Record<string, unknown>;
+    expect(hook).toMatchObject({ name: 'intrabot:kudos', url: 'http://127.0.0.1:3999/hooks/sandbox/kudos', is_active: true });
+    expect([...(hook.events as string[])].sort()).toEqual(['service.comment.created', 'service.post.created']);
+    expect(hook.filters).toMatchObject({ 'service.comment.created': [2] });
+    const { secret } = (await api.webhooks.secret(bot!.webhookId!)) as { secret: string };
+    expect(await store.secrets.get(webhookSecretName('sandbox', 'kudos'))).toBe(secret);
+    expect(((await api.bots.get(bot!.botUserId!)) as { name: string }).name).toBe('Kudos Bot');
+  });
+
+  it('changes nothing on a second run and says so', async () => {
+    await provisionTenant(input([kudos, welcome]));
+    const again = await provisionTenant(input([kudos, welcome]));
+    expect(again.actions.filter((a) => a.action !== 'unchanged')).toEqual([]);
+  });
+
+  it('plans without touching anything in a dry run', async () => {
+    const before = (await api.bots.list()) as { meta?: { total?: number } };
+    const result = await provisionTenant(input([kudos], { dryRun: true }));
+    expect(result.actions.map((a) => `${a.action} ${a.resource}`)).toEqual(['create bot_user', 'create webhook']);
+    const after = (await api.bots.list()) as { meta?: { total?: number } };
+    expect(after.meta?.total).toBe(before.meta?.total);
+    expect(await store.provisioning.list('sandbox')).toEqual([]);
+  });
+
+  it('re-activates an endpoint switched off on the platform, reading its state before toggling', async () => {
+    const first = await provisionTenant(input([kudos]));
+    await api.webhooks.toggle(first.bots.kudos!.webhookId!);
+    const second = await provisionTenant(input([kudos]));
+    expect(second.actions).toContainEqual(expect.objectContaining({ resource: 'webhook', action: 'reactivate' }));
+    expect(((await api.webhooks.get(first.bots.kudos!.webhookId!)) as { is_active: boolean }).is_active).toBe(true);
+    const third = await provisionTenant(input([kudos]));
+    expect(third.actions.every((a) => a.action === 'unchanged')).toBe(true);
+  });
+
+  it('finds its bot user and endpoint again by name when the store is lost', async () => {
+    const first = await provisionTenant(input([kudos]));
+    const fresh = await tempStore(clock);
+    try {
+      const again = await provisionTenant(input([kudos], { store: fresh }));
+      expect(again.bots.kudos).toMatchObject({ botUserId: first.bots.kudos!.botUserId, webhookId: first.bots.kudos!.webhookId });
+      expect(await fresh.secrets.get(webhookSecretName('sandbox', 'kudos'))).toBeDefined();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('revokes the endpoint and retires the bot user of a bot that is gone', async () => {
+    const first = await provisionTenant(input([kudos, welcome]));
+    const after = await provisionTenant(input([welcome]));
+    expect(after.actions).toContainEqual(expect.objectContaining({ resource: 'webhook', name: 'kudos', action: 'revoke' }));
+    const hook = (await api.webhooks.get(first.bots.kudos!.webhookId!)) as { revoked_at: string | null };
+    expect(hook.revoked_at).not.toBeNull();
+    expect(((await api.bots.get(first.bots.kudos!.botUserId!)) as { name: string }).name).toBe('Kudos Bot (retired)');
+  });
+
+  it('creates the incoming webhooks targets ask for and keeps their URL encrypted', async () => {
+    const result = await provisionTenant(input([welcome]));
+    const id = result.bots.welcome!.incoming.team;
+    expect(id).toBeTypeOf('number');
+    const raw = (await store.kv('provisioning:sandbox').list()).map((i) => JSON.stringify(i.value)).join();
+    expect(raw).not.toContain('/incoming/');
+  });
+
+  it('switches off a bot whose scopes the token lacks, naming them, while the others are provisioned', async () => {
+    const res = await fetch(`${sandbox.baseUrl}/_sandbox/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'narrow', scopes: ['read:bots', 'write:bots', 'read:incoming_webhooks', 'write:incoming_webhooks'] }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    const narrow = createApiClient({ baseUrl: sandbox.baseUrl, token, clock });
+    try {
+      const result = await provisionTenant(input([kudos, welcome], { api: narrow }));
+      expect(result.bots.kudos).toMatchObject({ enabled: false, reason: expect.stringContaining('read:webhooks') });
+      expect(result.bots.welcome?.enabled).toBe(false);
+    } finally {
+      await narrow.close();
+    }
+  });
+});

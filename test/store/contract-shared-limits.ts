@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { HOUR, MINUTE, type ContractContext } from './contract-kit';
+
+export function claimsAndRateContract(ctx: ContractContext): void {
+  describe('claims', () => {
+    it('grants a claim to exactly one of 20 concurrent callers across two connections', async () => {
+      const other = await ctx.open();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? other : ctx.store).claims.claim('cron:t1:birthday:greet:2026-11-22T09:00', HOUR)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('frees a claim after its TTL', async () => {
+      const other = await ctx.open();
+      expect(await ctx.store.claims.claim('leader', 10_000)).toBe(true);
+      ctx.clock.advance(9_999);
+      expect(await other.claims.claim('leader', 10_000)).toBe(false);
+      ctx.clock.advance(1);
+      expect(await other.claims.claim('leader', 10_000)).toBe(true);
+    });
+
+    it('lets only the holder renew or release a claim', async () => {
+      const other = await ctx.open();
+      await ctx.store.claims.claim('leader', 10_000);
+      expect(await other.claims.renew('leader', 10_000)).toBe(false);
+      expect(await other.claims.release('leader')).toBe(false);
+      ctx.clock.advance(9_000);
+      expect(await ctx.store.claims.renew('leader', 10_000)).toBe(true);
+      ctx.clock.advance(9_000);
+      expect(await other.claims.claim('leader', 10_000)).toBe(false);
+      expect(await ctx.store.claims.release('leader')).toBe(true);
+      expect(await other.claims.claim('leader', 10_000)).toBe(true);
+    });
+  });
+
+  describe('rate budget', () => {
+    it('never grants more than the limit within a window under concurrent takes', async () => {
+      const other = await ctx.open();
+      const window = { limit: 10, windowMs: MINUTE };
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? other : ctx.store).rate.take('token:t1', window)));
+      expect(results.filter((r) => r.ok)).toHaveLength(10);
+      const refused = results.find((r) => !r.ok);
+      expect(refused?.waitMs).toBe(MINUTE);
+      ctx.clock.advance(MINUTE - 1);
+      expect((await ctx.store.rate.take('token:t1', window)).ok).toBe(false);
+      ctx.clock.advance(1);
+      expect((await ctx.store.rate.take('token:t1', window)).ok).toBe(true);
+    });
+
+    it('grants at most the limit in any window-long stretch as time moves', async () => {
+      const window = { limit: 5, windowMs: 10_000 };
+      const grants: number[] = [];
+      let seed = 7;
+      for (let i = 0; i < 120; i += 1) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        ctx.clock.advance(seed % 1_500);
+        if ((await ctx.store.rate.take('hook:1', window)).ok) grants.push(ctx.clock.now());
+      }
+      for (const start of grants) expect(grants.filter((t) => t >= start && t < start + window.windowMs).length).toBeLessThanOrEqual(5);
+      expect(grants.length).toBeGreaterThan(20);
+    });
+
+    it('counts spend the platform reports that this store did not grant, until the platform\'s reset', async () => {
+      const window = { limit: 60, windowMs: MINUTE };
+      await ctx.store.rate.take('token:t2', window);
+      await ctx.store.rate.observe('token:t2', { ...window, remaining: 0, resetAtMs: ctx.clock.now() + 20_000 });
+      expect(await ctx.store.rate.take('token:t2', window)).toEqual({ ok: false, waitMs: expect.any(Number) });
+      ctx.clock.advance(20_000);
+      expect((await ctx.store.rate.take('token:t2', window)).ok).toBe(true);
+    });
+
+    it('keeps keys apart', async () => {
+      const window = { limit: 1, windowMs: MINUTE };
+      expect((await ctx.store.rate.take('token:a', window)).ok).toBe(true);
+      expect((await ctx.store.rate.take('token:b', window)).ok).toBe(true);
+      expect((await ctx.store.rate.take('token:a', window)).ok).toBe(false);
+    });
+  });
+}

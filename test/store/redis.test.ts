@@ -1,0 +1,109 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdjustableClock } from '../../src/clock';
+import { openStore, type Store } from '../../src/store';
+import { REDIS_SCHEMA_VERSION, RedisKeys } from '../../src/store/redis';
+import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
+import { CONTRACT_KEY, storeContract } from './contract';
+
+const url = redisTestUrl();
+const START = Date.UTC(2026, 10, 22, 9, 0, 0);
+
+storeContract(
+  'redis',
+  async () => {
+    const prefix = uniqueRedisPrefix('store');
+    const clock = new AdjustableClock({ start: START, frozen: true });
+    const raw = new Redis(url!, { lazyConnect: true });
+    await raw.connect();
+    const keys = new RedisKeys(prefix);
+    return {
+      clock,
+      open: ({ secretKey } = {}) => openStore({ kind: 'redis', url: url!, prefix }, { clock, secretKey }),
+      rawSecrets: async () => JSON.stringify(await raw.hgetall(keys.secrets)),
+      forceSchemaVersion: async (version) => void (await raw.set(keys.schemaVersion, String(version))),
+      cleanup: async () => {
+        raw.disconnect();
+        await deleteRedisPrefix(url!, prefix);
+      },
+    };
+  },
+  { skip: !url },
+);
+
+describe.skipIf(!url)('redis store', () => {
+  const prefix = uniqueRedisPrefix('store-misc');
+  const clock = new AdjustableClock({ start: START, frozen: true });
+  let store: Store;
+
+  beforeAll(async () => {
+    store = await openStore({ kind: 'redis', url: url!, prefix }, { clock, secretKey: CONTRACT_KEY });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await deleteRedisPrefix(url!, prefix);
+  });
+
+  it('keeps every key under its prefix', async () => {
+    await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'd', dedupeKey: 'e:1', envelope: {} });
+    await store.outbox.enqueue({ target: 'x', payload: 1 });
+    await store.claims.claim('c', 1_000);
+    await store.rate.take('r', { limit: 1, windowMs: 1_000 });
+    await store.kv('n').set('k', 1, { ttlMs: 1_000 });
+    await store.secrets.put('s', 'v');
+    const redis = new Redis(url!);
+    try {
+      const keys = await redis.keys(`${prefix}:*`);
+      expect(keys.length).toBeGreaterThan(8);
+      // a key collected by TTL: the dedupe and kv keys carry a garbage-collection PEXPIRE
+      const dedupe = keys.find((k) => k.includes(':dd:'));
+      expect(await redis.pttl(dedupe!)).toBeGreaterThan(24 * 3_600_000);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('is at the newest schema version', async () => {
+    expect(await store.schemaVersion()).toBe(REDIS_SCHEMA_VERSION);
+  });
+
+  it('migrates a store found at version 0 and keeps its data and secret salt', async () => {
+    const old = uniqueRedisPrefix('store-old');
+    const passphrase = 'a passphrase, derived with the store salt';
+    try {
+      const first = await openStore({ kind: 'redis', url: url!, prefix: old }, { clock, secretKey: passphrase });
+      await first.secrets.put('token:t1', 'svc_123');
+      await first.kv('bot:a').set('cursor', 'c1');
+      await first.close();
+      const raw = new Redis(url!);
+      await raw.del(new RedisKeys(old).schemaVersion);
+      raw.disconnect();
+      const migrated = await openStore({ kind: 'redis', url: url!, prefix: old }, { clock, secretKey: passphrase });
+      expect(await migrated.schemaVersion()).toBe(REDIS_SCHEMA_VERSION);
+      expect(await migrated.secrets.get('token:t1')).toBe('svc_123');
+      expect(await migrated.kv('bot:a').get('cursor')).toBe('c1');
+      await migrated.close();
+    } finally {
+      await deleteRedisPrefix(url!, old);
+    }
+  });
+
+  it('brings every replica that opens at the same time to the newest version', async () => {
+    const fresh = uniqueRedisPrefix('store-race');
+    try {
+      const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ kind: 'redis', url: url!, prefix: fresh }, { clock })));
+      for (const s of stores) expect(await s.schemaVersion()).toBe(REDIS_SCHEMA_VERSION);
+      await Promise.all(stores.map((s) => s.close()));
+    } finally {
+      await deleteRedisPrefix(url!, fresh);
+    }
+  });
+
+  it('names the host, not the password, when Redis does not answer', async () => {
+    const error = await openStore({ kind: 'redis', url: 'redis://:hunter2@127.0.0.1:1', prefix }, { clock }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'store_unavailable' });
+    expect(String((error as Error).message)).toContain('127.0.0.1:1');
+    expect(String((error as Error).message)).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { WriteBatcher } from '../../../src/store/sqlite';
+
+describe('WriteBatcher', () => {
+  it('commits writes submitted in one event-loop turn together and gives each caller its own result', async () => {
+    const batches: number[][] = [];
+    const batcher = new WriteBatcher<number, number>({ commit: (items) => (batches.push(items), items.map((n) => n * 2)), windowMs: 0, maxBatch: 100 });
+    const results = await Promise.all([1, 2, 3].map((n) => batcher.submit(n)));
+    expect(results).toEqual([2, 4, 6]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('commits at once when a batch is full', async () => {
+    const batches: number[][] = [];
+    const batcher = new WriteBatcher<number, number>({ commit: (items) => (batches.push(items), items), windowMs: 60_000, maxBatch: 2 });
+    await Promise.all([batcher.submit(1), batcher.submit(2)]);
+    expect(batches).toEqual([[1, 2]]);
+  });
+
+  it('rejects every caller of a batch whose commit failed, and goes on with the next batch', async () => {
+    let fail = true;
+    const batcher = new WriteBatcher<number, number>({
+      commit: (items) => {
+        if (fail) throw new Error('disk full');
+        return items;
+      },
+      windowMs: 0,
+      maxBatch: 100,
+    });
+    const first = [batcher.submit(1), batcher.submit(2)];
+    await expect(Promise.all(first)).rejects.toThrow('disk full');
+    await expect(first[1]).rejects.toThrow('disk full');
+    fail = false;
+    await expect(batcher.submit(3)).resolves.toBe(3);
+  });
+});
