@@ -1,49 +1,200 @@
+import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { createApiClient } from '../api/create-api-client';
+import { LoopGuard } from '../bots/loop-guard';
+import type { ProvisionResult } from '../bots/provision/provisioner';
+import { loadBots, type BotRegistry } from '../bots/registry';
 import type { Clock } from '../clock';
+import { Outbox } from '../outbox/outbox';
+import { OutboxSender } from '../outbox/sender';
+import { SharedRateLimiter } from '../outbox/shared-rate-limiter';
+import { Scheduler } from '../scheduler/scheduler';
+import { schedulesFromManifest } from '../scheduler/schedule-entry';
+import type { Store } from '../store/store';
+import { registerReceiver, type AcceptedDelivery } from '../webhooks/receiver';
+import { registerAdminRoutes } from './admin-routes';
 import type { RuntimeConfig } from './config';
+import { BotEngine, type TenantRuntime } from './engine';
 import { handleError } from './error-handler';
+import { InboxWorker } from './inbox-worker';
 import { loggerOptions } from './logger';
+import { openRuntimeStore } from './open-runtime-store';
+import { provisionAll } from './provisioning';
 
 /** Everything the runtime needs, passed in once (STYLE.md rule 5). */
 export interface RuntimeDeps {
   config: RuntimeConfig;
   clock: Clock;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** An open store; default: the one the configuration names (opened, and closed with the runtime). */
+  store?: Store;
+  /** Outbound HTTP to the platform (tests may pass one). */
+  dispatcher?: Dispatcher;
+  /** Load only these bots from `bots_dir`. */
+  only?: readonly string[];
+  /** The repository's shared templates (default `templates/` in the working directory). */
+  templatesDir?: string;
+  handlerTimeoutMs?: number;
+  /** Poll interval of the inbox and outbox workers (ms on the clock). */
+  pollMs?: number;
 }
 
 export interface Runtime {
   app: FastifyInstance;
   config: RuntimeConfig;
-  /** Listens on the configured host and port; resolves to the runtime's base URL. */
-  listen(): Promise<string>;
+  store: Store;
+  engine: BotEngine;
+  registry: BotRegistry;
+  outbox: Outbox;
+  scheduler: Scheduler;
+  /** Where the runtime listens, once it does. */
+  url: string | undefined;
+  provisionResults: ProvisionResult[];
+  /** Listens, provisions every tenant, then starts the workers. Resolves to the runtime's base URL. */
+  start(): Promise<string>;
+  /** Provisioning alone (the CLI's `provision [--dry-run]`). */
+  provision(options?: { dryRun?: boolean; publicUrl?: string }): Promise<ProvisionResult[]>;
+  /** Records a delivery as the receiver does, without HTTP (Probot's `receive` door). */
+  receive(delivery: Omit<AcceptedDelivery, 'event' | 'dedupeKey'> & { dedupeKey?: string }): Promise<{ duplicate: boolean }>;
   close(): Promise<void>;
 }
 
 /**
- * Builds the runtime's Fastify app: health, readiness and, as the issues land, the webhook receiver,
- * the alert inputs, the proxy and the admin routes.
+ * Builds the runtime: loads the bots, opens the store, makes one paced API client per tenant (one
+ * shared budget per token across replicas), and wires the receiver, the inbox worker, the outbox
+ * sender, the scheduler and the admin routes into one Fastify app.
  */
-export function buildRuntime(deps: RuntimeDeps): Runtime {
-  const { config } = deps;
+export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
+  const { config, clock } = deps;
+  const env = deps.env ?? process.env;
   const app = Fastify({ logger: loggerOptions(config.log_level), bodyLimit: 1_048_576 });
   app.setErrorHandler(handleError);
+  const logger = app.log;
+  const store = deps.store ?? (await openRuntimeStore(config, clock, env));
+  const ownsStore = deps.store === undefined;
+
+  const registry = await loadBots(config.bots_dir, env, deps.only);
+  for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
+
+  const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
+  const tenants = new Map<string, TenantRuntime>();
+  for (const tenant of config.tenants) {
+    const api = createApiClient({ baseUrl: tenant.base_url, token: tenant.token, clock, limiter, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}), logger: { warn: (d, m) => logger.warn(d, m) } });
+    tenants.set(tenant.id, { config: tenant, api });
+  }
+
+  const loopGuard = new LoopGuard(store.kv('runtime:loop'));
+  let sender: OutboxSender | undefined;
+  const outbox = new Outbox({ store, clock, onEnqueued: () => sender?.wake?.() });
+  sender = new OutboxSender({
+    store,
+    clock,
+    clientFor: (id) => tenants.get(id)?.api,
+    hooks: { onCreated: (c) => loopGuard.noteCreated(c.tenant, c.kind, c.id), onSentText: (t) => loopGuard.noteSentText(t.tenant, t.text) },
+    logger: { warn: (d, m) => logger.warn(d, m) },
+    ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
+  });
+  const engine = new BotEngine({
+    clock,
+    store,
+    logger,
+    bots: registry.bots,
+    tenants,
+    sink: outbox,
+    loopGuard,
+    templatesDir: deps.templatesDir ?? resolve('templates'),
+    ...(deps.handlerTimeoutMs ? { handlerTimeoutMs: deps.handlerTimeoutMs } : {}),
+  });
+  const worker = new InboxWorker({ inbox: store.inbox, clock, handle: (item) => engine.handle(item), logger, ...(deps.pollMs ? { pollMs: deps.pollMs } : {}) });
+  const scheduler = new Scheduler(
+    { clock, store, runJob: (run) => engine.runJob(run), logger: schedulerLogger(logger) },
+    engine.deployments().flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone })),
+  );
+
+  const accept = async (delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope'> & { dedupeKey?: string | undefined }) => {
+    const result = await store.inbox.accept({
+      tenant: delivery.tenant,
+      bot: delivery.bot,
+      deliveryId: delivery.deliveryId,
+      envelope: delivery.envelope as never,
+      ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
+    });
+    return { duplicate: !result.accepted };
+  };
+  await registerReceiver(app, {
+    path: '/hooks/:tenant/:bot',
+    clock,
+    resolve: (tenant, bot) => engine.receiverTarget(tenant, bot),
+    accept,
+    onAccepted: () => worker.wake(),
+    acknowledgeOnly: ['test'],
+  });
+  await registerReceiver(app, {
+    path: '/reports/:tenant/:bot',
+    clock,
+    resolve: (tenant, bot) => {
+      const d = engine.deployment(tenant, bot);
+      if (!d || d.manifest.reports.length === 0) return undefined;
+      return { tenant, bot, secret: d.manifest.reports.map((r) => r.secret), customer: d.tenant.config.customer, eventPrefix: d.tenant.config.event_prefix };
+    },
+    accept,
+    onAccepted: () => worker.wake(),
+  });
 
   let ready = false;
   app.get('/healthz', async () => ({ ok: true }));
-  app.get('/readyz', async (_request, reply) => (ready ? { ok: true } : reply.code(503).send({ ok: false, reason: 'starting' })));
+  app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
+  registerAdminRoutes(app, { config, engine, store, scheduler, worker, clock });
 
-  return {
+  const runtime: Runtime = {
     app,
     config,
-    async listen() {
+    store,
+    engine,
+    registry,
+    outbox,
+    scheduler,
+    url: undefined,
+    provisionResults: [],
+    async provision(options = {}) {
+      const publicUrl = options.publicUrl ?? config.public_url ?? runtime.url ?? `http://127.0.0.1:${config.port}`;
+      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false });
+    },
+    async start() {
       await app.listen({ host: config.host, port: config.port });
-      ready = true;
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
-      return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+      runtime.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+      runtime.provisionResults = await runtime.provision();
+      worker.start();
+      sender?.start();
+      await scheduler.start();
+      ready = true;
+      return runtime.url;
+    },
+    receive: async (delivery) => {
+      const result = await accept(delivery);
+      if (!result.duplicate) worker.wake();
+      return result;
     },
     async close() {
       ready = false;
       await app.close();
+      await scheduler.stop();
+      await worker.stop();
+      await sender?.stop();
+      for (const tenant of tenants.values()) await tenant.api.close();
+      if (ownsStore) await store.close();
     },
+  };
+  return runtime;
+}
+
+function schedulerLogger(logger: FastifyInstance['log']) {
+  return {
+    info: (message: string, fields?: Record<string, unknown>) => logger.info(fields ?? {}, message),
+    warn: (message: string, fields?: Record<string, unknown>) => logger.warn(fields ?? {}, message),
+    error: (message: string, fields?: Record<string, unknown>) => logger.error(fields ?? {}, message),
   };
 }

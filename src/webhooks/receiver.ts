@@ -3,14 +3,14 @@ import type { Clock } from '../clock';
 import { IntrabotError, type ErrorCode } from '../errors';
 import { EnvelopeSchema, type Envelope } from './envelope';
 import { fromPlatformEvent } from './events';
-import { verify } from './signature';
+import { verify, type VerifyResult } from './signature';
 
 /** Where one signed delivery goes, and what it must be checked against. */
 export interface ReceiverTarget {
   tenant: string;
   bot: string;
-  /** The signing secret of the bot's endpoint (or of the report, for `/reports`). */
-  secret: string;
+  /** The signing secret of the bot's endpoint; for `/reports`, each report's secret (any may match). */
+  secret: string | readonly string[];
   /** The tenant's configured customer identifier; when set, the envelope must carry the same. */
   customer?: string | undefined;
   eventPrefix: string;
@@ -88,10 +88,7 @@ async function receive(options: ReceiverOptions, request: FastifyRequest<{ Param
   if (!target) throw new ReceiverRejection('unknown_bot', 'unknown_target', `no bot "${bot}" is deployed to tenant "${tenant}"`);
   const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 
-  const verdict = verify(
-    { secret: target.secret, signature: header(request, 'signature'), timestamp: header(request, 'timestamp'), rawBody },
-    options.clock.now(),
-  );
+  const verdict = verifyAny(target.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
   if (!verdict.ok) throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
 
   const envelope = parseEnvelope(rawBody);
@@ -106,6 +103,15 @@ async function receive(options: ReceiverOptions, request: FastifyRequest<{ Param
   void reply.code(200).send({ ok: true, duplicate });
   if (!duplicate) options.onAccepted?.(delivery);
   return reply;
+}
+
+function verifyAny(secrets: string | readonly string[], signature: string | undefined, timestamp: string | undefined, rawBody: Buffer, nowMs: number): VerifyResult {
+  let verdict: VerifyResult = { ok: false, reason: 'mismatch' };
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    verdict = verify({ secret, signature, timestamp, rawBody }, nowMs);
+    if (verdict.ok || verdict.reason !== 'mismatch') return verdict;
+  }
+  return verdict;
 }
 
 function parseEnvelope(rawBody: Buffer): Envelope {

@@ -23,8 +23,8 @@ export const command: CliCommand = {
       // the sandbox keeps its own state in the data directory, so a restart restarts the runtime, not the "platform"
       sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') });
     }
-    const runtime = buildRuntime({ config, clock });
-    const url = await runtime.listen();
+    const runtime = await buildRuntime({ config, clock });
+    const url = await runtime.start();
     printBanner(url, sandbox);
 
     const stop = async (signal: string): Promise<void> => {

@@ -1,0 +1,50 @@
+import { defineBot, z } from '../../src';
+
+export default defineBot({
+  config: z.object({
+    status_url: z.string().default(''),
+    services: z.array(z.string()).default([]),
+    oncall: z.string(),
+  }),
+  commands: {
+    status: {
+      description: 'Shows the health of each service; "/status set <service> <state>" records one',
+      args: [{ name: 'service', required: false }],
+      run: async (cmd, ctx) => {
+        if (cmd.args[0] === 'set') {
+          const [, service, ...state] = cmd.args;
+          if (!service || state.length === 0) return ctx.reply('Usage: /status set <service> <state>');
+          await ctx.store.set(`status:${service}`, state.join(' '));
+          return ctx.reply(`Noted: ${service} is ${state.join(' ')}.`);
+        }
+        const statuses = await readStatuses(ctx.config, (key) => ctx.store.get<string>(key), ctx.signal);
+        const wanted = cmd.args[0] ? statuses.filter((s) => s.service === cmd.args[0]) : statuses;
+        if (wanted.length === 0) return ctx.reply(`I know no service "${cmd.args[0]}".`);
+        const lines = wanted.map((s) => `${s.state === 'ok' ? '✅' : '⚠️'} ${s.service}: ${s.state}`);
+        return ctx.reply(lines.join('\n'));
+      },
+    },
+    oncall: {
+      description: 'Who is on call',
+      run: async (_cmd, ctx) => ctx.reply(`On call: ${ctx.config.oncall}`),
+    },
+  },
+});
+
+interface ServiceStatus {
+  service: string;
+  state: string;
+}
+
+async function readStatuses(
+  config: { status_url: string; services: string[] },
+  fromStore: (key: string) => Promise<string | undefined>,
+  signal: AbortSignal,
+): Promise<ServiceStatus[]> {
+  if (config.status_url) {
+    const res = await fetch(config.status_url, { signal });
+    const body = (await res.json()) as Record<string, unknown>;
+    return Object.entries(body).map(([service, state]) => ({ service, state: String(state) }));
+  }
+  return Promise.all(config.services.map(async (service) => ({ service, state: (await fromStore(`status:${service}`)) ?? 'ok' })));
+}

@@ -1,0 +1,197 @@
+import type { IntrabotApi } from '../api/create-api-client';
+import { InvalidInputError } from '../errors';
+import type { EnqueueOptions } from '../outbox/outbox';
+import type { OutboxEntryInput, PostMedia } from '../outbox/entry';
+import type { KvSpace } from '../store/kv';
+import type { TemplateEngine } from '../templates';
+import { parseOrThrow } from '../validation';
+import {
+  OutgoingMessageSchema,
+  type BotContext,
+  type BotLogger,
+  type BotStore,
+  type OutgoingMessage,
+  type SendReceipt,
+  type TargetRef,
+} from './context';
+import type { BotManifest } from './manifest';
+import type { Target } from './manifest-targets';
+import { incomingSecretName } from './provision/provision-bot';
+
+/** Where `ctx.reply` answers: the post or comment that triggered the handler. */
+export interface ReplySource {
+  postId: number;
+  wallId?: number | undefined;
+  authorId?: number | undefined;
+}
+
+/** What writes go into: the outbox (or, in tests, anything that records entries). */
+export interface EntrySink {
+  enqueue(entry: OutboxEntryInput, options?: EnqueueOptions): Promise<{ id: string }>;
+  stashMedia(data: Buffer | Uint8Array): Promise<string>;
+}
+
+/** Everything one handler run's context is made of, passed in once. */
+export interface BotContextDeps<Config> {
+  tenant: { id: string; timezone: string; locale?: string };
+  bot: { name: string; manifest: BotManifest; userId: number | undefined };
+  config: Config;
+  api: IntrabotApi;
+  sink: EntrySink;
+  kv: KvSpace;
+  templates: TemplateEngine;
+  log: BotLogger;
+  signal: AbortSignal;
+  /** Incoming webhook ids by target name, from provisioning. */
+  incoming: Record<string, number>;
+  /** Wall ids by name on this tenant, looked up once and cached. */
+  resolveWall(name: string): Promise<number>;
+  source?: ReplySource | undefined;
+}
+
+type Rendered = { text: string; media: NonNullable<Exclude<OutgoingMessage, string>['media']> };
+
+/**
+ * The handler context: every send becomes a durable outbox entry (resolving once queued, not once
+ * delivered), targets are resolved from the manifest, templates rendered with the bot's engine.
+ */
+export function createBotContext<Config>(deps: BotContextDeps<Config>): BotContext<Config> {
+  const { tenant, bot, sink } = deps;
+  const base = { tenant: tenant.id };
+
+  const render = async (message: OutgoingMessage): Promise<Rendered> => {
+    const parsed = parseOrThrow(OutgoingMessageSchema, message, 'message');
+    if (typeof parsed === 'string') return { text: parsed, media: [] };
+    const text = parsed.template ? await deps.templates.render(parsed.template, parsed.data ?? {}) : (parsed.text ?? '');
+    return { text, media: parsed.media ?? [] };
+  };
+
+  const postMedia = async (media: Rendered['media']): Promise<PostMedia[] | undefined> => {
+    if (!media.length) return undefined;
+    const out: PostMedia[] = [];
+    for (const item of media) {
+      if (item.path) out.push({ type: item.type, path: item.path });
+      else if (item.url) {
+        // the posts API takes uploads only: fetch the file once and let the outbox upload it
+        const res = await fetch(item.url, { signal: deps.signal });
+        if (!res.ok) throw new InvalidInputError('media.url', `media.url: ${item.url} answered ${res.status}`);
+        const filename = decodeURIComponent(new URL(item.url).pathname.split('/').pop() || 'file');
+        out.push({ type: item.type, blobRef: await sink.stashMedia(Buffer.from(await res.arrayBuffer())), filename });
+      }
+    }
+    return out;
+  };
+
+  const incomingMedia = (media: Rendered['media']): { url: string; type: 'image' | 'video' | 'document' }[] | undefined => {
+    if (!media.length) return undefined;
+    return media.map((item) => {
+      if (!item.url) throw new InvalidInputError('media.path', 'media.path: incoming webhooks download media from URLs; give a url for this target');
+      return { url: item.url, type: item.type };
+    });
+  };
+
+  const toWall = async (wallId: number, message: OutgoingMessage): Promise<SendReceipt> => {
+    const { text, media } = await render(message);
+    const files = await postMedia(media);
+    return sink.enqueue({ kind: 'post', ...base, wallId, body: text, ...(bot.userId ? { botUserId: bot.userId } : {}), ...(files ? { media: files } : {}) });
+  };
+
+  const toIncoming = async (targetName: string, target: Target, message: OutgoingMessage): Promise<SendReceipt> => {
+    const { text, media } = await render(message);
+    const payload = { text, ...(incomingMedia(media) ? { media: incomingMedia(media) } : {}) };
+    if ('incoming_webhook' in target) {
+      return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: configuredIncomingSecretName(tenant.id, bot.name, targetName) }, action: 'wall_post', payload });
+    }
+    if (!('incoming' in target)) throw new InvalidInputError('target', `target "${targetName}" is not an incoming webhook`);
+    const id = deps.incoming[targetName];
+    if (id === undefined) throw new InvalidInputError('target', `target "${targetName}" has no incoming webhook on tenant ${tenant.id} yet (provisioning did not create it)`);
+    if (target.incoming.action === 'calendar_entry') throw new InvalidInputError('target', `target "${targetName}" creates calendar entries: use ctx.api.calendarEntries or send its payload through ctx.api`);
+    return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: String(id), urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) }, action: target.incoming.action, payload });
+  };
+
+  const send = async (ref: TargetRef, message: OutgoingMessage): Promise<SendReceipt> => {
+    if (typeof ref !== 'string') return toWall(await wallIdOf(deps, ref.wall), message);
+    const target = bot.manifest.targets[ref];
+    if (!target) {
+      const known = Object.keys(bot.manifest.targets);
+      throw new InvalidInputError('target', `unknown target "${ref}" (${known.length ? `targets: ${known.join(', ')}` : 'the manifest defines no targets'})`);
+    }
+    if ('wall' in target) return toWall(await wallIdOf(deps, target.wall), message);
+    return toIncoming(ref, target, message);
+  };
+
+  const reply = async (message: OutgoingMessage): Promise<SendReceipt> => {
+    const source = deps.source;
+    if (!source) throw new InvalidInputError('reply', 'ctx.reply answers an event or a command; a job has nothing to answer: use ctx.post');
+    if (bot.manifest.reply === 'post') {
+      if (source.wallId === undefined) throw new InvalidInputError('reply', 'the triggering event carries no wall to post on');
+      return toWall(source.wallId, message);
+    }
+    if (bot.manifest.reply === 'dm') {
+      if (source.authorId === undefined || bot.userId === undefined) throw new InvalidInputError('reply', 'a direct-message reply needs the author and the bot user');
+      return dm(source.authorId, message);
+    }
+    // spec: Comments — comments carry no bot_user_id: the comment is the token's user's
+    const { text } = await render(message);
+    return sink.enqueue({ kind: 'comment', ...base, postId: source.postId, ...(source.wallId ? { wallId: source.wallId } : {}), body: text });
+  };
+
+  const dm = async (userId: number, message: OutgoingMessage): Promise<SendReceipt> => {
+    if (bot.userId === undefined) throw new InvalidInputError('dm', `bot ${bot.name} has no bot user on tenant ${tenant.id}`);
+    const { text, media } = await render(message);
+    const files = incomingMedia(media);
+    return sink.enqueue({ kind: 'dm', ...base, userId, botUserId: bot.userId, text, ...(files ? { media: files } : {}) });
+  };
+
+  return {
+    post: send,
+    reply,
+    async comment(postId, message) {
+      const { text } = await render(message);
+      return sink.enqueue({ kind: 'comment', ...base, postId, body: text });
+    },
+    dm,
+    async chat(target, message) {
+      const name = typeof target === 'string' ? target : chatTargetName(bot.manifest, target);
+      return send(name, message);
+    },
+    render: async (template, data = {}) => deps.templates.render(template, data),
+    notify: async (notification) => sink.enqueue({ kind: 'notification', ...base, notification: notification as never }),
+    announce: async (announcement) => sink.enqueue({ kind: 'announcement', ...base, announcement: announcement as never }),
+    createEvent: async (event) => sink.enqueue({ kind: 'event', ...base, event: event as never }),
+    api: deps.api,
+    store: botStore(deps.kv),
+    log: deps.log,
+    config: deps.config,
+    tenant: { id: tenant.id, timezone: tenant.timezone, locale: tenant.locale ?? 'en' },
+    bot: { name: bot.name, userId: bot.userId },
+    signal: deps.signal,
+  };
+}
+
+/** The `store.secrets` name of an incoming-webhook URL given in configuration (`incoming_webhook:`). */
+export function configuredIncomingSecretName(tenant: string, bot: string, target: string): string {
+  return `incoming-config:${tenant}:${bot}:${target}`;
+}
+
+async function wallIdOf(deps: Pick<BotContextDeps<unknown>, 'resolveWall'>, wall: number | string): Promise<number> {
+  if (typeof wall === 'number') return wall;
+  return /^\d+$/.test(wall) ? Number(wall) : deps.resolveWall(wall);
+}
+
+function chatTargetName(manifest: BotManifest, chatId: number): string {
+  for (const [name, target] of Object.entries(manifest.targets)) {
+    if ('incoming' in target && target.incoming.action === 'chat_message' && Number(target.incoming.chat_id) === chatId) return name;
+  }
+  throw new InvalidInputError('chat', `no target of this bot posts to chat ${chatId}: add { chat: ${chatId} } to its targets`);
+}
+
+function botStore(kv: KvSpace): BotStore {
+  return {
+    get: async <T>(key: string) => (await kv.get(key)) as T | undefined,
+    set: async (key, value, options) => kv.set(key, value as never, options?.ttlMs ? { ttlMs: options.ttlMs } : {}),
+    delete: async (key) => {
+      await kv.delete(key);
+    },
+  };
+}

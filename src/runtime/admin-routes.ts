@@ -1,0 +1,69 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { IntrabotError } from '../errors';
+import type { Clock } from '../clock';
+import type { Scheduler } from '../scheduler/scheduler';
+import { UnknownJobError } from '../scheduler/scheduler-errors';
+import type { Store } from '../store/store';
+import type { RuntimeConfig } from './config';
+import type { BotEngine } from './engine';
+import type { InboxWorker } from './inbox-worker';
+
+export interface AdminDeps {
+  config: RuntimeConfig;
+  engine: BotEngine;
+  store: Store;
+  scheduler: Scheduler;
+  worker: InboxWorker;
+  clock: Clock;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * `/_admin/*`: loopback only; outside sandbox mode also `Authorization: Bearer <INTRABOT_ADMIN_TOKEN>`
+ * (and off entirely until that token is configured). The CLI's `run`, `deliveries` and `jobs` use them.
+ */
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const guard = async (request: FastifyRequest): Promise<void> => {
+    if (!LOOPBACK.has(request.ip)) throw new IntrabotError('forbidden', 'admin routes answer loopback callers only');
+    if (deps.config.mode === 'sandbox') return;
+    const token = deps.config.admin_token;
+    if (!token) throw new IntrabotError('forbidden', 'admin routes are off: set INTRABOT_ADMIN_TOKEN to use them');
+    const given = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new IntrabotError('unauthorized', 'missing or wrong admin token');
+  };
+
+  app.register(async (admin) => {
+    admin.addHook('onRequest', guard);
+
+    admin.post<{ Params: { tenant: string; bot: string; job: string } }>('/_admin/jobs/:tenant/:bot/:job/run', async (request) => {
+      const { tenant, bot, job } = request.params;
+      try {
+        return { ok: true, run: await deps.scheduler.runNow(tenant, bot, job) };
+      } catch (error) {
+        if (!(error instanceof UnknownJobError)) throw error;
+        // a job no schedule names still runs on demand, through the same context and outbox
+        await deps.engine.runJob({ tenant, bot, job, slotMs: deps.clock.now() });
+        return { ok: true, run: { outcome: 'ok', trigger: 'manual' } };
+      }
+    });
+
+    admin.get('/_admin/jobs', async () => ({ data: await deps.scheduler.listJobs() }));
+
+    admin.get<{ Querystring: { state?: 'live' | 'dead'; limit?: string } }>('/_admin/deliveries', async (request) => {
+      const state = request.query.state === 'dead' ? 'dead' : 'live';
+      const limit = Math.min(Number(request.query.limit ?? 100) || 100, 1_000);
+      return { data: await deps.store.inbox.list({ state, limit }) };
+    });
+
+    admin.post<{ Params: { id: string } }>('/_admin/deliveries/:id/replay', async (request) => {
+      const ok = await deps.store.inbox.requeue(request.params.id);
+      if (!ok) throw new IntrabotError('not_found', `no dead or waiting delivery ${request.params.id}`);
+      deps.worker.wake();
+      return { ok: true };
+    });
+  });
+}

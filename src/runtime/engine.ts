@@ -1,0 +1,209 @@
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { IntrabotApi } from '../api/create-api-client';
+import { createBotContext, type EntrySink, type ReplySource } from '../bots/bot-context';
+import type { BotContext, BotLogger } from '../bots/context';
+import { dispatchDelivery, withTimeLimit, type DispatchOutcome } from '../bots/dispatch';
+import type { LoopGuard } from '../bots/loop-guard';
+import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest';
+import { webhookSecretName } from '../bots/provision/provision-bot';
+import type { ProvisionedBot, ProvisionResult } from '../bots/provision/provisioner';
+import type { LoadedBotModule } from '../bots/registry';
+import type { Clock } from '../clock';
+import { IntrabotError } from '../errors';
+import type { JobRunRequest } from '../scheduler/job-runner';
+import type { InboxItem } from '../store/inbox';
+import type { Store } from '../store/store';
+import { createTemplateEngine, type TemplateEngine } from '../templates';
+import { EnvelopeSchema } from '../webhooks/envelope';
+import { fromPlatformEvent } from '../webhooks/events';
+import type { ReceiverTarget } from '../webhooks/receiver';
+import type { TenantConfig } from './config';
+
+/** One tenant as the engine sees it: its configuration, its API client, what provisioning made. */
+export interface TenantRuntime {
+  config: TenantConfig;
+  api: IntrabotApi;
+  provision?: ProvisionResult | undefined;
+}
+
+/** One bot deployed to one tenant, with the tenant's view of its manifest and its parsed config. */
+export interface Deployment {
+  tenant: TenantRuntime;
+  bot: LoadedBotModule;
+  manifest: BotManifest;
+  config: unknown;
+  provisioned: ProvisionedBot | undefined;
+}
+
+export interface EngineDeps {
+  clock: Clock;
+  store: Store;
+  logger: FastifyBaseLogger;
+  bots: readonly LoadedBotModule[];
+  tenants: ReadonlyMap<string, TenantRuntime>;
+  sink: EntrySink;
+  loopGuard: LoopGuard;
+  /** The repository's shared `templates/`. */
+  templatesDir: string;
+  /** A handler's time limit (DESIGN.md: a hang is that bot's failure alone). */
+  handlerTimeoutMs?: number;
+}
+
+/**
+ * The bots at work: turns a recorded delivery into a handler run (`handle`, also the `receive` door
+ * that tests and `intrabot trigger` use without HTTP), runs jobs, and builds each run's context.
+ */
+export class BotEngine {
+  private readonly templates = new Map<string, TemplateEngine>();
+  private readonly secrets = new Map<string, string>();
+  private readonly walls = new Map<string, number>();
+  private readonly timeoutMs: number;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.timeoutMs = deps.handlerTimeoutMs ?? 30_000;
+  }
+
+  /** The bot deployed on a tenant, or undefined (not deployed, or unknown). */
+  deployment(tenantId: string, botName: string): Deployment | undefined {
+    const tenant = this.deps.tenants.get(tenantId);
+    const bot = this.deps.bots.find((b) => b.name === botName);
+    if (!tenant || !bot || !deploysTo(bot.manifest, tenantId)) return undefined;
+    const manifest = manifestForTenant(bot.manifest, tenantId);
+    return { tenant, bot, manifest, config: bot.definition.parseConfig(manifest.config), provisioned: tenant.provision?.bots[botName] };
+  }
+
+  /** Every deployment, for provisioning and the scheduler. */
+  deployments(): Deployment[] {
+    const out: Deployment[] = [];
+    for (const tenantId of this.deps.tenants.keys()) {
+      for (const bot of this.deps.bots) {
+        const deployment = this.deployment(tenantId, bot.name);
+        if (deployment) out.push(deployment);
+      }
+    }
+    return out;
+  }
+
+  /** What the receiver checks a delivery against: the endpoint's signing secret, the customer. */
+  async receiverTarget(tenantId: string, botName: string): Promise<ReceiverTarget | undefined> {
+    const deployment = this.deployment(tenantId, botName);
+    if (!deployment || deployment.provisioned?.enabled === false) return undefined;
+    const name = webhookSecretName(tenantId, botName);
+    let secret = this.secrets.get(name);
+    if (secret === undefined) {
+      secret = await this.deps.store.secrets.get(name);
+      if (secret === undefined) return undefined;
+      this.secrets.set(name, secret);
+    }
+    const { config } = deployment.tenant;
+    return { tenant: tenantId, bot: botName, secret, customer: config.customer, eventPrefix: config.event_prefix };
+  }
+
+  /** Forget cached secrets (after provisioning changed them). */
+  forgetSecrets(): void {
+    this.secrets.clear();
+  }
+
+  /** Runs a recorded delivery through the bot's handlers. Throws when the handler fails (the inbox retries). */
+  async handle(item: InboxItem): Promise<DispatchOutcome> {
+    const deployment = this.deployment(item.tenant, item.bot);
+    if (!deployment) return { status: 'ignored', reason: `bot ${item.bot} is not deployed to ${item.tenant}` };
+    if (deployment.provisioned?.enabled === false) return { status: 'ignored', reason: `bot ${item.bot} is switched off: ${deployment.provisioned.reason}` };
+    const envelope = EnvelopeSchema.parse(item.envelope);
+    const event = fromPlatformEvent(envelope.event, deployment.tenant.config.event_prefix) ?? envelope.event;
+    const log = this.logger(deployment, { delivery: item.deliveryId, event });
+    const outcome = await dispatchDelivery(
+      {
+        tenant: item.tenant,
+        botName: item.bot,
+        manifest: deployment.manifest,
+        definition: deployment.bot.definition,
+        clock: this.deps.clock,
+        loopGuard: this.deps.loopGuard,
+        context: (source, signal) => this.context(deployment, source, signal, log),
+        fetchUser: async (id) => (await deployment.tenant.api.users.get(id)) as never,
+        timeoutMs: this.timeoutMs,
+      },
+      event,
+      envelope,
+    );
+    log.info(`delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
+    return outcome;
+  }
+
+  /** Runs one job of a bot on a tenant (a cron slot, a catch-up, or `intrabot run`). */
+  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs'> & { signal?: AbortSignal }): Promise<void> {
+    const deployment = this.deployment(run.tenant, run.bot);
+    if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
+    const job = deployment.bot.definition.jobs[run.job];
+    if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
+    const log = this.logger(deployment, { job: run.job });
+    await withTimeLimit(this.deps.clock, this.timeoutMs * 10, `${run.bot} job ${run.job}`, async (signal) => {
+      const combined = run.signal ? AbortSignal.any([signal, run.signal]) : signal;
+      await job(this.context(deployment, undefined, combined, log), { name: run.job, slot: run.slotMs });
+    });
+  }
+
+  /** A context outside any delivery (tests, `intrabot run`). */
+  contextFor(tenantId: string, botName: string, signal = new AbortController().signal): BotContext<unknown> {
+    const deployment = this.deployment(tenantId, botName);
+    if (!deployment) throw new IntrabotError('unknown_bot', `bot ${botName} is not deployed to tenant ${tenantId}`);
+    return this.context(deployment, undefined, signal, this.logger(deployment, {}));
+  }
+
+  private context(deployment: Deployment, source: ReplySource | undefined, signal: AbortSignal, log: BotLogger): BotContext<unknown> {
+    const { tenant, bot, manifest } = deployment;
+    return createBotContext({
+      tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
+      bot: { name: bot.name, manifest, userId: deployment.provisioned?.botUserId },
+      config: deployment.config,
+      api: tenant.api,
+      sink: this.deps.sink,
+      kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
+      templates: this.templatesFor(deployment),
+      log,
+      signal,
+      incoming: deployment.provisioned?.incoming ?? {},
+      resolveWall: (name) => this.resolveWall(tenant, name),
+      source,
+    });
+  }
+
+  private templatesFor(deployment: Deployment): TemplateEngine {
+    const key = `${deployment.tenant.config.id}:${deployment.bot.name}`;
+    let engine = this.templates.get(key);
+    if (!engine) {
+      engine = createTemplateEngine({
+        dirs: [join(deployment.bot.dir, 'templates'), this.deps.templatesDir],
+        timezone: deployment.tenant.config.timezone,
+        locale: 'en-GB',
+      });
+      this.templates.set(key, engine);
+    }
+    return engine;
+  }
+
+  private async resolveWall(tenant: TenantRuntime, name: string): Promise<number> {
+    const key = `${tenant.config.id}:${name.toLowerCase()}`;
+    const cached = this.walls.get(key);
+    if (cached !== undefined) return cached;
+    for await (const wall of tenant.api.walls.all()) {
+      const w = wall as { id: number; name: string };
+      this.walls.set(`${tenant.config.id}:${w.name.toLowerCase()}`, w.id);
+    }
+    const id = this.walls.get(key);
+    if (id === undefined) throw new IntrabotError('not_found', `no wall named "${name}" on tenant ${tenant.config.id}`);
+    return id;
+  }
+
+  private logger(deployment: Deployment, bindings: Record<string, unknown>): BotLogger {
+    const child = this.deps.logger.child({ bot: deployment.bot.name, tenant: deployment.tenant.config.id, ...bindings });
+    return {
+      debug: (message, fields) => child.debug(fields ?? {}, message),
+      info: (message, fields) => child.info(fields ?? {}, message),
+      warn: (message, fields) => child.warn(fields ?? {}, message),
+      error: (message, fields) => child.error(fields ?? {}, message),
+    };
+  }
+}

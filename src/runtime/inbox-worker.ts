@@ -1,0 +1,105 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock';
+import type { Inbox, InboxItem } from '../store/inbox';
+
+export interface InboxWorkerOptions {
+  inbox: Inbox;
+  clock: Clock;
+  /** Runs the bot's handlers for one delivery; a throw is a failure of that delivery alone. */
+  handle(item: InboxItem): Promise<unknown>;
+  logger: FastifyBaseLogger;
+  /** Longer than a handler's time limit: a crashed process's entries come back after it. */
+  leaseMs?: number;
+  /** Attempts before a delivery goes to the dead letters (`intrabot deliveries` can replay it). */
+  maxAttempts?: number;
+  /** Waits before the 2nd, 3rd... attempts. */
+  backoffMs?: readonly number[];
+  concurrency?: number;
+  /** How often an idle worker looks for entries whose lease ran out. */
+  pollMs?: number;
+}
+
+/**
+ * Works off the durable inbox: what was accepted and not yet handled when a process stopped is
+ * handled after restart (the lease runs out and the entry comes back). A failing delivery is retried
+ * with backoff, then dead-lettered with its error; it never blocks the others.
+ */
+export class InboxWorker {
+  private readonly o: Required<Omit<InboxWorkerOptions, 'inbox' | 'clock' | 'handle' | 'logger'>>;
+  private readonly lanes: Promise<void>[] = [];
+  private wakers: (() => void)[] = [];
+  private stopping = false;
+  private readonly idle = new AbortController();
+
+  constructor(private readonly options: InboxWorkerOptions) {
+    this.o = {
+      leaseMs: options.leaseMs ?? 60_000,
+      maxAttempts: options.maxAttempts ?? 3,
+      backoffMs: options.backoffMs ?? [5_000, 60_000],
+      concurrency: options.concurrency ?? 4,
+      pollMs: options.pollMs ?? 1_000,
+    };
+  }
+
+  start(): void {
+    for (let i = 0; i < this.o.concurrency; i++) this.lanes.push(this.lane());
+  }
+
+  /** A delivery was accepted: an idle lane takes it at once. */
+  wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const wake of wakers) wake();
+  }
+
+  /** Finishes what is running; what is not taken stays in the inbox for the next start. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.idle.abort();
+    this.wake();
+    await Promise.allSettled(this.lanes);
+  }
+
+  private async lane(): Promise<void> {
+    while (!this.stopping) {
+      const lease = await this.options.inbox.reserve(this.o.leaseMs).catch((error: unknown) => {
+        this.options.logger.error({ err: error }, 'inbox: reserve failed');
+        return null;
+      });
+      if (!lease) {
+        await this.waitForWork();
+        continue;
+      }
+      const item = lease.payload;
+      const log = this.options.logger.child({ delivery: item.deliveryId, bot: item.bot, tenant: item.tenant });
+      try {
+        const outcome = await this.options.handle(item);
+        await this.options.inbox.complete(lease);
+        log.debug({ outcome }, 'delivery handled');
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (lease.attempts >= this.o.maxAttempts) {
+          log.error({ err: error, attempts: lease.attempts }, 'delivery failed for good: moved to the dead letters');
+          await this.options.inbox.deadLetter(lease, message);
+        } else {
+          const wait = this.o.backoffMs[lease.attempts - 1] ?? this.o.backoffMs.at(-1) ?? 60_000;
+          log.warn({ err: error, attempts: lease.attempts, retryInMs: wait }, 'delivery failed: will retry');
+          await this.options.inbox.retry(lease, this.options.clock.now() + wait, message);
+        }
+      }
+    }
+  }
+
+  private async waitForWork(): Promise<void> {
+    // one timer per wait, cancelled when woken early, so a frozen test clock collects no stale timers
+    const wait = new AbortController();
+    const stop = (): void => wait.abort();
+    this.idle.signal.addEventListener('abort', stop, { once: true });
+    await new Promise<void>((resolve) => {
+      this.wakers.push(resolve);
+      this.options.clock.sleep(this.o.pollMs, wait.signal).then(resolve, resolve);
+    });
+    wait.abort();
+    this.idle.signal.removeEventListener('abort', stop);
+  }
+}

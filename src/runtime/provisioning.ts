@@ -1,0 +1,88 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { configuredIncomingSecretName } from '../bots/bot-context';
+import type { LoopGuard } from '../bots/loop-guard';
+import { provisionTenant, type ProvisionResult } from '../bots/provision/provisioner';
+import type { Clock } from '../clock';
+import { IntrabotError } from '../errors';
+import type { Store } from '../store/store';
+import type { BotEngine } from './engine';
+
+export interface ProvisionAllInput {
+  engine: BotEngine;
+  store: Store;
+  clock: Clock;
+  loopGuard: LoopGuard;
+  logger: FastifyBaseLogger;
+  publicUrl: string;
+  dryRun?: boolean;
+  /** How long a replica that did not win the claim waits for the one that did. */
+  waitMs?: number;
+}
+
+const CLAIM_TTL_MS = 120_000;
+
+/**
+ * Provisions every tenant once, even when several replicas start together: the replica that claims
+ * `provision:<tenant>` does the work and publishes the result in the store; the others wait for it.
+ */
+export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionResult[]> {
+  const byTenant = new Map<string, ReturnType<BotEngine['deployments']>>();
+  for (const d of input.engine.deployments()) byTenant.set(d.tenant.config.id, [...(byTenant.get(d.tenant.config.id) ?? []), d]);
+  const results: ProvisionResult[] = [];
+  for (const [tenantId, deployments] of byTenant) {
+    const tenant = deployments[0]!.tenant;
+    const run = () =>
+      provisionTenant({
+        tenant: tenantId,
+        eventPrefix: tenant.config.event_prefix,
+        api: tenant.api,
+        store: input.store,
+        publicUrl: input.publicUrl,
+        manifests: deployments.map((d) => d.manifest),
+        dryRun: input.dryRun ?? false,
+      });
+    const result = input.dryRun ? await run() : await asLeader(input, tenantId, run);
+    if (!input.dryRun) {
+      tenant.provision = result;
+      await rememberConfiguredWebhooks(input.store, deployments);
+      const ours = Object.fromEntries(Object.values(result.bots).flatMap((b) => (b.botUserId ? [[b.name, b.botUserId]] : [])));
+      await input.loopGuard.noteBotUsers(tenantId, ours, result.allBotUserIds);
+    }
+    results.push(result);
+  }
+  input.engine.forgetSecrets();
+  return results;
+}
+
+async function asLeader(input: ProvisionAllInput, tenantId: string, run: () => Promise<ProvisionResult>): Promise<ProvisionResult> {
+  const kv = input.store.kv('runtime:provision');
+  const key = `provision:${tenantId}`;
+  const startedAt = input.clock.now();
+  if (await input.store.claims.claim(key, CLAIM_TTL_MS)) {
+    try {
+      const result = await run();
+      await kv.set(tenantId, { at: input.clock.now(), result: JSON.parse(JSON.stringify(result)) });
+      return result;
+    } finally {
+      await input.store.claims.release(key);
+    }
+  }
+  input.logger.info({ tenant: tenantId }, 'another replica is provisioning this tenant; waiting for it');
+  // elapsed real time (performance.now): this waits for another process, not for platform time
+  const deadline = performance.now() + (input.waitMs ?? 60_000);
+  while (performance.now() < deadline) {
+    const done = (await kv.get(tenantId)) as { at: number; result: ProvisionResult } | undefined;
+    if (done && done.at >= startedAt - CLAIM_TTL_MS) return done.result;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new IntrabotError('conflict', `tenant ${tenantId}: another replica holds the provisioning claim and did not finish`);
+}
+
+/** Incoming-webhook URLs given in configuration are secrets: kept encrypted, referenced by name. */
+async function rememberConfiguredWebhooks(store: Store, deployments: ReturnType<BotEngine['deployments']>): Promise<void> {
+  for (const d of deployments) {
+    for (const [name, target] of Object.entries(d.manifest.targets)) {
+      if ('incoming_webhook' in target) await store.secrets.put(configuredIncomingSecretName(d.tenant.config.id, d.bot.name, name), target.incoming_webhook);
+    }
+  }
+}

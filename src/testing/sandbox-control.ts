@@ -1,0 +1,101 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+type Json = Record<string, unknown>;
+
+/** A post or comment as the sandbox answers it. */
+export type Item = Json & { id: number; body?: string };
+
+/**
+ * The sandbox's control API and read-backs over real HTTP, for tests: act as employees, move the
+ * clock, and read what bots sent (posts, comments, messages, deliveries).
+ */
+export class SandboxControl {
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  async request<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(path.startsWith('/api/') ? { authorization: `Bearer ${this.token}` } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** An employee posts on a wall (fires `post.created`). */
+  async employeePost(userId: number, input: { wall_id: number; body: string; scheduled_at?: string }): Promise<Item> {
+    return (await this.request<{ data: Item }>('POST', `/_sandbox/users/${userId}/posts`, input)).data;
+  }
+
+  /** An employee comments on a post (fires `comment.created`). */
+  async employeeComment(userId: number, input: { post_id: number; body: string }): Promise<Item> {
+    return (await this.request<{ data: Item }>('POST', `/_sandbox/users/${userId}/comments`, input)).data;
+  }
+
+  /** A pending user accepts the invite (fires `user.registered`). */
+  async register(userId: number): Promise<Json> {
+    return this.request('POST', `/_sandbox/users/${userId}/register`, {});
+  }
+
+  async completeOnboarding(userId: number): Promise<Json> {
+    return this.request('POST', `/_sandbox/users/${userId}/onboarding`, {});
+  }
+
+  /** Every post of a wall, newest first, including scheduled ones. */
+  async wallPosts(wallId: number): Promise<Item[]> {
+    return (await this.request<{ data: Item[] }>('GET', `/_sandbox/walls/${wallId}/posts`)).data;
+  }
+
+  async commentsOn(postId: number): Promise<Item[]> {
+    return (await this.request<{ data: Item[] }>('GET', `/api/open/v1/posts/${postId}/comments?per_page=50`)).data;
+  }
+
+  /** Chat messages, direct messages and notifications received. */
+  async messages(query: { kind?: 'chat' | 'direct' | 'notification'; user_id?: number; chat_id?: number } = {}): Promise<Item[]> {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    return (await this.request<{ data: Item[] }>('GET', `/_sandbox/messages${qs ? `?${qs}` : ''}`)).data;
+  }
+
+  /** Every outgoing-webhook attempt, once none is in flight. */
+  async deliveries(query: { event?: string } = {}): Promise<Json[]> {
+    await this.request('POST', '/_sandbox/deliveries/settle', {});
+    const qs = query.event ? `?event=${encodeURIComponent(query.event)}` : '';
+    return (await this.request<{ data: Json[] }>('GET', `/_sandbox/deliveries${qs}`)).data;
+  }
+
+  /** Moves the shared clock; what became due on the platform runs before this resolves. */
+  async advance(seconds: number): Promise<void> {
+    await this.request('POST', '/_sandbox/clock', { advance_seconds: seconds });
+  }
+
+  async settings(patch: Json): Promise<Json> {
+    return this.request('PUT', '/_sandbox/settings', patch);
+  }
+
+  async fault(fault: { path: string; method?: string; status?: number; latency_ms?: number; count?: number }): Promise<void> {
+    await this.request('POST', '/_sandbox/faults', fault);
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.request('DELETE', '/_sandbox/faults');
+  }
+
+  /**
+   * Polls `read` until `done` holds (real time: it waits for the runtime's asynchronous work),
+   * failing with the last value seen after `timeoutMs`.
+   */
+  async waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+    const started = performance.now();
+    let last: T = await read();
+    while (!done(last)) {
+      if (performance.now() - started > timeoutMs) throw new Error(`waitFor: gave up after ${timeoutMs} ms; last value: ${JSON.stringify(last).slice(0, 500)}`);
+      await sleep(50);
+      last = await read();
+    }
+    return last;
+  }
+}

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
+import { startPair, type Pair } from '../../src/testing';
+
+describe('runtime and sandbox end to end', () => {
+  let pair: Pair;
+  let wall: number;
+  let employee: number;
+
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops'] });
+    const refs = directoryRefs(pair.sandbox.ctx)!;
+    wall = refs.company_wall_id;
+    employee = refs.employee_ids[0]!;
+  });
+  afterAll(async () => pair?.close());
+
+  it('provisions the bot as a bot user with a webhook endpoint pointing at the runtime', async () => {
+    const bot = pair.runtime.provisionResults[0]?.bots.ops;
+    expect(bot).toMatchObject({ enabled: true });
+    const hooks = await pair.platform.request<{ data: { name: string; url: string }[] }>('GET', '/api/open/v1/webhooks');
+    expect(hooks.data).toContainEqual(expect.objectContaining({ name: 'intrabot:ops', url: `${pair.runtime.url}/hooks/sandbox/ops` }));
+  });
+
+  it('answers an employee command posted through the sandbox with a comment on that post', async () => {
+    const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    expect(comments[0]?.body).toBe('On call: Ada Lovelace');
+  });
+
+  it('lists the commands on /help', async () => {
+    const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '@Ops Bot help' });
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    expect(comments[0]?.body).toContain('/status');
+    expect(comments[0]?.body).toContain('/oncall');
+  });
+
+  it('does not react to its own comments (no reply loops)', async () => {
+    const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '/status' });
+    await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    // give a loop time to show itself: the bot's comment fires comment.created back at the runtime
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await pair.platform.commentsOn(post.id)).toHaveLength(1);
+  });
+});
