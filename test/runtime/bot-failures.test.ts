@@ -1,0 +1,58 @@
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBots } from '../../src/bots/registry';
+import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
+import { startPair, type Pair } from '../../src/testing';
+
+const FIXTURE_BOTS = resolve('test/fixtures/bots');
+
+describe('one bot failing is that bot failure alone', () => {
+  let pair: Pair;
+  let wall: number;
+  let employee: number;
+
+  beforeAll(async () => {
+    pair = await startPair({ botsDir: FIXTURE_BOTS, handlerTimeoutMs: 300 });
+    const refs = directoryRefs(pair.sandbox.ctx)!;
+    wall = refs.company_wall_id;
+    employee = refs.employee_ids[1]!;
+  });
+  afterAll(async () => pair?.close());
+
+  it('answers with the healthy bot while another throws and a third hangs past its time limit', async () => {
+    const post = await pair.platform.employeePost(employee, { wall_id: wall, body: 'hello bots' });
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    expect(comments.map((c) => c.body)).toEqual(['echo: hello bots']);
+  });
+
+  it('does not answer its own replies: one echo per post, not a loop', async () => {
+    const post = await pair.platform.employeePost(employee, { wall_id: wall, body: 'ping' });
+    await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    await new Promise((r) => setTimeout(r, 800));
+    expect((await pair.platform.commentsOn(post.id)).map((c) => c.body)).toEqual(['echo: ping']);
+  });
+
+  it('retries a failing delivery and then keeps it in the dead letters with its error', async () => {
+    await pair.platform.employeePost(employee, { wall_id: wall, body: 'make thrower fail' });
+    // the inbox retries after 5 s and 60 s on the shared clock
+    await pair.platform.waitFor(async () => (await pair.runtime.store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'thrower').length, (n) => n > 0);
+    for (const seconds of [6, 61, 61]) {
+      pair.clock.advance(seconds * 1000);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const dead = await pair.platform.waitFor(() => pair.runtime.store.inbox.list({ state: 'dead' }), (d) => d.some((e) => e.payload.bot === 'thrower'));
+    expect(dead.find((e) => e.payload.bot === 'thrower')?.deadReason).toContain('thrower always fails');
+    const hung = await pair.platform.waitFor(() => pair.runtime.store.inbox.list({ state: 'dead' }), (d) => d.some((e) => e.payload.bot === 'hanger'));
+    expect(hung.find((e) => e.payload.bot === 'hanger')?.deadReason).toContain('time limit');
+  });
+});
+
+describe('loading bots', () => {
+  it('skips an invalid bot with an error naming the file, the line and the field, and loads the others', async () => {
+    const registry = await loadBots(resolve('test/fixtures/bots-broken'), {});
+    expect(registry.bots.map((b) => b.name)).toEqual(['good']);
+    const messages = registry.failures.map((f) => f.error.message);
+    expect(messages).toContainEqual(expect.stringMatching(/badyaml\/bot\.yaml:5 events\.1/));
+    expect(messages).toContainEqual(expect.stringContaining('no index.ts'));
+  });
+});
