@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createSystemClock, type Clock } from '../../clock';
+import { isIntrabotError } from '../../errors';
+import { loadConfig, type RuntimeConfig } from '../../runtime/config';
+import { JobRecords, KEPT_RUNS, listJobs, type JobListing, type RunRecord } from '../../scheduler';
+import { openStore, sqliteStorePath, type Store, type StoreConfig } from '../../store';
+import type { CliCommand } from '../command';
+
+/** What `intrabot jobs` reads and writes; the CLI passes the process, tests their own. */
+export interface JobsCommandDeps {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  clock?: Clock;
+}
+
+const USAGE = 'jobs [--json] [--runs N]';
+const DEFAULT_RUNS = 3;
+
+interface JobsArgs {
+  json: boolean;
+  runs: number;
+}
+
+function readArgs(args: string[]): JobsArgs | undefined {
+  try {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, runs: { type: 'string' } } });
+    const runs = values.runs === undefined ? DEFAULT_RUNS : Number(values.runs);
+    if (positionals.length > 0 || !Number.isInteger(runs) || runs < 0 || runs > KEPT_RUNS) return undefined;
+    return { json: values.json ?? false, runs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The store the runtime uses: Redis when `INTRABOT_REDIS_URL` is set, else the SQLite file in the data dir. */
+export function storeConfigOf(config: Pick<RuntimeConfig, 'redis_url' | 'data_dir'>): StoreConfig {
+  return config.redis_url ? { kind: 'redis', url: config.redis_url } : { kind: 'sqlite', path: sqliteStorePath(config.data_dir) };
+}
+
+/** `2026-03-23 09:00:00` in the schedule's zone (the TZ column names it). */
+function formatTime(ms: number | undefined, timezone: string): string {
+  if (ms === undefined) return '-';
+  return new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, dateStyle: 'short', timeStyle: 'medium' }).format(ms);
+}
+
+function describeRun(run: RunRecord, timezone: string): string {
+  const took = run.finished === undefined ? '' : ` in ${run.finished - run.started} ms`;
+  const skipped = run.skipped === undefined ? '' : ` (${run.skipped}${run.capped ? '+' : ''} slots)`;
+  const error = run.error ? `: ${run.error}` : '';
+  return `${formatTime(run.slot, timezone)}  ${run.trigger.padEnd(8)}  ${run.outcome}${skipped}${took}${error}`;
+}
+
+/** The schedules as a table, each followed by its last `runs` runs. */
+export function renderJobs(listings: readonly JobListing[], runs: number): string {
+  if (listings.length === 0) return 'No scheduled jobs recorded yet (the runtime records them when it starts).\n';
+  const header = ['TENANT', 'BOT', 'JOB', 'CRON', 'TZ', 'NEXT', 'LAST'];
+  const rows = listings.map(({ schedule, nextSlot, lastRuns }) => [
+    schedule.tenant,
+    schedule.bot,
+    schedule.job,
+    schedule.cron,
+    schedule.timezone,
+    formatTime(nextSlot, schedule.timezone),
+    lastRuns[0] ? `${lastRuns[0].outcome} (${formatTime(lastRuns[0].slot, schedule.timezone)})` : 'never',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const out = [line(header)];
+  listings.forEach((listing, i) => {
+    out.push(line(rows[i] ?? []));
+    for (const run of listing.lastRuns.slice(0, runs)) out.push(`    ${describeRun(run, listing.schedule.timezone)}`);
+  });
+  return `${out.join('\n')}\n`;
+}
+
+async function readListings(store: Store, clock: Clock): Promise<JobListing[]> {
+  const records = new JobRecords(store);
+  return listJobs(records, await records.schedules(), clock.now());
+}
+
+/** `intrabot jobs`: the schedules the runtime recorded in the store, with next and last runs. */
+export function createJobsCommand(deps: JobsCommandDeps): CliCommand {
+  return {
+    name: 'jobs',
+    usage: USAGE,
+    summary: 'List scheduled jobs with their next slot and last runs (from the store).',
+    async run(args) {
+      const parsed = readArgs(args);
+      if (!parsed) {
+        deps.stderr(`intrabot jobs: unknown argument\nUsage: intrabot ${USAGE} (N from 0 to ${KEPT_RUNS})\n`);
+        return 2;
+      }
+      try {
+        const storeConfig = storeConfigOf(loadConfig({ env: deps.env, cwd: deps.cwd }));
+        const clock = deps.clock ?? createSystemClock();
+        // listing must not create a database where the runtime never ran
+        const listings = storeConfig.kind === 'sqlite' && !existsSync(storeConfig.path) ? [] : await withStore(storeConfig, clock, (store) => readListings(store, clock));
+        deps.stdout(parsed.json ? `${JSON.stringify(listings, null, 2)}\n` : renderJobs(listings, parsed.runs));
+        return 0;
+      } catch (error) {
+        deps.stderr(`intrabot jobs: ${isIntrabotError(error) || error instanceof Error ? error.message : String(error)}\n`);
+        return 1;
+      }
+    },
+  };
+}
+
+async function withStore<T>(config: StoreConfig, clock: Clock, use: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(config, { clock });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export const command: CliCommand = createJobsCommand({
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});

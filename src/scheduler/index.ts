@@ -1,0 +1,15 @@
+export { Scheduler } from './scheduler';
+export type { SchedulerDeps } from './scheduler';
+export type { JobRunRequest, SchedulerLogger } from './job-runner';
+export { ScheduleEntrySchema, scheduleId, schedulesFromManifest } from './schedule-entry';
+export type { ScheduleEntry, ScheduleEntryInput } from './schedule-entry';
+export { RunRecordSchema, RunTriggerSchema, RUN_OUTCOMES } from './run-record';
+export type { RunOutcome, RunRecord, RunTrigger } from './run-record';
+export { JobRecords, KEPT_RUNS, SCHEDULER_NAMESPACE } from './job-records';
+export { listJobs } from './job-listing';
+export type { JobListing } from './job-listing';
+export { latestSlot, latestSlots, MAX_SLOT_SCAN, nextSlot, runningKey, slotKey, slotsBetween } from './slots';
+export type { SlotSpan } from './slots';
+export { dueSlots, planCatchUp, START_GRACE_MS } from './catch-up';
+export type { CatchUpInput, CatchUpPlan, DueSlots } from './catch-up';
+export { JobAbortedError, JobTimeoutError, UnknownJobError } from './scheduler-errors';

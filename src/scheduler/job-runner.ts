@@ -1,0 +1,214 @@
+import type { Clock } from '../clock';
+import type { Store } from '../store';
+import type { JobRecords } from './job-records';
+import type { RunOutcome, RunRecord, RunTrigger } from './run-record';
+import { scheduleId, type ScheduleEntry } from './schedule-entry';
+import { JobAbortedError, JobTimeoutError } from './scheduler-errors';
+import { runningKey } from './slots';
+
+/** What the scheduler hands the runtime for one run of a job. */
+export interface JobRunRequest {
+  tenant: string;
+  bot: string;
+  job: string;
+  /** The cron slot this run is for (ms since the epoch); for a manual run, when it was asked for. */
+  slotMs: number;
+  /** True when the slot was missed during downtime and runs late, at start. */
+  catchUp: boolean;
+  trigger: RunTrigger;
+  /** Aborted when the schedule's time limit passes, or when the scheduler stops and stops waiting. */
+  signal: AbortSignal;
+}
+
+/** Structured logging, message first (the runtime adapts its pino logger). */
+export interface SchedulerLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface JobRunnerDeps {
+  clock: Clock;
+  store: Pick<Store, 'claims'>;
+  records: JobRecords;
+  logger: SchedulerLogger;
+  runJob: (run: JobRunRequest) => Promise<void>;
+  /** How long the cross-replica "running" claim of an `overlap: skip` job lasts between renewals. */
+  leaseMs: number;
+}
+
+interface InFlight {
+  job: string;
+  /** Settles when the job's own promise does (it may outlive its run after a timeout). */
+  done: Promise<unknown>;
+  controller: AbortController;
+}
+
+const MAX_ERROR_LENGTH = 500;
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}...` : text;
+}
+
+/**
+ * Runs one job: applies the overlap policy (in this process and, through a leased claim, across
+ * replicas), the time limit, and records the run. Never throws: a job's failure is recorded and logged.
+ */
+export class JobRunner {
+  private readonly active = new Map<string, number>();
+  private readonly inFlight = new Set<InFlight>();
+  /** Runs being handled (job plus recording), so stopping can wait for their records to be written. */
+  private readonly handling = new Set<Promise<RunRecord>>();
+
+  constructor(private readonly deps: JobRunnerDeps) {}
+
+  run(entry: ScheduleEntry, slotMs: number, trigger: RunTrigger): Promise<RunRecord> {
+    const handled = this.handle(entry, slotMs, trigger);
+    this.handling.add(handled);
+    void handled.finally(() => this.handling.delete(handled));
+    return handled;
+  }
+
+  private async handle(entry: ScheduleEntry, slotMs: number, trigger: RunTrigger): Promise<RunRecord> {
+    const base = { tenant: entry.tenant, bot: entry.bot, job: entry.job, slot: slotMs, trigger, started: this.deps.clock.now() };
+    // counted before the first await, so two slots firing together in this process see each other
+    if (!this.enter(entry)) return this.skipOverlap(base);
+    try {
+      if (entry.overlap === 'skip' && !(await this.deps.store.claims.claim(runningKey(entry.tenant, entry.bot, entry.job), this.deps.leaseMs))) {
+        return await this.skipOverlap(base);
+      }
+      return await this.execute(entry, base);
+    } catch (error) {
+      // only the store can fail here (the job's own errors are caught in execute)
+      this.deps.logger.error('scheduler could not run a job', { ...this.fields(base), error: messageOf(error) });
+      return { ...base, outcome: 'failed', finished: this.deps.clock.now(), error: messageOf(error) };
+    } finally {
+      this.leave(entry);
+    }
+  }
+
+  /** Waits for runs still going, up to `boundMs` on the clock, then aborts what is left and waits for its records. */
+  async drain(boundMs: number): Promise<void> {
+    if (this.handling.size === 0) return;
+    let timer: ReturnType<Clock['setTimeout']> | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = this.deps.clock.setTimeout(resolve, boundMs);
+    });
+    await Promise.race([Promise.allSettled([...this.handling]), bound]);
+    if (timer) this.deps.clock.clearTimeout(timer);
+    for (const left of this.inFlight) left.controller.abort(new JobAbortedError(left.job));
+    // aborted runs end at once; their records are written before the caller closes the store
+    await Promise.allSettled([...this.handling]);
+  }
+
+  private enter(entry: ScheduleEntry): boolean {
+    const id = scheduleId(entry);
+    const count = this.active.get(id) ?? 0;
+    if (entry.overlap === 'skip' && count > 0) return false;
+    this.active.set(id, count + 1);
+    return true;
+  }
+
+  private leave(entry: ScheduleEntry): void {
+    const id = scheduleId(entry);
+    const count = (this.active.get(id) ?? 1) - 1;
+    if (count > 0) this.active.set(id, count);
+    else this.active.delete(id);
+  }
+
+  private async skipOverlap(base: Omit<RunRecord, 'outcome'>): Promise<RunRecord> {
+    this.deps.logger.info('job still running: slot skipped (overlap: skip)', this.fields(base));
+    const record: RunRecord = { ...base, outcome: 'skipped-overlap', finished: base.started };
+    await this.save(record);
+    return record;
+  }
+
+  private async execute(entry: ScheduleEntry, base: Omit<RunRecord, 'outcome'>): Promise<RunRecord> {
+    const key = await this.save({ ...base, outcome: 'running' });
+    const lease = entry.overlap === 'skip' ? this.keepLease(entry) : undefined;
+    try {
+      const { outcome, error } = await this.attempt(entry, base);
+      const record: RunRecord = { ...base, outcome, finished: this.deps.clock.now(), ...(error === undefined ? {} : { error }) };
+      this.log(record);
+      await this.save(record, key);
+      return record;
+    } finally {
+      lease?.stop();
+      if (lease) await this.deps.store.claims.release(runningKey(entry.tenant, entry.bot, entry.job)).catch(() => false);
+    }
+  }
+
+  /** Runs the job against its time limit; the job's promise is tracked until it settles, even after a timeout. */
+  private async attempt(entry: ScheduleEntry, base: Omit<RunRecord, 'outcome'>): Promise<{ outcome: RunOutcome; error?: string }> {
+    const controller = new AbortController();
+    const request: JobRunRequest = { ...this.fields(base, true), catchUp: base.trigger === 'catch-up', trigger: base.trigger, signal: controller.signal };
+    const job = Promise.resolve().then(() => this.deps.runJob(request));
+    const flight: InFlight = { job: entry.job, done: job.catch(() => undefined), controller };
+    this.inFlight.add(flight);
+    void flight.done.then(() => this.inFlight.delete(flight));
+    // at the time limit the run ends (and an `overlap: skip` job's next slot may start), even if the job ignores its signal
+    const timer = entry.timeoutMs === undefined
+      ? undefined
+      : this.deps.clock.setTimeout(() => controller.abort(new JobTimeoutError(entry.job, entry.timeoutMs ?? 0)), entry.timeoutMs);
+    try {
+      await Promise.race([job, abortion(controller.signal)]);
+      return { outcome: 'ok' };
+    } catch (error) {
+      const timedOut = controller.signal.reason instanceof JobTimeoutError;
+      return { outcome: timedOut ? 'timeout' : 'failed', error: messageOf(timedOut ? controller.signal.reason : error) };
+    } finally {
+      if (timer) this.deps.clock.clearTimeout(timer);
+    }
+  }
+
+  /** Renews the "running" claim while the job runs, so a long job keeps other replicas from overlapping. */
+  private keepLease(entry: ScheduleEntry): { stop(): void } {
+    const { clock, store, leaseMs } = this.deps;
+    let timer = clock.setTimeout(renew, leaseMs / 3);
+    let stopped = false;
+    function renew(): void {
+      if (stopped) return;
+      void store.claims.renew(runningKey(entry.tenant, entry.bot, entry.job), leaseMs).catch(() => false);
+      timer = clock.setTimeout(renew, leaseMs / 3);
+    }
+    return {
+      stop: () => {
+        stopped = true;
+        clock.clearTimeout(timer);
+      },
+    };
+  }
+
+  /** Records a run; returns its key (the end of a run replaces its start), undefined when the store failed. */
+  private async save(record: RunRecord, key?: string): Promise<string | undefined> {
+    try {
+      return await this.deps.records.saveRun(record, key);
+    } catch (error) {
+      this.deps.logger.error('scheduler could not record a run', { ...this.fields(record), error: messageOf(error) });
+      return undefined;
+    }
+  }
+
+  private log(record: RunRecord): void {
+    const fields = { ...this.fields(record), outcome: record.outcome, ms: (record.finished ?? record.started) - record.started };
+    if (record.outcome === 'ok') this.deps.logger.info('job finished', fields);
+    else if (record.outcome === 'timeout') this.deps.logger.warn('job timed out', { ...fields, error: record.error });
+    else this.deps.logger.error('job failed', { ...fields, error: record.error });
+  }
+
+  private fields(run: Pick<RunRecord, 'tenant' | 'bot' | 'job' | 'slot'>, raw = false): { tenant: string; bot: string; job: string; slotMs: number } & Record<string, unknown> {
+    const base = { tenant: run.tenant, bot: run.bot, job: run.job, slotMs: run.slot };
+    return raw ? base : { ...base, slot: new Date(run.slot).toISOString() };
+  }
+}
+
+/** Rejects with the signal's reason once it aborts (an abort after the race is over is nobody's error). */
+function abortion(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  return aborted;
+}
