@@ -20,15 +20,26 @@ export const REDACT_PATHS = [
   '*.auth_value',
 ];
 
-/** Fastify's logger options for a level; `silent` turns logging off (tests). */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/**
+ * Fastify's logger options for a level; `silent` turns logging off (tests). Pretty lines in a
+ * terminal, JSON otherwise (for log shippers); `INTRABOT_LOG_FORMAT=json|pretty` decides explicitly.
+ */
+export function loggerOptions(level: string, pretty = prefersPretty()): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId' } } } : {}),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     // incoming-webhook tokens travel in URLs: never log a URL with one
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.replace(/\/incoming\/[^/?]+/, '/incoming/[redacted]') }),
     },
   };
+}
+
+function prefersPretty(): boolean {
+  const format = process.env.INTRABOT_LOG_FORMAT;
+  if (format === 'json') return false;
+  if (format === 'pretty') return true;
+  return process.stdout.isTTY === true;
 }
