@@ -19,6 +19,7 @@ import { BotEngine, type TenantRuntime } from './engine';
 import { handleError } from './error-handler';
 import { InboxWorker } from './inbox-worker';
 import { loggerOptions } from './logger';
+import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
 import { provisionAll } from './provisioning';
 
@@ -46,6 +47,7 @@ export interface Runtime {
   store: Store;
   engine: BotEngine;
   registry: BotRegistry;
+  metrics: RuntimeMetrics;
   outbox: Outbox;
   scheduler: Scheduler;
   /** Where the runtime listens, once it does. */
@@ -95,6 +97,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     logger: { warn: (d, m) => logger.warn(d, m) },
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
+  const metrics = new RuntimeMetrics();
   const engine = new BotEngine({
     clock,
     store,
@@ -106,9 +109,31 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     templatesDir: deps.templatesDir ?? resolve('templates'),
     ...(deps.handlerTimeoutMs ? { handlerTimeoutMs: deps.handlerTimeoutMs } : {}),
   });
-  const worker = new InboxWorker({ inbox: store.inbox, clock, handle: (item) => engine.handle(item), logger, ...(deps.pollMs ? { pollMs: deps.pollMs } : {}) });
+  const handle = async (item: Parameters<BotEngine['handle']>[0]) => {
+    const stop = metrics.handlerDuration.startTimer({ bot: item.bot });
+    try {
+      const outcome = await engine.handle(item);
+      metrics.handlerRuns.inc({ bot: item.bot, outcome: outcome.status });
+      return outcome;
+    } catch (error) {
+      metrics.handlerRuns.inc({ bot: item.bot, outcome: 'failed' });
+      throw error;
+    } finally {
+      stop();
+    }
+  };
+  const worker = new InboxWorker({ inbox: store.inbox, clock, handle, logger, ...(deps.pollMs ? { pollMs: deps.pollMs } : {}) });
+  const runJob = async (run: Parameters<BotEngine['runJob']>[0]) => {
+    try {
+      await engine.runJob(run);
+      metrics.jobRuns.inc({ bot: run.bot, job: run.job, outcome: 'ok' });
+    } catch (error) {
+      metrics.jobRuns.inc({ bot: run.bot, job: run.job, outcome: 'failed' });
+      throw error;
+    }
+  };
   const scheduler = new Scheduler(
-    { clock, store, runJob: (run) => engine.runJob(run), logger: schedulerLogger(logger) },
+    { clock, store, runJob, logger: schedulerLogger(logger) },
     engine.deployments().flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone })),
   );
 
@@ -120,6 +145,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       envelope: delivery.envelope as never,
       ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
     });
+    metrics.deliveriesReceived.inc({ tenant: delivery.tenant, bot: delivery.bot, event: eventOf(delivery.envelope), duplicate: String(!result.accepted) });
     return { duplicate: !result.accepted };
   };
   await registerReceiver(app, {
@@ -128,6 +154,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     resolve: (tenant, bot) => engine.receiverTarget(tenant, bot),
     accept,
     onAccepted: () => worker.wake(),
+    onRejected: (reason) => metrics.deliveriesRejected.inc({ reason }),
     acknowledgeOnly: ['test'],
   });
   await registerReceiver(app, {
@@ -140,11 +167,18 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     },
     accept,
     onAccepted: () => worker.wake(),
+    onRejected: (reason) => metrics.deliveriesRejected.inc({ reason }),
   });
 
   let ready = false;
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
+  metrics.onCollect(async () => {
+    metrics.outboxDepth.set((await store.outbox.list({ state: 'live', limit: 10_000 })).length);
+    metrics.outboxDead.set((await store.outbox.list({ state: 'dead', limit: 10_000 })).length);
+    metrics.inboxDead.set((await store.inbox.list({ state: 'dead', limit: 10_000 })).length);
+  });
+  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
   registerAdminRoutes(app, { config, engine, store, scheduler, worker, clock });
 
   const runtime: Runtime = {
@@ -153,6 +187,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     store,
     engine,
     registry,
+    metrics,
     outbox,
     scheduler,
     url: undefined,
@@ -189,6 +224,11 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     },
   };
   return runtime;
+}
+
+function eventOf(envelope: unknown): string {
+  const event = (envelope as { event?: unknown } | null)?.event;
+  return typeof event === 'string' ? event : 'unknown';
 }
 
 function schedulerLogger(logger: FastifyInstance['log']) {

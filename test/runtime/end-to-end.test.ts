@@ -42,4 +42,18 @@ describe('runtime and sandbox end to end', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(await pair.platform.commentsOn(post.id)).toHaveLength(1);
   });
+
+  it('counts deliveries, handler runs and rejections in /metrics', async () => {
+    const forged = await fetch(`${pair.runtime.url}/hooks/sandbox/ops`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', signature: 'ab'.repeat(32), timestamp: String(Math.floor(pair.clock.now() / 1000)) },
+      body: '{}',
+    });
+    expect(forged.status).toBe(401);
+    const text = await (await fetch(`${pair.runtime.url}/metrics`)).text();
+    expect(text).toMatch(/intrabot_deliveries_received_total\{tenant="sandbox",bot="ops",event="service.post.created",duplicate="false"\} [1-9]/);
+    expect(text).toMatch(/intrabot_handler_runs_total\{bot="ops",outcome="handled"\} [1-9]/);
+    expect(text).toMatch(/intrabot_deliveries_rejected_total\{reason="mismatch"\} 1/);
+    expect(text).toContain('intrabot_outbox_depth');
+  });
 });
