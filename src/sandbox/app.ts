@@ -69,7 +69,9 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
     if (fault.status) throw new SandboxHttpError(fault.status, fault.status >= 500 ? 'server_error' : 'fault_injected', `Injected fault (${fault.status}).`);
   });
 
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    // the platform's Date header follows its clock: clients measure clock skew with it
+    void reply.header('date', new Date(ctx.now()).toUTCString());
     if (request.url.startsWith(API_PREFIX)) (request as { loggedResponse?: unknown }).loggedResponse = payload;
     return payload;
   });

@@ -1,0 +1,139 @@
+import { request } from 'undici';
+import { createApiClient } from '../api/create-api-client';
+import { ApiError, ApiUnauthorizedError } from '../api/errors';
+import { requiredScopes } from '../bots/provision/scopes';
+import { manifestForTenant, deploysTo } from '../bots/manifest';
+import { loadBots } from '../bots/registry';
+import type { Clock } from '../clock';
+import type { Store } from '../store/store';
+import type { RuntimeConfig, TenantConfig } from './config';
+
+export interface Check {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  /** What to do about it, for warn and fail. */
+  fix?: string;
+}
+
+export interface DoctorInput {
+  config: RuntimeConfig;
+  clock: Clock;
+  store: Store;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Check only these bots (default: every bot in the bots directory). */
+  only?: readonly string[];
+  /** Tolerated clock skew; signatures are checked within 5 minutes, so a minute is already suspicious. */
+  maxSkewMs?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * `intrabot doctor`: is this deployment able to work? Token valid and not about to expire, scopes
+ * against the bots' needs, the platform reachable, clock skew against the platform's `Date` header
+ * (signatures depend on it), each bot's endpoint answering a ping end to end, the store healthy.
+ */
+export async function runDoctor(input: DoctorInput): Promise<Check[]> {
+  const checks: Check[] = [await checkStore(input.store)];
+  const registry = await loadBots(input.config.bots_dir, input.env, input.only);
+  for (const failure of registry.failures) {
+    checks.push({ name: `bot ${failure.name ?? failure.dir}`, status: 'fail', detail: failure.error.message, fix: 'fix the manifest or module; the other bots still run' });
+  }
+  for (const tenant of input.config.tenants) {
+    const manifests = registry.bots.filter((b) => deploysTo(b.manifest, tenant.id)).map((b) => manifestForTenant(b.manifest, tenant.id));
+    checks.push(...(await checkTenant(input, tenant, manifests)));
+  }
+  return checks;
+}
+
+async function checkStore(store: Store): Promise<Check> {
+  try {
+    return { name: 'store', status: 'ok', detail: `${store.kind}, schema version ${await store.schemaVersion()}` };
+  } catch (error) {
+    return { name: 'store', status: 'fail', detail: message(error), fix: 'check INTRABOT_DATA_DIR permissions or INTRABOT_REDIS_URL' };
+  }
+}
+
+async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: ReturnType<typeof manifestForTenant>[]): Promise<Check[]> {
+  const name = (what: string): string => `${tenant.id}: ${what}`;
+  const checks: Check[] = [];
+  const skew = await clockSkew(tenant.base_url, input.clock);
+  if (skew === undefined) {
+    return [{ name: name('reachable'), status: 'fail', detail: `${tenant.base_url} does not answer`, fix: 'check the base URL and the network path to the platform' }];
+  }
+  checks.push({ name: name('reachable'), status: 'ok', detail: tenant.base_url });
+  const maxSkew = input.maxSkewMs ?? 60_000;
+  checks.push(
+    Math.abs(skew) <= maxSkew
+      ? { name: name('clock skew'), status: 'ok', detail: `${Math.round(skew / 1000)} s` }
+      : { name: name('clock skew'), status: 'fail', detail: `${Math.round(skew / 1000)} s against the platform's Date header`, fix: 'sync this machine with NTP: signatures older than 5 minutes are refused' },
+  );
+
+  const api = createApiClient({ baseUrl: tenant.base_url, token: tenant.token, clock: input.clock, retry: { attempts: 1 } });
+  try {
+    const info = (await api.token.get()) as { name: string; scopes: string[]; expires_at: string | null };
+    const expires = info.expires_at ? Date.parse(info.expires_at) : undefined;
+    const left = expires === undefined ? undefined : expires - input.clock.now();
+    checks.push(
+      left !== undefined && left < 14 * DAY_MS
+        ? { name: name('token'), status: 'warn', detail: `"${info.name}" expires ${info.expires_at}`, fix: 'issue a new token in the admin panel before it expires' }
+        : { name: name('token'), status: 'ok', detail: `"${info.name}"${info.expires_at ? `, expires ${info.expires_at}` : ', no expiry'}` },
+    );
+    for (const manifest of manifests) {
+      const missing = requiredScopes(manifest).filter((s) => !info.scopes.includes(s));
+      checks.push(
+        missing.length
+          ? { name: name(`scopes for ${manifest.name}`), status: 'fail', detail: `missing ${missing.join(', ')}`, fix: 'add the scopes to the token; the bot is switched off until then' }
+          : { name: name(`scopes for ${manifest.name}`), status: 'ok', detail: 'all present' },
+      );
+      if (manifest.events.length) checks.push(await pingBot(input.store, api, tenant.id, manifest.name));
+    }
+  } catch (error) {
+    checks.push({
+      name: name('token'),
+      status: 'fail',
+      detail: message(error),
+      fix: error instanceof ApiUnauthorizedError ? 'the token is invalid, expired or restricted to another IP: issue a new one' : 'see the error',
+    });
+  } finally {
+    await api.close();
+  }
+  return checks;
+}
+
+async function pingBot(store: Store, api: ReturnType<typeof createApiClient>, tenant: string, bot: string): Promise<Check> {
+  const name = `${tenant}: webhook of ${bot}`;
+  const record = await store.provisioning.get(tenant, 'webhook_endpoint', bot);
+  if (!record) return { name, status: 'warn', detail: 'not provisioned yet', fix: 'start the runtime (or run intrabot provision)' };
+  try {
+    const answer = (await api.webhooks.ping(record.remoteId)) as { ok: boolean; status: string };
+    return answer.ok
+      ? { name, status: 'ok', detail: `ping ${answer.status}` }
+      : { name, status: 'fail', detail: `ping ${answer.status}`, fix: 'is the runtime running and INTRABOT_PUBLIC_URL reachable from the platform?' };
+  } catch (error) {
+    return { name, status: 'fail', detail: message(error), fix: 'run intrabot provision to recreate the endpoint' };
+  }
+}
+
+/** The platform's clock minus ours, from its `Date` header; undefined when it does not answer. */
+async function clockSkew(baseUrl: string, clock: Clock): Promise<number | undefined> {
+  try {
+    const before = clock.now();
+    const res = await request(new URL('/api/open/v1/token', baseUrl), { method: 'GET', headersTimeout: 10_000, bodyTimeout: 10_000 });
+    await res.body.dump();
+    const after = clock.now();
+    const date = res.headers.date;
+    const theirs = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+    if (Number.isNaN(theirs)) return 0;
+    // the Date header has whole seconds: compare with the middle of the exchange, within a second
+    const skew = theirs - (before + after) / 2;
+    return Math.abs(skew) < 1_000 ? 0 : skew;
+  } catch {
+    return undefined;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof ApiError || error instanceof Error ? error.message : String(error);
+}

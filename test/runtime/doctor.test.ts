@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdjustableClock } from '../../src/clock';
+import { runDoctor } from '../../src/runtime/doctor';
+import { startPair, type Pair } from '../../src/testing';
+
+describe('intrabot doctor', () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops'] });
+  });
+  afterAll(async () => pair?.close());
+
+  const doctor = (clock = pair.clock, config = pair.runtime.config) => runDoctor({ config, clock, store: pair.runtime.store, env: process.env, only: ['ops'] });
+
+  it('passes every check on a provisioned runtime, pinging the bot endpoint end to end', async () => {
+    const checks = await doctor();
+    expect(checks.filter((c) => c.status !== 'ok').map((c) => `${c.name}: ${c.detail}`)).toEqual([]);
+    expect(checks).toContainEqual(expect.objectContaining({ name: 'sandbox: webhook of ops', status: 'ok', detail: 'ping delivered' }));
+  });
+
+  it("fails clock skew against the platform's Date header, with a fix", async () => {
+    const local = new AdjustableClock({ start: pair.clock.now() - 10 * 60_000 });
+    const skew = (await doctor(local)).find((c) => c.name === 'sandbox: clock skew');
+    expect(skew).toMatchObject({ status: 'fail', fix: expect.stringContaining('NTP') });
+  });
+
+  it('names the scopes a bot needs that the token lacks', async () => {
+    const { token } = await pair.platform.request<{ token: string }>('POST', '/_sandbox/tokens', { name: 'narrow', scopes: ['read:bots'] });
+    const config = { ...pair.runtime.config, tenants: pair.runtime.config.tenants.map((t) => ({ ...t, token })) };
+    const scopes = (await doctor(pair.clock, config)).find((c) => c.name === 'sandbox: scopes for ops');
+    expect(scopes).toMatchObject({ status: 'fail', detail: expect.stringContaining('write:bots') });
+  });
+
+  it('fails with a fix when the platform does not answer', async () => {
+    const config = { ...pair.runtime.config, tenants: [{ ...pair.runtime.config.tenants[0]!, base_url: 'http://127.0.0.1:9' }] };
+    const reach = (await doctor(pair.clock, config)).find((c) => c.name === 'sandbox: reachable');
+    expect(reach).toMatchObject({ status: 'fail', fix: expect.any(String) });
+  });
+});
