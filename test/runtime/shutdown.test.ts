@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SandboxControl } from '../../src/testing/sandbox-control';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startProcess(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never became ready`);
+}
+
+describe('graceful shutdown', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'intrabot-shutdown-'));
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses no acknowledged event when SIGTERM arrives under load: each is answered once after restart', async () => {
+    const [port, sandboxPort] = [await freePort(), await freePort()];
+    const env = { INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_LOG_LEVEL: 'silent' };
+    const runtimeUrl = `http://127.0.0.1:${port}`;
+    const platform = new SandboxControl(`http://127.0.0.1:${sandboxPort}`, 'svc_sandbox_token');
+
+    child = startProcess(env);
+    await waitReady(runtimeUrl);
+    const posts = await Promise.all(Array.from({ length: 30 }, () => platform.employeePost(10, { wall_id: 1, body: '/oncall' })));
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    child = startProcess(env);
+    await waitReady(runtimeUrl);
+    const deliveries = (await platform.deliveries({ event: 'service.post.created' })) as { status_code?: number | null; body?: string }[];
+    const acknowledged = new Set(
+      deliveries.filter((d) => d.status_code === 200).map((d) => (JSON.parse(d.body ?? '{}') as { payload?: { id?: number } }).payload?.id),
+    );
+    const ours = posts.filter((p) => acknowledged.has(p.id));
+    expect(ours.length).toBeGreaterThan(0);
+    for (const post of ours) {
+      const comments = await platform.waitFor(() => platform.commentsOn(post.id), (c) => c.length > 0, 10_000);
+      expect(comments).toHaveLength(1);
+    }
+    const stopped = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await stopped;
+    child = undefined;
+  }, 60_000);
+});
