@@ -57,10 +57,12 @@ const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
  * const again = dedupeGroup(first.next, group, { now });  // changes: []
  */
 export function dedupeGroup(previous: AlertStateMap, group: AlertGroup, options: DedupeOptions): DedupeResult {
+  // compare against what is kept: an alert last seen before the retention horizon counts as new
   const next: AlertStateMap = pruned(previous, options);
+  const known = { ...next };
   const changes: AlertChange[] = [];
   for (const alert of group.alerts) {
-    const before = previous[alert.fingerprint];
+    const before = known[alert.fingerprint];
     const kind = changeKind(before, alert, options.reportUnseenResolved ?? true);
     next[alert.fingerprint] = nextEntry(before, alert, kind !== undefined, options.now);
     if (kind) changes.push(before ? { kind, alert, previous: before } : { kind, alert });

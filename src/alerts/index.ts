@@ -11,3 +11,6 @@ export * from './routing';
 export * from './split';
 export * from './sanitize';
 export * from './digest';
+export * from './input-route';
+export * from './alert-input';
+export * from './alert-dispatch';

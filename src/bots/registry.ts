@@ -39,7 +39,12 @@ const MODULE_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
  * @example
  * const { bots, failures } = await loadBots('bots', process.env);
  */
-export async function loadBots(botsDir: string, env: Readonly<Record<string, string | undefined>>, only?: readonly string[]): Promise<BotRegistry> {
+export async function loadBots(
+  botsDir: string,
+  env: Readonly<Record<string, string | undefined>>,
+  only?: readonly string[],
+  options: { version?: string } = {},
+): Promise<BotRegistry> {
   const registry: BotRegistry = { bots: [], failures: [] };
   if (!existsSync(botsDir)) return registry;
   for (const loaded of await loadBotDirs(botsDir, env)) {
@@ -50,7 +55,7 @@ export async function loadBots(botsDir: string, env: Readonly<Record<string, str
     const { manifest, dir } = loaded;
     if (only && !only.includes(manifest.name)) continue;
     try {
-      const definition = await importDefinition(dir);
+      const definition = await importDefinition(dir, options.version);
       const problems = checkBotAgainstManifest(manifest, definition);
       const errors = problems.filter((p) => p.severity === 'error');
       if (errors.length) {
@@ -65,10 +70,12 @@ export async function loadBots(botsDir: string, env: Readonly<Record<string, str
   return registry;
 }
 
-async function importDefinition(dir: string): Promise<AnyBotDefinition> {
+async function importDefinition(dir: string, version: string | undefined): Promise<AnyBotDefinition> {
   const file = MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f));
   if (!file) throw new IntrabotError('invalid_manifest', `${dir}: no index.ts next to bot.yaml`);
-  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  // ESM caches a module by URL: a new `version` (`intrabot dev` after a change) imports the file afresh
+  const url = `${pathToFileURL(file).href}${version ? `?v=${encodeURIComponent(version)}` : ''}`;
+  const mod = (await import(url)) as { default?: unknown };
   if (!isBotDefinition(mod.default)) {
     throw new IntrabotError('invalid_manifest', `${file}: the default export must be defineBot({...})`, { details: { field: 'default' } });
   }

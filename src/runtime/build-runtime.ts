@@ -22,6 +22,7 @@ import { loggerOptions } from './logger';
 import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
 import { provisionAll } from './provisioning';
+import { HEARTBEAT_MS, heartbeat, recoverMissed } from './recovery';
 
 /** Everything the runtime needs, passed in once (STYLE.md rule 5). */
 export interface RuntimeDeps {
@@ -34,6 +35,8 @@ export interface RuntimeDeps {
   dispatcher?: Dispatcher;
   /** Load only these bots from `bots_dir`. */
   only?: readonly string[];
+  /** Re-imports the bots' modules under this version (`intrabot dev` reloading changed files). */
+  botsVersion?: string;
   /** The repository's shared templates (default `templates/` in the working directory). */
   templatesDir?: string;
   handlerTimeoutMs?: number;
@@ -70,13 +73,15 @@ export interface Runtime {
 export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const { config, clock } = deps;
   const env = deps.env ?? process.env;
-  const app = Fastify({ logger: loggerOptions(config.log_level), bodyLimit: 1_048_576 });
+  // on close, connections are cut rather than waited for: a delivery cut before its 200 was not
+  // acknowledged, so the platform retries it (and dedupe drops it if it was recorded after all)
+  const app = Fastify({ logger: loggerOptions(config.log_level), bodyLimit: 1_048_576, forceCloseConnections: true });
   app.setErrorHandler(handleError);
   const logger = app.log;
   const store = deps.store ?? (await openRuntimeStore(config, clock, env));
   const ownsStore = deps.store === undefined;
 
-  const registry = await loadBots(config.bots_dir, env, deps.only);
+  const registry = await loadBots(config.bots_dir, env, deps.only, deps.botsVersion ? { version: deps.botsVersion } : {});
   for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
 
   const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
@@ -171,6 +176,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   });
 
   let ready = false;
+  let recovery: Promise<unknown> = Promise.resolve();
+  let beatTimer: ReturnType<Clock['setTimeout']> | undefined;
+  const beat = (): void => {
+    beatTimer = clock.setTimeout(() => {
+      void Promise.all(config.tenants.map((t) => heartbeat(store, clock, t.id))).catch((err: unknown) => logger.warn({ err }, 'heartbeat failed'));
+      beat();
+    }, HEARTBEAT_MS);
+  };
   app.get('/healthz', async () => ({ ok: true }));
   app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
   metrics.onCollect(async () => {
@@ -203,6 +216,12 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       runtime.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
       runtime.provisionResults = await runtime.provision();
       worker.start();
+      // recovery lists walls under the rate limit: it runs beside the workers, not before readiness
+      recovery = recoverMissed({ store, clock, logger, deployments: engine.deployments(), onRecovered: () => worker.wake() }).catch((err: unknown) => {
+        logger.warn({ err }, 'recovery of missed events failed');
+        return [];
+      });
+      beat();
       sender?.start();
       await scheduler.start();
       ready = true;
@@ -214,13 +233,23 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       return result;
     },
     async close() {
+      // stop accepting, let running handlers and sends finish (or go back to their queues), then close the store
       ready = false;
-      await app.close();
-      await scheduler.stop();
-      await worker.stop();
-      await sender?.stop();
-      for (const tenant of tenants.values()) await tenant.api.close();
-      if (ownsStore) await store.close();
+      if (beatTimer) clock.clearTimeout(beatTimer);
+      const step = async (name: string, fn: () => Promise<unknown>): Promise<void> => {
+        await fn();
+        logger.info(`shutdown: ${name}`);
+      };
+      await step('http server closed', () => app.close());
+      await step('recovery finished', () => recovery);
+      await step('scheduler stopped', () => scheduler.stop());
+      await step('inbox worker stopped', () => worker.stop());
+      await step('outbox sender stopped', async () => sender?.stop());
+      await step('API clients closed', async () => {
+        for (const tenant of tenants.values()) await tenant.api.close();
+      });
+      if (runtime.url) await Promise.all(config.tenants.map((t) => heartbeat(store, clock, t.id))).catch(() => undefined);
+      if (ownsStore) await step('store closed', () => store.close());
     },
   };
   return runtime;

@@ -112,7 +112,8 @@ export class BotEngine {
     if (deployment.provisioned?.enabled === false) return { status: 'ignored', reason: `bot ${item.bot} is switched off: ${deployment.provisioned.reason}` };
     const envelope = EnvelopeSchema.parse(item.envelope);
     const event = fromPlatformEvent(envelope.event, deployment.tenant.config.event_prefix) ?? envelope.event;
-    const log = this.logger(deployment, { delivery: item.deliveryId, event });
+    const entity = (envelope.payload as { id?: unknown }).id;
+    const log = this.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
     const outcome = await dispatchDelivery(
       {
         tenant: item.tenant,

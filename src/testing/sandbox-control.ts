@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ALL_SCOPES } from '../sandbox/state/records';
 
 type Json = Record<string, unknown>;
 
@@ -10,15 +11,25 @@ export type Item = Json & { id: number; body?: string };
  * clock, and read what bots sent (posts, comments, messages, deliveries).
  */
 export class SandboxControl {
-  constructor(
-    readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
+  private harnessToken: Promise<string> | undefined;
 
-  async request<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
+  constructor(readonly baseUrl: string) {}
+
+  /**
+   * API reads of the harness use a token of their own: the platform's rate limit is per token, so a
+   * test polling for a bot's output never spends the budget of the token the runtime uses.
+   */
+  private apiToken(): Promise<string> {
+    this.harnessToken ??= this.request<{ token: string }>('POST', '/_sandbox/tokens', { name: 'test-harness', scopes: [...ALL_SCOPES] }).then((r) => r.token);
+    return this.harnessToken;
+  }
+
+  /** `token` overrides the harness token (e.g. to see the webhooks that belong to the runtime's token). */
+  async request<T = Json>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+    const auth: Record<string, string> = path.startsWith('/api/') ? { authorization: `Bearer ${token ?? (await this.apiToken())}` } : {};
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(path.startsWith('/api/') ? { authorization: `Bearer ${this.token}` } : {}) },
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...auth },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -91,9 +102,10 @@ export class SandboxControl {
   async waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
     const started = performance.now();
     let last: T = await read();
-    while (!done(last)) {
+    // backs off from 25 ms to 400 ms: quick answers are seen at once, long waits poll gently
+    for (let wait = 25; !done(last); wait = Math.min(wait * 2, 400)) {
       if (performance.now() - started > timeoutMs) throw new Error(`waitFor: gave up after ${timeoutMs} ms; last value: ${JSON.stringify(last).slice(0, 500)}`);
-      await sleep(50);
+      await sleep(wait);
       last = await read();
     }
     return last;

@@ -29,6 +29,11 @@ export interface Pair {
   clock: AdjustableClock;
   /** The sandbox's control API and read-backs, plus `waitFor`. */
   platform: SandboxControl;
+  /**
+   * Stops the runtime and starts a new one on the same store (a restart; the sandbox keeps running),
+   * running `whileDown` in between.
+   */
+  restartRuntime(whileDown?: () => Promise<void>): Promise<Runtime>;
   close(): Promise<void>;
 }
 
@@ -75,15 +80,23 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
     await sandbox.close();
     throw error;
   }
-  return {
+  const pair: Pair = {
     sandbox,
     runtime,
     clock,
-    platform: new SandboxControl(sandbox.baseUrl, sandbox.token),
+    platform: new SandboxControl(sandbox.baseUrl),
+    async restartRuntime(whileDown) {
+      await pair.runtime.close();
+      await whileDown?.();
+      pair.runtime = await buildRuntime({ config, clock, env, pollMs: 100, ...(options.bots ? { only: options.bots } : {}) });
+      await pair.runtime.start();
+      return pair.runtime;
+    },
     async close() {
-      await runtime.close();
+      await pair.runtime.close();
       await sandbox.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return pair;
 }

@@ -98,3 +98,15 @@ describe('recordRef / replyRef', () => {
     expect(recordRef(third.next, 'unknown', 'ops-wall', 1)).toBe(third.next);
   });
 });
+
+describe('dedupeGroup retention', () => {
+  it('reports an alert again when it comes back after its state expired', async () => {
+    const { parseAlerts } = await import('../../src/alerts');
+    const { readFileSync } = await import('node:fs');
+    const group = parseAlerts('alertmanager', JSON.parse(readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8')))[0]!;
+    const first = dedupeGroup({}, group, { now: 0, retentionMs: 1_000 });
+    const again = dedupeGroup(first.next, group, { now: 5_000, retentionMs: 1_000 });
+    expect(again.changes.map((c) => c.kind)).toEqual(first.changes.map((c) => c.kind));
+    expect(again.changes.length).toBeGreaterThan(0);
+  });
+});

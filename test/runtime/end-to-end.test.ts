@@ -18,7 +18,7 @@ describe('runtime and sandbox end to end', () => {
   it('provisions the bot as a bot user with a webhook endpoint pointing at the runtime', async () => {
     const bot = pair.runtime.provisionResults[0]?.bots.ops;
     expect(bot).toMatchObject({ enabled: true });
-    const hooks = await pair.platform.request<{ data: { name: string; url: string }[] }>('GET', '/api/open/v1/webhooks');
+    const hooks = await pair.platform.request<{ data: { name: string; url: string }[] }>('GET', '/api/open/v1/webhooks', undefined, pair.sandbox.token);
     expect(hooks.data).toContainEqual(expect.objectContaining({ name: 'intrabot:ops', url: `${pair.runtime.url}/hooks/sandbox/ops` }));
   });
 

@@ -17,7 +17,7 @@ async function freePort(): Promise<number> {
 }
 
 function startProcess(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env: { ...process.env, ...env }, stdio: process.env.SHUTDOWN_DEBUG ? 'inherit' : 'ignore' });
 }
 
 async function waitReady(url: string): Promise<void> {
@@ -39,22 +39,30 @@ describe('graceful shutdown', () => {
 
   it('loses no acknowledged event when SIGTERM arrives under load: each is answered once after restart', async () => {
     const [port, sandboxPort] = [await freePort(), await freePort()];
-    const env = { INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_LOG_LEVEL: 'silent' };
+    const env = { INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_LOG_LEVEL: process.env.SHUTDOWN_DEBUG ? 'info' : 'silent', INTRABOT_LOG_FORMAT: 'json' };
     const runtimeUrl = `http://127.0.0.1:${port}`;
-    const platform = new SandboxControl(`http://127.0.0.1:${sandboxPort}`, 'svc_sandbox_token');
+    const platform = new SandboxControl(`http://127.0.0.1:${sandboxPort}`);
 
     child = startProcess(env);
     await waitReady(runtimeUrl);
+    // this test is about shutdown, not pacing: 30 replies must not wait for the next rate-limit window
+    await platform.settings({ rate_limit_per_minute: 1_000 });
     const posts = await Promise.all(Array.from({ length: 30 }, () => platform.employeePost(10, { wall_id: 1, body: '/oncall' })));
+    // SIGTERM once the first deliveries to the ops bot are acknowledged, with the rest still coming
+    await platform.waitFor(
+      () => platform.request<{ data: { url: string; status_code: number | null }[] }>('GET', '/_sandbox/deliveries?event=service.post.created'),
+      (r) => r.data.filter((d) => d.status_code === 200 && d.url.endsWith('/hooks/sandbox/ops')).length >= 3,
+    );
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
 
     child = startProcess(env);
     await waitReady(runtimeUrl);
-    const deliveries = (await platform.deliveries({ event: 'service.post.created' })) as { status_code?: number | null; body?: string }[];
+    const deliveries = (await platform.deliveries({ event: 'service.post.created' })) as { status_code?: number | null; body?: string; url?: string }[];
+    // only what the ops bot's endpoint acknowledged: the other bots answer no /oncall
     const acknowledged = new Set(
-      deliveries.filter((d) => d.status_code === 200).map((d) => (JSON.parse(d.body ?? '{}') as { payload?: { id?: number } }).payload?.id),
+      deliveries.filter((d) => d.status_code === 200 && d.url?.endsWith('/hooks/sandbox/ops')).map((d) => (JSON.parse(d.body ?? '{}') as { payload?: { id?: number } }).payload?.id),
     );
     const ours = posts.filter((p) => acknowledged.has(p.id));
     expect(ours.length).toBeGreaterThan(0);

@@ -29,6 +29,11 @@ export const command: CliCommand = {
 
     const stop = async (signal: string): Promise<void> => {
       process.stdout.write(`\n${signal}: stopping...\n`);
+      // everything acknowledged is already durable: a shutdown that hangs may be cut short safely
+      setTimeout(() => {
+        process.stderr.write('intrabot: shutdown took longer than 30 s; exiting\n');
+        process.exit(1);
+      }, 30_000).unref();
       await runtime.close();
       await sandbox?.close();
       process.exit(0);

@@ -1,0 +1,173 @@
+import type { Clock } from '../clock';
+import type { TemplateEngine } from '../templates/template-engine';
+import type { Alert, AlertGroup } from './alert';
+import type { ResolvedAlertInput } from './alert-input';
+import { DEFAULT_DEDUPE_WINDOW_MS, DEFAULT_DIGEST_OVER } from './alert-input';
+import { groupStateKey, type AlertInputState, type GroupState } from './alert-input-state';
+import { planTargetMessages, refKeyOf, type AlertTemplateKind, type PlanContext, type PlannedMessage } from './alert-messages';
+import type { AlertMessageView } from './alert-view';
+import { dedupeGroup, type AlertChange, type AlertStateMap } from './dedupe';
+import { AlertsNotQueuedError } from './input-errors';
+import { routeAlerts } from './routing';
+import { TemplateError } from '../templates/template-error';
+
+/** One message handed to the outbox. `dedupeKey` is the same when a retried notification resends it. */
+export interface AlertSendMessage {
+  tenant: string;
+  bot: string;
+  /** A target name of the bot's manifest. */
+  target: string;
+  text: string;
+  /** The post that reported the alerts firing: answer it (a comment) when the target is a wall. */
+  replyTo?: { postId: number };
+  dedupeKey: string;
+}
+
+/** Queues a message durably; resolves once it is persisted, with the outbox entry's id. */
+export type AlertSend = (message: AlertSendMessage) => Promise<{ id: string }>;
+
+export interface AlertLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+export interface DispatchDeps {
+  clock: Clock;
+  state: AlertInputState;
+  templates: (bot: string) => TemplateEngine;
+  send: AlertSend;
+  onCreated?: (info: { tenant: string; bot: string; input: string; target: string; dedupeKey: string; id: string }) => void;
+  logger: AlertLogger;
+}
+
+interface TargetPlan {
+  target: string;
+  previous: { seq: number; alerts: AlertStateMap };
+  next: AlertStateMap;
+  messages: PlannedMessage[];
+}
+
+/**
+ * One notification group through the pipeline: dedupe per target → plan (route, render, split) →
+ * queue every part → store the new state. Alerts whose messages were not all queued keep their old
+ * state, so the tool's retry posts them; throws `AlertsNotQueuedError` then. Answers the number of
+ * messages (parts) queued.
+ */
+export async function dispatchGroup(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, group: AlertGroup): Promise<number> {
+  const key = groupStateKey(input.input, group.groupKey);
+  return deps.state.exclusive(tenant, input.bot, key, async () => {
+    const state = await deps.state.load(tenant, input.bot, key);
+    const plans = await planGroup(deps, tenant, input, group, state);
+    const outcome = await queueAll(deps, tenant, input, plans);
+    await deps.state.save(tenant, input.bot, key, nextState(state, plans, outcome.unsent), input.dedupeWindowMs);
+    if (outcome.failure !== undefined) throw new AlertsNotQueuedError({ cause: outcome.failure });
+    return outcome.queued;
+  });
+}
+
+async function planGroup(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, group: AlertGroup, state: GroupState): Promise<TargetPlan[]> {
+  const now = deps.clock.now();
+  const routing = input.routing.default.length > 0 ? input.routing : { ...input.routing, default: input.targets };
+  const routed = routeAlerts(routing, group.alerts);
+  const unrouted = group.alerts.filter((alert) => ![...routed.values()].some((alerts) => alerts.includes(alert)));
+  if (unrouted.length > 0) deps.logger.warn({ bot: input.bot, input: input.input, alerts: unrouted.length }, 'alerts matched no route and the input has no targets');
+  const engine = deps.templates(input.bot);
+  const plans: TargetPlan[] = [];
+  for (const [target, alerts] of routed) {
+    const previous = state.targets[target] ?? { seq: 0, alerts: {} };
+    const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
+    const known = forgetStale(previous.alerts, now, windowMs);
+    const { changes, next } = dedupeGroup(known, { ...group, alerts }, { now, retentionMs: windowMs });
+    const refs = await deps.state.refs(tenant, input.bot, changes.filter((c) => c.kind === 'resolved').map((c) => refKeyOf(input.input, target, c)));
+    const context: PlanContext = {
+      tenant,
+      bot: input.bot,
+      input: input.input,
+      group,
+      seq: previous.seq,
+      maxLength: input.maxLength,
+      digestOver: input.digestOver ?? DEFAULT_DIGEST_OVER,
+      render: (kind, view) => renderMessage(engine, input.template, kind, view),
+    };
+    plans.push({ target, previous, next, messages: planTargetMessages(context, target, changes, refs) });
+  }
+  return plans;
+}
+
+/**
+ * The states seen within the window. `dedupeGroup` prunes old entries from what it returns but
+ * still compares this notification's alerts with them, so an alert back after the window would
+ * count as known; forgetting first makes it new, as the window promises.
+ */
+function forgetStale(alerts: AlertStateMap, now: number, windowMs: number): AlertStateMap {
+  return Object.fromEntries(Object.entries(alerts).filter(([, entry]) => entry.seenAt >= now - windowMs));
+}
+
+/** `<template>/<kind>` of the input's own template base when it has one, else `alerts/<kind>`. */
+function renderMessage(engine: TemplateEngine, base: string | undefined, kind: AlertTemplateKind, view: AlertMessageView): string {
+  const candidates = [base && `${base}/${kind}`, base, `alerts/${kind}`].filter((name): name is string => Boolean(name));
+  const name = candidates.find((candidate) => engine.has(candidate)) ?? `alerts/${kind}`;
+  const text = engine.render(name, view);
+  if (text.trim() === '') throw new TemplateError(name, 'rendered an empty message');
+  return text;
+}
+
+interface QueueOutcome {
+  queued: number;
+  /** Messages not (wholly) queued, whose alerts keep their previous state. */
+  unsent: Set<PlannedMessage>;
+  failure?: unknown;
+}
+
+/** Sends in order and stops at the first failure: the outbox is likely down, and order matters. */
+async function queueAll(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[]): Promise<QueueOutcome> {
+  const messages = plans.flatMap((plan) => plan.messages);
+  const outcome: QueueOutcome = { queued: 0, unsent: new Set() };
+  for (const message of messages) {
+    if (outcome.failure !== undefined) {
+      outcome.unsent.add(message);
+      continue;
+    }
+    try {
+      outcome.queued += await queueMessage(deps, tenant, input, message);
+    } catch (error) {
+      deps.logger.error({ bot: input.bot, input: input.input, target: message.target, err: error }, 'could not queue an alert message');
+      outcome.failure = error;
+      outcome.unsent.add(message);
+    }
+  }
+  return outcome;
+}
+
+async function queueMessage(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, message: PlannedMessage): Promise<number> {
+  const [firstKey] = message.keys;
+  if (firstKey !== undefined && message.refKeys.length > 0) await deps.state.expectPostId(tenant, input.bot, firstKey, message.refKeys);
+  let queued = 0;
+  for (const [index, text] of message.parts.entries()) {
+    const dedupeKey = message.keys[index] as string;
+    const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
+    const { id } = await deps.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, dedupeKey });
+    queued += 1;
+    deps.onCreated?.({ tenant, bot: input.bot, input: input.input, target: message.target, dedupeKey, id });
+  }
+  return queued;
+}
+
+function nextState(state: GroupState, plans: TargetPlan[], unsent: Set<PlannedMessage>): GroupState {
+  const targets = { ...state.targets };
+  for (const plan of plans) {
+    const alerts = { ...plan.next };
+    const failed = plan.messages.filter((message) => unsent.has(message));
+    for (const change of failed.flatMap((message) => message.changes)) revert(alerts, plan.previous.alerts, change);
+    const advanced = plan.messages.length > 0 && failed.length === 0;
+    targets[plan.target] = { seq: plan.previous.seq + (advanced ? 1 : 0), alerts };
+  }
+  return { targets };
+}
+
+function revert(alerts: AlertStateMap, previous: AlertStateMap, change: AlertChange): void {
+  const fingerprint = (change.alert as Alert).fingerprint;
+  const before = previous[fingerprint];
+  if (before) alerts[fingerprint] = before;
+  else delete alerts[fingerprint];
+}

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { JsonValue } from '../store/json';
+import type { KvSpace } from '../store/kv';
+import type { Store } from '../store/store';
+import { AlertStateMapSchema } from './dedupe';
+import { AlertsBusyError } from './input-errors';
+
+/** What one (tenant, bot, input, group) remembers, per target: alert states and messages sent so far. */
+export const GroupStateSchema = z.object({
+  targets: z.record(
+    z.string(),
+    z.object({
+      /** Bumped after every notification whose messages to this target were all queued. */
+      seq: z.int().nonnegative(),
+      alerts: AlertStateMapSchema,
+    }),
+  ),
+});
+export type GroupState = z.infer<typeof GroupStateSchema>;
+
+const PendingSchema = z.object({ refs: z.array(z.string()) });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Longer than dedupe's 7-day retention, so a state is never forgotten while dedupe still counts on it. */
+const STATE_TTL_MS = 8 * DAY_MS;
+/** An incident may stay open for weeks; its resolution should still answer the post. */
+const REF_TTL_MS = 30 * DAY_MS;
+const LOCK_TTL_MS = 30_000;
+
+/**
+ * The alert inputs' memory in the store, one kv namespace per tenant and bot (`alerts:<tenant>:<bot>`):
+ * - `state:<input>:<group hash>`: the dedupe state of a group (`GroupState`);
+ * - `pending:<dedupe key>`: which alerts a queued firing message reported, until its post id is known;
+ * - `ref:<input>:<target>:<fingerprint>:<started>`: the id of the post that reported an alert firing.
+ */
+export class AlertInputState {
+  private readonly local = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly store: Pick<Store, 'kv' | 'claims'>) {}
+
+  async load(tenant: string, bot: string, key: string): Promise<GroupState> {
+    const value = await this.kv(tenant, bot).get(key);
+    const parsed = GroupStateSchema.safeParse(value);
+    // an unreadable state (older format) is a fresh start: at worst an alert is posted again
+    return parsed.success ? parsed.data : { targets: {} };
+  }
+
+  /** Kept at least a day past the dedupe window, so the store never forgets what dedupe still counts on. */
+  async save(tenant: string, bot: string, key: string, state: GroupState, windowMs = 0): Promise<void> {
+    await this.kv(tenant, bot).set(key, state as unknown as JsonValue, { ttlMs: Math.max(STATE_TTL_MS, windowMs + DAY_MS) });
+  }
+
+  /** The post ids of the given refs that are known. */
+  async refs(tenant: string, bot: string, refKeys: readonly string[]): Promise<Map<string, number>> {
+    const kv = this.kv(tenant, bot);
+    const found = new Map<string, number>();
+    for (const refKey of new Set(refKeys)) {
+      const value = await kv.get(`ref:${refKey}`);
+      if (typeof value === 'number') found.set(refKey, value);
+    }
+    return found;
+  }
+
+  /** Before a firing message is queued: the refs its post id will fill. */
+  async expectPostId(tenant: string, bot: string, dedupeKey: string, refKeys: readonly string[]): Promise<void> {
+    await this.kv(tenant, bot).set(`pending:${dedupeKey}`, { refs: [...refKeys] }, { ttlMs: STATE_TTL_MS });
+  }
+
+  /** The sender created the post of a message: remember it for the alerts' resolutions. */
+  async recordPostId(tenant: string, bot: string, dedupeKey: string, postId: number): Promise<void> {
+    const kv = this.kv(tenant, bot);
+    const pending = PendingSchema.safeParse(await kv.get(`pending:${dedupeKey}`));
+    if (!pending.success) return;
+    for (const refKey of pending.data.refs) await kv.set(`ref:${refKey}`, postId, { ttlMs: REF_TTL_MS });
+    await kv.delete(`pending:${dedupeKey}`);
+  }
+
+  /**
+   * Runs `work` alone for this group: in this process by queueing behind earlier work, across
+   * replicas by a claim in the store (taken by another replica: `AlertsBusyError`, a 503 the tool retries).
+   */
+  async exclusive<T>(tenant: string, bot: string, key: string, work: () => Promise<T>): Promise<T> {
+    const lockKey = `alerts-lock:${hashOf(`${tenant}\u0000${bot}\u0000${key}`)}`;
+    const before = this.local.get(lockKey) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.claimed(lockKey, work));
+    const tail = run.catch(() => undefined);
+    this.local.set(lockKey, tail);
+    try {
+      return await run;
+    } finally {
+      if (this.local.get(lockKey) === tail) this.local.delete(lockKey);
+    }
+  }
+
+  private async claimed<T>(lockKey: string, work: () => Promise<T>): Promise<T> {
+    if (!(await this.store.claims.claim(lockKey, LOCK_TTL_MS))) throw new AlertsBusyError();
+    try {
+      return await work();
+    } finally {
+      await this.store.claims.release(lockKey);
+    }
+  }
+
+  private kv(tenant: string, bot: string): KvSpace {
+    return this.store.kv(`alerts:${tenant}:${bot}`);
+  }
+}
+
+/** Short stable hash for keys (group keys can be long and hold any character). */
+export function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 20);
+}
+
+/** The kv key of a group's state. */
+export function groupStateKey(input: string, groupKey: string): string {
+  return `state:${input}:${hashOf(groupKey)}`;
+}

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import type { BotManifest } from '../bots/manifest';
+import { DurationSchema } from '../bots/manifest-parts';
+import { ConfigError, InvalidInputError } from '../errors';
+import { parseOrThrow } from '../validation';
+import type { AlertFormat } from './adapters/parse-alerts';
+import { GenericMappingSchema, type GenericMappingInput } from './adapters/generic-mapping';
+import { GENERIC_PRESETS } from './adapters/generic-presets';
+import type { AlertInputAuth } from './input-auth';
+import { compileRouting, type CompiledRouting } from './routing';
+
+/** The longest post body the default split aims for (the spec shows no maximum: "not shown"). */
+export const DEFAULT_ALERT_MAX_LENGTH = 4000;
+/** Above this many alerts in one message, the `alerts/digest` template lists them one per line. */
+export const DEFAULT_DIGEST_OVER = 10;
+/** How long an alert not mentioned is remembered, unless the input says otherwise. */
+export const DEFAULT_DEDUPE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * How long a Slack-style alert is remembered after it was last seen. Those tools send one message
+ * per event, never a resolution: a long window would swallow a failure that recurs every day.
+ */
+export const SLACK_DEDUPE_WINDOW_MS = 60 * 60 * 1000;
+/** The credential `sandbox.env` gives the example alerts bot; refused in connected mode. */
+export const SANDBOX_ALERT_TOKEN = 'sandbox-alert-token';
+
+/**
+ * The adapter-specific `options:` of an alert input in `bot.yaml`:
+ * - `mapping`: for `format: generic`, a preset name (`uptime-kuma`, `sentry`, `datadog`,
+ *   `datadog-default`) or a mapping object (see `GenericMappingSchema`);
+ * - `max_length`: the longest message; longer ones are split in numbered parts, never truncated;
+ * - `digest_over`: more alerts than this in one message are listed one line each;
+ * - `dedupe_window`: how long an unchanged alert is not posted again after it was last seen
+ *   (`1h`, `2d`); default 7 days, and 1 hour for `format: slack`.
+ */
+export const AlertInputOptionsSchema = z.looseObject({
+  mapping: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+  max_length: z.int().min(200).optional(),
+  digest_over: z.int().positive().optional(),
+  dedupe_window: DurationSchema.optional(),
+});
+
+/** One alert input, ready for the route: what `resolveInput(bot, input, tenant)` answers. */
+export interface ResolvedAlertInput {
+  bot: string;
+  input: string;
+  format: AlertFormat;
+  auth: AlertInputAuth;
+  mapping?: GenericMappingInput | string;
+  /** Label rules to target names; its `default` (or else `targets`) takes what no rule matched. */
+  routing: CompiledRouting;
+  targets: string[];
+  /** A template base replacing `alerts`: renders `<template>/firing`, `/resolved`, `/digest`. */
+  template?: string;
+  maxLength: number;
+  digestOver?: number;
+  /** Forget an alert not seen for this long (default `DEFAULT_DEDUPE_WINDOW_MS`). */
+  dedupeWindowMs?: number;
+}
+
+type InputOf = BotManifest['alerts'][number];
+
+/**
+ * The route's view of one alert input of a (tenant's) manifest; undefined when the bot has no
+ * such input. Throws `ConfigError` for options that cannot work (run `validateAlertInputs` at load
+ * so that this never happens on a request).
+ *
+ * @example
+ * resolveInput: (bot, input, tenant) => alertInputFromManifest(manifestForTenant(manifests[bot], tenant), input)
+ */
+export function alertInputFromManifest(manifest: BotManifest, name: string, defaults: { maxLength?: number } = {}): ResolvedAlertInput | undefined {
+  const index = manifest.alerts.findIndex((entry) => entry.input === name);
+  const input = manifest.alerts[index];
+  if (!input) return undefined;
+  const where = `alerts.${index}`;
+  const options = asConfig(`${where}.options`, () => parseOrThrow(AlertInputOptionsSchema, input.options ?? {}, `${where}.options`));
+  const targets = defaultTargets(manifest, input);
+  const routing = asConfig(`${where}.route`, () =>
+    compileRouting({ routes: (input.route ?? []).map((rule) => ({ match: rule.match, targets: rule.targets })), default: targets }),
+  );
+  return {
+    bot: manifest.name,
+    input: input.input,
+    format: input.format,
+    auth: input.auth,
+    ...(options.mapping !== undefined && { mapping: options.mapping as GenericMappingInput | string }),
+    routing,
+    targets,
+    ...(input.template !== undefined && { template: input.template }),
+    maxLength: options.max_length ?? defaults.maxLength ?? DEFAULT_ALERT_MAX_LENGTH,
+    ...(options.digest_over !== undefined && { digestOver: options.digest_over }),
+    ...dedupeWindowOf(input.format, options.dedupe_window),
+  };
+}
+
+/**
+ * Checks every alert input of a manifest at load, naming the input of the first problem: each needs
+ * a credential (in connected mode the sandbox's well-known token does not count), somewhere to send
+ * alerts no route matches, and options that work (a generic input needs a `mapping`).
+ *
+ * @example validateAlertInputs(manifest, config.mode) // throws ConfigError 'alert input "grafana" of bot "alerts" has no credential...'
+ */
+export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'connected'): void {
+  manifest.alerts.forEach((input, index) => {
+    const where = `alerts.${index}`;
+    const label = `alert input "${input.input}" of bot "${manifest.name}" (${where})`;
+    const secret = credentialOf(input.auth as AlertInputAuth | undefined);
+    if (!secret) {
+      throw new ConfigError(`${where}.auth`, `${label} has no credential: set auth to { bearer }, { basic: { username, password } } or { query_token }`);
+    }
+    if (mode === 'connected' && secret.includes(SANDBOX_ALERT_TOKEN)) {
+      throw new ConfigError(`${where}.auth`, `${label} uses the sandbox credential, which connected mode does not accept: configure a secret of your own`);
+    }
+    if (defaultTargets(manifest, input).length === 0 && !input.route?.length) {
+      throw new ConfigError(`${where}.targets`, `${label} has no targets: name where its alerts go (targets: [...])`);
+    }
+    if (input.format === 'generic') checkMapping(input.options?.mapping, `${where}.options.mapping`, label);
+    alertInputFromManifest(manifest, input.input);
+  });
+}
+
+/** A generic input's mapping: a known preset name or a mapping the schema accepts. */
+function checkMapping(mapping: unknown, key: string, label: string): void {
+  if (mapping === undefined) throw new ConfigError(key, `${label} has format generic but no options.mapping (a preset name or a mapping)`);
+  if (typeof mapping === 'string') {
+    if (Object.hasOwn(GENERIC_PRESETS, mapping)) return;
+    throw new ConfigError(key, `${label}: unknown mapping preset "${mapping}" (known: ${Object.keys(GENERIC_PRESETS).join(', ')})`);
+  }
+  asConfig(key, () => parseOrThrow(GenericMappingSchema, mapping, key));
+}
+
+function dedupeWindowOf(format: AlertFormat, configured: number | undefined): { dedupeWindowMs?: number } {
+  if (configured !== undefined) return { dedupeWindowMs: configured };
+  return format === 'slack' ? { dedupeWindowMs: SLACK_DEDUPE_WINDOW_MS } : {};
+}
+
+/** An input's own targets, or the bot's only target when it has exactly one. */
+function defaultTargets(manifest: BotManifest, input: InputOf): string[] {
+  if (input.targets) return [...input.targets];
+  const names = Object.keys(manifest.targets);
+  return names.length === 1 ? names : [];
+}
+
+function credentialOf(auth: AlertInputAuth | undefined): string | undefined {
+  if (!auth || typeof auth !== 'object') return undefined;
+  if ('bearer' in auth) return auth.bearer || undefined;
+  if ('basic' in auth) return auth.basic?.username && auth.basic.password ? `${auth.basic.username}:${auth.basic.password}` : undefined;
+  if ('query_token' in auth) return auth.query_token || undefined;
+  return undefined;
+}
+
+function asConfig<T>(key: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw new ConfigError(key, error.message, { cause: error });
+    throw error;
+  }
+}

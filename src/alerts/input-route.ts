@@ -1,0 +1,138 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock';
+import { IntrabotError } from '../errors';
+import type { Store } from '../store/store';
+import type { TemplateEngine } from '../templates/template-engine';
+import { parseAlerts } from './adapters/parse-alerts';
+import type { AlertGroup } from './alert';
+import type { ResolvedAlertInput } from './alert-input';
+import { AlertInputState } from './alert-input-state';
+import { dispatchGroup, type AlertLogger, type AlertSend, type DispatchDeps } from './alert-dispatch';
+import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
+import { decodeAlertBody } from './input-body';
+
+/** The body size limit of an alert input unless configured: 1 MiB. */
+export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
+
+export interface AlertInputsOptions {
+  /** The input a request names, as one tenant sees the bot; undefined for an unknown bot or input. */
+  inputs: (bot: string, input: string, tenant: string) => ResolvedAlertInput | undefined | Promise<ResolvedAlertInput | undefined>;
+  clock: Clock;
+  store: Pick<Store, 'kv' | 'claims'>;
+  /** The bot's template engine (its own `templates/` first, then the shared one). */
+  templates: (bot: string) => TemplateEngine;
+  send: AlertSend;
+  /** Told after each message part is queued. */
+  onCreated?: DispatchDeps['onCreated'];
+  logger: AlertLogger;
+  /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. Default `default`. */
+  defaultTenant?: string;
+  bodyLimit?: number;
+}
+
+/** What `registerAlertInputs` gives back: the door through which the sender reports created posts. */
+export interface AlertInputsHandle {
+  /** A message was posted: remember the post, so the alerts' resolution answers it (a comment). */
+  recordPostId(tenant: string, bot: string, dedupeKey: string, postId: number): Promise<void>;
+}
+
+interface Located {
+  tenant: string;
+  input: ResolvedAlertInput;
+}
+
+interface AlertParams {
+  tenant?: string;
+  bot: string;
+  input: string;
+}
+
+/**
+ * `POST /alerts/:bot/:input` and `POST /t/:tenant/alerts/:bot/:input`, an encapsulated plugin:
+ * resolve → authenticate (before the body is read) → decode → parse → dedupe → route → render →
+ * split → queue → 202 `{ accepted, queued }` (Slack-format inputs answer `ok`, as Slack does).
+ * Nothing accepted is lost: when a message cannot be queued the answer is 503 and the state of its
+ * alerts is kept, so the tool's retry posts them.
+ *
+ * @example
+ * const alerts = registerAlertInputs(app, { inputs, clock, store, templates, send, logger: app.log });
+ * // once the outbox has created the post of a message it was sent:
+ * await alerts.recordPostId(message.tenant, message.bot, message.dedupeKey, post.id);
+ */
+export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): AlertInputsHandle {
+  const state = new AlertInputState(options.store);
+  const deps: DispatchDeps = { clock: options.clock, state, templates: options.templates, send: options.send, logger: options.logger, ...(options.onCreated && { onCreated: options.onCreated }) };
+  const located = new WeakMap<FastifyRequest, Located>();
+
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler(answerError);
+    const route = {
+      bodyLimit: options.bodyLimit ?? DEFAULT_ALERT_BODY_LIMIT,
+      // `?token=` is a credential: the request log line must not carry it
+      logSerializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactQueryToken(req.url) }) },
+      onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+        const found = await locate(options, request);
+        if (!found) return reply.code(404).send({ error: 'not_found', message: 'no such alert input' });
+        if (!authorized(found.input, request)) return refuse(reply, found, options.logger);
+        located.set(request, found);
+        return undefined;
+      },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const found = located.get(request) as Located;
+        const groups = parseBody(found.input, request);
+        let queued = 0;
+        for (const group of groups) queued += await dispatchGroup(deps, found.tenant, found.input, group);
+        if (found.input.format === 'slack') return reply.code(200).type('text/plain; charset=utf-8').send('ok');
+        return reply.code(202).send({ accepted: countAlerts(groups), queued });
+      },
+    };
+    scope.post('/alerts/:bot/:input', route);
+    scope.post('/t/:tenant/alerts/:bot/:input', route);
+  });
+
+  return { recordPostId: (tenant, bot, dedupeKey, postId) => state.recordPostId(tenant, bot, dedupeKey, postId) };
+}
+
+async function locate(options: AlertInputsOptions, request: FastifyRequest): Promise<Located | undefined> {
+  const params = request.params as AlertParams;
+  const tenant = params.tenant ?? options.defaultTenant ?? 'default';
+  const input = await options.inputs(params.bot, params.input, tenant);
+  return input ? { tenant, input } : undefined;
+}
+
+function authorized(input: ResolvedAlertInput, request: FastifyRequest): boolean {
+  const token = (request.query as Record<string, unknown> | undefined)?.token;
+  return checkAlertAuth(input.auth, { authorization: request.headers.authorization, queryToken: typeof token === 'string' ? token : undefined });
+}
+
+function refuse(reply: FastifyReply, found: Located, logger: AlertLogger): FastifyReply {
+  // which input, never what was offered
+  logger.warn({ tenant: found.tenant, bot: found.input.bot, input: found.input.input }, 'alert input refused a request with missing or wrong credentials');
+  const challenge = authChallenge(found.input.auth);
+  if (challenge) void reply.header('WWW-Authenticate', challenge);
+  return reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong credentials for this alert input' });
+}
+
+function parseBody(input: ResolvedAlertInput, request: FastifyRequest): AlertGroup[] {
+  const body = decodeAlertBody(request.body as Buffer | undefined, request.headers['content-type']);
+  return parseAlerts(input.format, body, input.mapping === undefined ? {} : { mapping: input.mapping });
+}
+
+function countAlerts(groups: readonly AlertGroup[]): number {
+  return groups.reduce((sum, group) => sum + group.alerts.length, 0);
+}
+
+function answerError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof IntrabotError) {
+    if (error.status >= 500) request.log.error({ err: error }, error.message);
+    if (error.status === 503) void reply.header('Retry-After', '30');
+    return reply.code(error.status).send(error.toJSON());
+  }
+  const status = (error as FastifyError).statusCode;
+  if (status === 413) return reply.code(413).send({ error: 'payload_too_large', message: error.message });
+  if (status && status >= 400 && status < 500) return reply.code(status).send({ error: 'invalid_input', message: error.message });
+  request.log.error({ err: error }, 'alert input failed');
+  return reply.code(500).send({ error: 'internal', message: 'An unexpected error occurred; see the runtime log.' });
+}

@@ -1,0 +1,5 @@
+export * from './award-achievement';
+export * from './celebration-job';
+export * from './celebrations';
+export * from './directory-copy';
+export * from './directory-sync';

@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createSystemClock, type Clock } from '../../clock';
+import type { RuntimeConfig } from '../../runtime/config';
+import { openRuntimeStore } from '../../runtime/open-runtime-store';
+import { sqliteStorePath } from '../../store';
+import type { InboxEntry } from '../../store/inbox';
+import type { Store } from '../../store/store';
+import type { CliCommand } from '../command';
+import { messageOf, paint, processIo, table, type CliIo } from '../output';
+import { answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
+
+const USAGE = 'deliveries [--dead] [--json] [--limit N] | deliveries replay <id>';
+
+export interface DeliveriesDeps extends CliIo {
+  clock?: Clock;
+}
+
+type DeliveriesArgs = { kind: 'list'; dead: boolean; json: boolean; limit: number } | { kind: 'replay'; id: string };
+
+function readArgs(args: string[]): DeliveriesArgs | string {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { dead: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } } });
+  } catch (error) {
+    return messageOf(error);
+  }
+  const [verb, id, ...extra] = parsed.positionals;
+  if (verb === 'replay') return id && extra.length === 0 ? { kind: 'replay', id } : 'replay needs exactly one delivery id';
+  if (verb !== undefined) return `unknown argument "${verb}"`;
+  const limit = parsed.values.limit === undefined ? 50 : Number(parsed.values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) return '--limit: a whole number from 1 to 1000';
+  return { kind: 'list', dead: parsed.values.dead ?? false, json: parsed.values.json ?? false, limit };
+}
+
+/** The time of an entry, in the reader's zone: `2026-03-23 09:00:00`. */
+function when(ms: number): string {
+  return new Intl.DateTimeFormat('sv-SE', { dateStyle: 'short', timeStyle: 'medium' }).format(ms);
+}
+
+function eventOf(entry: InboxEntry): string {
+  const envelope = entry.payload.envelope as { event?: unknown } | null;
+  return entry.payload.event ?? (typeof envelope?.event === 'string' ? envelope.event : '-');
+}
+
+/** Deliveries as a table; the error column is cut short (the full text is in `--json`). */
+export function renderDeliveries(entries: readonly InboxEntry[], dead: boolean, io: CliIo): string {
+  const c = paint(io);
+  if (entries.length === 0) {
+    return dead
+      ? 'No dead letters: every delivery was handled or is still being retried.\n'
+      : 'No deliveries waiting: every delivery received so far was handled (handled deliveries are not kept). See failures with --dead.\n';
+  }
+  const rows = entries.map((e) => [
+    e.id,
+    e.payload.tenant,
+    e.payload.bot,
+    eventOf(e),
+    e.state,
+    String(e.attempts),
+    when(e.enqueuedAt),
+    (e.deadReason ?? e.lastError ?? '').replace(/\s+/g, ' ').slice(0, 80),
+  ]);
+  const text = table(['ID', 'TENANT', 'BOT', 'EVENT', 'STATE', 'TRIES', 'RECEIVED', dead ? 'REASON' : 'LAST ERROR'], rows);
+  const hint = dead ? `\n${c.dim('Replay one with: intrabot deliveries replay <id>')}\n` : '';
+  return `${dead ? c.red(`${entries.length} dead letter(s)`) : `${entries.length} delivery(ies) waiting or in progress`}\n${text}${hint}`;
+}
+
+/**
+ * `intrabot deliveries`: what the inbox holds (deliveries waiting or being handled, or with `--dead`
+ * the ones whose handler failed after its retries) and `replay <id>` to hand one to the bot again.
+ * Through the running runtime's admin routes; with no runtime up, straight from the store.
+ */
+export async function runDeliveries(argv: string[], deps: DeliveriesDeps): Promise<number> {
+  const args = readArgs(argv);
+  if (typeof args === 'string') {
+    deps.stderr(`intrabot deliveries: ${args}\nUsage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  const config = cliConfig(deps, 'deliveries');
+  if (!config) return 1;
+  const client = createRuntimeClient({ env: deps.env });
+  try {
+    return args.kind === 'replay' ? await replay(args.id, deps, config, client) : await list(args, deps, config, client);
+  } catch (error) {
+    deps.stderr(`intrabot deliveries: ${messageOf(error)}\n`);
+    return 1;
+  }
+}
+
+async function list(args: Extract<DeliveriesArgs, { kind: 'list' }>, deps: DeliveriesDeps, config: RuntimeConfig, client: ReturnType<typeof createRuntimeClient>): Promise<number> {
+  const state = args.dead ? 'dead' : 'live';
+  const answer = await client.request<{ data?: InboxEntry[] }>('GET', `/_admin/deliveries?state=${state}&limit=${args.limit}`);
+  let entries: InboxEntry[];
+  if (answer.reachable) {
+    if (answer.status !== 200) return refused(deps, answer.status, answer.body);
+    entries = answer.body?.data ?? [];
+  } else {
+    entries = (await withStore(config, deps, (store) => store.inbox.list({ state, limit: args.limit }))) ?? [];
+  }
+  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderDeliveries(entries, args.dead, deps));
+  return 0;
+}
+
+async function replay(id: string, deps: DeliveriesDeps, config: RuntimeConfig, client: ReturnType<typeof createRuntimeClient>): Promise<number> {
+  const c = paint(deps);
+  const answer = await client.request('POST', `/_admin/deliveries/${encodeURIComponent(id)}/replay`);
+  if (answer.reachable) {
+    if (answer.status !== 200) return refused(deps, answer.status, answer.body);
+    deps.stdout(`${c.green('replaying')} ${id}: the runtime hands it to the bot now\n`);
+    return 0;
+  }
+  const requeued = await withStore(config, deps, (store) => store.inbox.requeue(id));
+  if (!requeued) {
+    deps.stderr(`intrabot deliveries: no dead or waiting delivery ${id}\n`);
+    return 1;
+  }
+  deps.stdout(`${c.green('queued again')} ${id}: no runtime is up; it is handled when the runtime starts\n`);
+  return 0;
+}
+
+function refused(deps: CliIo, status: number, body: unknown): number {
+  const hint = status === 401 || status === 403 ? ' (set INTRABOT_ADMIN_TOKEN to the runtime\'s admin token)' : '';
+  deps.stderr(`intrabot deliveries: the runtime answered ${status}: ${answerMessage(body)}${hint}\n`);
+  return 1;
+}
+
+/** Works on the store directly; undefined when there is no store yet (the runtime never ran here). */
+async function withStore<T>(config: RuntimeConfig, deps: DeliveriesDeps, use: (store: Store) => Promise<T>): Promise<T | undefined> {
+  if (!config.redis_url && !existsSync(sqliteStorePath(config.data_dir))) return undefined;
+  const clock = deps.clock ?? createSystemClock();
+  const store = await openRuntimeStore(config, clock, deps.env);
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export const command: CliCommand = {
+  name: 'deliveries',
+  usage: USAGE,
+  summary: 'Show deliveries waiting or failed (dead letters) and replay one',
+  run: (args) => runDeliveries(args, processIo()),
+};

@@ -1,0 +1,134 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CliCommand } from '../command';
+import { paint, processIo, type CliIo } from '../output';
+
+const USAGE = 'new <name>';
+
+/** The same rule as a manifest's `name` (src/bots/manifest-parts.ts, SlugSchema). */
+const SLUG = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
+
+/** The framework's `src/`, which scaffolded files import (bots live inside the framework repo). */
+const SRC_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The files of a new bot, by path relative to its folder. */
+export function scaffoldFiles(name: string, botDir: string): Record<string, string> {
+  const src = importPath(botDir, SRC_DIR);
+  const display = `${name
+    .split(/[-_]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')}${/bot$/i.test(name) ? '' : ' Bot'}`;
+  return {
+    'bot.yaml': botYaml(name, display),
+    'index.ts': botModule(src),
+    'templates/hello.hbs': '{{greeting}}, {{name}}!\n',
+    [`${name}.test.ts`]: botTest(name, src),
+  };
+}
+
+function botYaml(name: string, display: string): string {
+  return [
+    `# ${display}: answers /hello on the walls it listens to. Reference: README.md, "The manifest".`,
+    `name: ${name}`,
+    `display_name: ${display}`,
+    'events: [post.created, comment.created]',
+    '# how ctx.reply answers: a comment under the post, a bot post on the same wall, or a direct message',
+    'reply: comment',
+    'config:',
+    '  greeting: Hello',
+    '',
+  ].join('\n');
+}
+
+function botModule(src: string): string {
+  return `import { defineBot, z } from '${src}';
+
+export default defineBot({
+  config: z.object({ greeting: z.string().default('Hello') }),
+  commands: {
+    hello: {
+      description: 'Says hello back',
+      run: async (cmd, ctx) => ctx.reply({ template: 'hello', data: { greeting: ctx.config.greeting, name: cmd.user.name } }),
+    },
+  },
+});
+`;
+}
+
+function botTest(name: string, src: string): string {
+  return `import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directoryRefs } from '${src}/sandbox/seed/directory-refs';
+import { startPair, type Pair } from '${src}/testing';
+
+describe('${name}', () => {
+  let pair: Pair;
+
+  beforeAll(async () => {
+    // the folder holding this bot, wherever the repository is
+    pair = await startPair({ bots: ['${name}'], botsDir: fileURLToPath(new URL('..', import.meta.url)) });
+  });
+  afterAll(async () => pair?.close());
+
+  it('answers /hello with a greeting that names the author', async () => {
+    const refs = directoryRefs(pair.sandbox.ctx)!;
+    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    expect(comments[0]?.body).toMatch(/^Hello, \\S.*!$/);
+  });
+});
+`;
+}
+
+/** A relative, extensionless import specifier from `fromDir` to `target` (always with `/`). */
+function importPath(fromDir: string, target: string): string {
+  const rel = relative(fromDir, target).split(sep).join('/').replace(/\/$/, '');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/** `intrabot new <name>`: scaffolds `bots/<name>/` (or under `INTRABOT_BOTS_DIR`) with a working bot and its test. */
+export async function runNew(args: string[], io: CliIo): Promise<number> {
+  const c = paint(io);
+  const [name, ...extra] = args;
+  if (!name || extra.length > 0 || name.startsWith('-')) {
+    io.stderr(`intrabot new: give exactly one bot name\nUsage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  if (!SLUG.test(name)) {
+    io.stderr(`intrabot new: "${name}" is not a valid bot name: use lower-case letters, digits, dashes or underscores, starting with a letter (e.g. "standup-bot")\n`);
+    return 2;
+  }
+  const botsDir = resolve(io.cwd, io.env.INTRABOT_BOTS_DIR || 'bots');
+  const botDir = join(botsDir, name);
+  if (existsSync(botDir)) {
+    io.stderr(`intrabot new: ${botDir} already exists; choose another name or remove the folder\n`);
+    return 2;
+  }
+  const files = scaffoldFiles(name, botDir);
+  for (const [path, text] of Object.entries(files)) {
+    const file = join(botDir, path);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, text, { flag: 'wx' });
+  }
+  const shown = relative(io.cwd, botDir) || botDir;
+  io.stdout(
+    [
+      `${c.green('created')} ${shown}/`,
+      ...Object.keys(files).map((f) => `  ${f}`),
+      '',
+      'Next:',
+      `  npx vitest run ${shown}  ${c.dim('# its test, against the sandbox')}`,
+      `  npm start  ${c.dim('# then post "/hello" on a wall of the sandbox')}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+export const command: CliCommand = {
+  name: 'new',
+  usage: USAGE,
+  summary: 'Scaffold a bot (manifest, module, template and a test) in bots/<name>/',
+  run: (args) => runNew(args, processIo()),
+};

@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createSystemClock, type Clock } from '../../clock';
+import { isIntrabotError } from '../../errors';
+import { OutboxRecordSchema, type OutboxEntry } from '../../outbox/entry';
+import { loadConfig, type RuntimeConfig } from '../../runtime/config';
+import { openStore, sqliteStorePath, type QueueEntry, type Store, type StoreConfig } from '../../store';
+import type { CliCommand } from '../command';
+
+/** What `intrabot outbox` reads and writes; the CLI passes the process, tests their own. */
+export interface OutboxCommandDeps {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  clock?: Clock;
+}
+
+const USAGE = 'outbox [list|dead|retry <id>|drop <id>] [--target T] [--limit N] [--json]';
+
+type Action = { kind: 'list' } | { kind: 'dead' } | { kind: 'retry'; id: string } | { kind: 'drop'; id: string };
+
+interface OutboxArgs {
+  action: Action;
+  json: boolean;
+  target: string | undefined;
+  limit: number;
+}
+
+function readArgs(args: string[]): OutboxArgs | undefined {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { json: { type: 'boolean', default: false }, target: { type: 'string' }, limit: { type: 'string', default: '100' } },
+  });
+  const [verb = 'list', id, ...extra] = positionals;
+  const limit = Number(values.limit);
+  if (extra.length > 0 || !Number.isInteger(limit) || limit < 1 || limit > 10_000) return undefined;
+  const common = { json: values.json ?? false, target: values.target, limit };
+  if (verb === 'list' && id === undefined) return { action: { kind: 'list' }, ...common };
+  if (verb === 'dead' && id === undefined) return { action: { kind: 'dead' }, ...common };
+  if (verb === 'retry' && id !== undefined) return { action: { kind: 'retry', id }, ...common };
+  if (verb === 'drop' && id !== undefined) return { action: { kind: 'drop', id }, ...common };
+  return undefined;
+}
+
+/** The store the runtime uses: Redis when `INTRABOT_REDIS_URL` is set, else the SQLite file under the data dir. */
+export function storeConfigOf(config: RuntimeConfig): StoreConfig {
+  return config.redis_url ? { kind: 'redis', url: config.redis_url } : { kind: 'sqlite', path: sqliteStorePath(config.data_dir) };
+}
+
+/** A line of text about what an entry sends, without secrets (entries hold none) and cut short. */
+export function describeEntry(payload: unknown): string {
+  const parsed = OutboxRecordSchema.safeParse(payload);
+  if (!parsed.success) return '(not an outbox entry)';
+  return `${parsed.data.entry.kind}: ${clip(summaryOf(parsed.data.entry))}`;
+}
+
+function summaryOf(entry: OutboxEntry): string {
+  switch (entry.kind) {
+    case 'post':
+    case 'comment':
+      return entry.body;
+    case 'dm':
+      return entry.text;
+    case 'incoming':
+      return typeof entry.payload.text === 'string' ? entry.payload.text : String(entry.payload.title ?? entry.action);
+    case 'notification':
+      return String(entry.notification.title ?? '');
+    case 'announcement':
+      return String(entry.announcement.title ?? '');
+    case 'event':
+      return String(entry.event.title ?? '');
+    case 'award':
+      return `${entry.rows.length} row(s) on achievement ${entry.achievementId}`;
+    case 'api':
+      return entry.endpointId;
+  }
+}
+
+function clip(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function iso(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString();
+}
+
+function table(entries: QueueEntry[], dead: boolean): string {
+  if (entries.length === 0) return dead ? 'No dead letters.\n' : 'The outbox is empty.\n';
+  const lines = entries.map((e) => {
+    const status = dead ? `dead: ${e.deadReason ?? ''}` : `${e.state}, next ${iso(e.notBefore)}${e.lastError ? `, last error: ${e.lastError}` : ''}`;
+    return `${e.id}  ${e.target}  attempts ${e.attempts}  ${describeEntry(e.payload)}\n    ${status}`;
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+async function act(store: Store, args: OutboxArgs, deps: OutboxCommandDeps): Promise<number> {
+  const { action } = args;
+  if (action.kind === 'list' || action.kind === 'dead') {
+    const state = action.kind === 'dead' ? 'dead' : 'live';
+    const entries = await store.outbox.list({ state, limit: args.limit, ...(args.target ? { target: args.target } : {}) });
+    deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : table(entries, state === 'dead'));
+    return 0;
+  }
+  const done = action.kind === 'retry' ? await store.outbox.requeue(action.id) : await store.outbox.drop(action.id);
+  const verb = action.kind === 'retry' ? 'requeued' : 'dropped';
+  if (args.json) deps.stdout(`${JSON.stringify({ id: action.id, [verb]: done })}\n`);
+  else if (done) deps.stdout(`${action.id} ${verb}\n`);
+  if (!done) deps.stderr(`intrabot outbox: no ${action.kind === 'retry' ? 'dead or waiting' : 'dead or pending'} entry ${action.id} (or it is being sent right now)\n`);
+  return done ? 0 : 1;
+}
+
+/** Runs `intrabot outbox ...`; resolves to the exit code. */
+export async function runOutboxCommand(args: string[], deps: OutboxCommandDeps): Promise<number> {
+  let parsed: OutboxArgs | undefined;
+  try {
+    parsed = readArgs(args);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed) {
+    deps.stderr(`usage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  let store: Store | undefined;
+  try {
+    const config = loadConfig({ env: deps.env, cwd: deps.cwd });
+    const storeConfig = storeConfigOf(config);
+    if (storeConfig.kind === 'sqlite' && !existsSync(storeConfig.path)) {
+      // nothing ever ran here: say so instead of creating a store as a side effect of looking
+      deps.stderr(`intrabot outbox: no store at ${storeConfig.path} (has the runtime run with this INTRABOT_DATA_DIR?)\n`);
+      return parsed.action.kind === 'list' || parsed.action.kind === 'dead' ? 0 : 1;
+    }
+    store = await openStore(storeConfig, { clock: deps.clock ?? createSystemClock(), secretKey: config.secret_key });
+    return await act(store, parsed, deps);
+  } catch (error) {
+    deps.stderr(`intrabot outbox: ${isIntrabotError(error) || error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await store?.close();
+  }
+}
+
+export const command: CliCommand = {
+  name: 'outbox',
+  usage: USAGE,
+  summary: 'List queued and dead-lettered messages; retry or drop one',
+  run: (args) =>
+    runOutboxCommand(args, {
+      env: process.env,
+      cwd: process.cwd(),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    }),
+};

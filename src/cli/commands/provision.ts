@@ -1,0 +1,112 @@
+import { parseArgs } from 'node:util';
+import { formatPlan, type ProvisionResult } from '../../bots/provision/provisioner';
+import { createSystemClock, type Clock } from '../../clock';
+import { buildRuntime } from '../../runtime/build-runtime';
+import type { RuntimeConfig } from '../../runtime/config';
+import type { CliCommand } from '../command';
+import { messageOf, paint, processIo, progress, type CliIo, type Paint } from '../output';
+import { cliConfig, createRuntimeClient, isListening, quietConfig, sandboxProblem } from '../runtime-client';
+
+const USAGE = 'provision [--dry-run] [--json]';
+
+export interface ProvisionDeps extends CliIo {
+  clock?: Clock;
+}
+
+const ACTION_COLOUR: Record<string, keyof Paint> = {
+  create: 'green',
+  update: 'yellow',
+  reactivate: 'yellow',
+  recreate: 'yellow',
+  revoke: 'red',
+  retire: 'red',
+  disable: 'red',
+};
+
+/** `formatPlan`'s text, with each action coloured by what it does (on a terminal). */
+export function renderPlan(results: readonly ProvisionResult[], dryRun: boolean, c: Paint): string {
+  const lines = formatPlan(results)
+    .split('\n')
+    .map((line) => {
+      const action = /^ {2}(\S+)/.exec(line)?.[1];
+      if (action && ACTION_COLOUR[action]) return line.replace(action, c[ACTION_COLOUR[action]](action));
+      return line.startsWith('tenant ') ? c.bold(line) : line;
+    });
+  const changes = results.reduce((n, r) => n + r.actions.filter((a) => a.action !== 'unchanged').length, 0);
+  const footer = dryRun
+    ? changes > 0
+      ? c.cyan('dry run: nothing was changed; run `intrabot provision` to apply these changes')
+      : c.cyan('dry run: nothing was changed, and nothing needs to')
+    : changes > 0
+      ? c.green(`applied ${changes} change(s)`)
+      : c.green('already up to date: nothing changed');
+  return `${lines.join('\n')}\n${footer}\n`;
+}
+
+/** Where the platform must reach `/hooks`: connected tenants need a public URL; the sandbox reaches loopback. */
+function publicUrlOf(config: RuntimeConfig, env: CliIo['env']): string | undefined {
+  if (config.public_url) return config.public_url;
+  if (config.mode === 'sandbox') return `http://127.0.0.1:${env.INTRABOT_PORT || config.port}`;
+  return undefined;
+}
+
+/**
+ * `intrabot provision [--dry-run]`: reconciles every tenant with the bots' manifests (bot users,
+ * webhook endpoints, incoming webhooks, retirement of removed bots) without starting the runtime;
+ * `--dry-run` prints the plan and changes nothing. Exit 1 when provisioning failed, or when a bot
+ * failed to load (its resources would look removed: nothing is applied then; a dry run still plans).
+ */
+export async function runProvision(argv: string[], deps: ProvisionDeps): Promise<number> {
+  const c = paint(deps);
+  let values: { 'dry-run'?: boolean; json?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, options: { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } }));
+  } catch (error) {
+    deps.stderr(`intrabot provision: ${messageOf(error)}\nUsage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  const dryRun = values['dry-run'] ?? false;
+  const config = cliConfig(deps, 'provision');
+  if (!config) return 1;
+  const publicUrl = publicUrlOf(config, deps.env);
+  if (!publicUrl) {
+    deps.stderr('intrabot provision: INTRABOT_PUBLIC_URL is required: it is where the platform delivers events (<url>/hooks/<tenant>/<bot>)\n');
+    return 1;
+  }
+  const problem = await sandboxProblem(config);
+  if (problem) {
+    deps.stderr(`intrabot provision: ${problem}\n`);
+    return 1;
+  }
+  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env });
+  try {
+    for (const failure of runtime.registry.failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
+    if (!dryRun && runtime.registry.failures.length > 0) {
+      // a bot that fails to load looks removed: applying now would retire its bot user and endpoint
+      deps.stderr('intrabot provision: nothing applied while a bot fails to load (it would be retired as removed). Fix it, or see the plan with --dry-run.\n');
+      return 1;
+    }
+    const tenants = new Set(runtime.engine.deployments().map((d) => d.tenant.config.id)).size;
+    const line = values.json ? undefined : progress(deps, `${dryRun ? 'planning' : 'provisioning'} ${runtime.registry.bots.length} bot(s) on ${tenants} tenant(s)`);
+    const results = await runtime.provision({ dryRun, publicUrl });
+    line?.done(`${dryRun ? 'planned' : 'provisioned'} ${results.length} tenant(s)`);
+    deps.stdout(values.json ? `${JSON.stringify(results, null, 2)}\n` : renderPlan(results, dryRun, c));
+    const changed = results.some((r) => r.actions.some((a) => a.action !== 'unchanged'));
+    if (!dryRun && changed && (await isListening(`${createRuntimeClient({ env: deps.env }).baseUrl}/healthz`))) {
+      deps.stdout(c.yellow('a runtime is running: restart it so it picks up what changed\n'));
+    }
+    return runtime.registry.failures.length > 0 ? 1 : 0;
+  } catch (error) {
+    deps.stderr(`intrabot provision: ${c.red('failed')}: ${messageOf(error)}\n`);
+    return 1;
+  } finally {
+    await runtime.close();
+  }
+}
+
+export const command: CliCommand = {
+  name: 'provision',
+  usage: USAGE,
+  summary: 'Reconcile bot users and webhooks on every tenant with the manifests (--dry-run: plan only)',
+  run: (args) => runProvision(args, processIo()),
+};

@@ -1,0 +1,161 @@
+import { parseArgs } from 'node:util';
+import { LoopGuard } from '../../bots/loop-guard';
+import { createSystemClock, type Clock } from '../../clock';
+import { OutboxRecordSchema } from '../../outbox/entry';
+import { OutboxSender } from '../../outbox/sender';
+import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
+import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
+import type { QueueEntry } from '../../store/queue';
+import type { CliCommand } from '../command';
+import { messageOf, paint, processIo, progress, type CliIo } from '../output';
+import { answerMessage, cliConfig, createRuntimeClient, pickTenant, quietConfig, sandboxProblem, tenantProblem } from '../runtime-client';
+
+const USAGE = 'run <bot> <job> [--tenant id] [--wait seconds]';
+
+export interface RunDeps extends CliIo {
+  clock?: Clock;
+}
+
+interface RunArgs {
+  bot: string;
+  job: string;
+  tenant: string | undefined;
+  waitMs: number;
+}
+
+function readArgs(args: string[]): RunArgs | string {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { tenant: { type: 'string' }, wait: { type: 'string' } } });
+  } catch (error) {
+    return messageOf(error);
+  }
+  const [bot, job, ...extra] = parsed.positionals;
+  if (!bot || !job || extra.length > 0) return 'give a bot and a job';
+  const wait = parsed.values.wait === undefined ? 60 : Number(parsed.values.wait);
+  if (!Number.isFinite(wait) || wait < 0) return '--wait: a number of seconds';
+  return { bot, job, tenant: parsed.values.tenant, waitMs: wait * 1000 };
+}
+
+/**
+ * `intrabot run <bot> <job>`: asks the running runtime to run the job now (its loopback admin route);
+ * with no runtime up, runs it in-process and delivers what it sent. Either way the job's messages go
+ * through the durable outbox.
+ */
+export async function runRun(argv: string[], deps: RunDeps): Promise<number> {
+  const args = readArgs(argv);
+  if (typeof args === 'string') {
+    deps.stderr(`intrabot run: ${args}\nUsage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  const config = cliConfig(deps, 'run');
+  if (!config) return 1;
+  const tenant = pickTenant(config, args.tenant);
+  if (!tenant) {
+    deps.stderr(`intrabot run: ${tenantProblem(config, args.tenant)}\n`);
+    return 2;
+  }
+  const client = createRuntimeClient({ env: deps.env });
+  const path = `/_admin/jobs/${encodeURIComponent(tenant.id)}/${encodeURIComponent(args.bot)}/${encodeURIComponent(args.job)}/run`;
+  const answer = await client.request<{ run?: { outcome?: string; error?: string } }>('POST', path);
+  if (answer.reachable) return reportRemote(deps, args, tenant, answer.status, answer.body);
+  deps.stdout(`no runtime is listening on ${client.baseUrl}: running ${args.bot}/${args.job} in-process\n`);
+  return runInProcess(deps, config, tenant, args);
+}
+
+function reportRemote(deps: CliIo, args: RunArgs, tenant: TenantConfig, status: number, body: { run?: { outcome?: string; error?: string } } | undefined): number {
+  const c = paint(deps);
+  if (status === 401 || status === 403) {
+    deps.stderr(`intrabot run: the runtime refused the admin call (${status}): ${answerMessage(body)}. Set INTRABOT_ADMIN_TOKEN to the runtime's admin token.\n`);
+    return 1;
+  }
+  if (status < 200 || status >= 300) {
+    deps.stderr(`intrabot run: ${c.red('failed')} (${status}): ${answerMessage(body)}\n`);
+    return 1;
+  }
+  const outcome = body?.run?.outcome ?? 'ok';
+  if (outcome !== 'ok') {
+    deps.stderr(`intrabot run: ${args.bot}/${args.job} on ${tenant.id}: ${c.red(outcome)}${body?.run?.error ? `: ${body.run.error}` : ''}\n`);
+    return 1;
+  }
+  deps.stdout(`${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id} through the running runtime; its messages are in the outbox (intrabot outbox shows them)\n`);
+  return 0;
+}
+
+async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: TenantConfig, args: RunArgs): Promise<number> {
+  const c = paint(deps);
+  const problem = await sandboxProblem(config);
+  if (problem) {
+    deps.stderr(`intrabot run: ${problem}\n`);
+    return 1;
+  }
+  const clock = deps.clock ?? createSystemClock();
+  // every bot, not only this one: provisioning retires what the manifests it is given do not name
+  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock, env: deps.env });
+  try {
+    if (runtime.registry.failures.length > 0) {
+      for (const failure of runtime.registry.failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
+      deps.stderr('intrabot run: not running in-process while a bot fails to load: provisioning would retire its bot user and webhook. Fix it, or start the runtime.\n');
+      return 1;
+    }
+    if (!runtime.engine.deployment(tenant.id, args.bot)) {
+      deps.stderr(`intrabot run: bot ${args.bot} is not deployed to tenant ${tenant.id}\n`);
+      return 1;
+    }
+    await runtime.provision();
+    const deadBefore = new Set((await entriesOf(runtime, tenant.id, 'dead')).map((e) => e.id));
+    await runtime.engine.runJob({ tenant: tenant.id, bot: args.bot, job: args.job, slotMs: clock.now() });
+    const queued = (await entriesOf(runtime, tenant.id, 'live')).length;
+    deps.stdout(`${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id}; ${queued} message(s) queued\n`);
+    return await deliver(deps, runtime, clock, tenant.id, args.waitMs, { queued, deadBefore });
+  } catch (error) {
+    deps.stderr(`intrabot run: ${args.bot}/${args.job} ${c.red('failed')}: ${messageOf(error)}\n`);
+    return 1;
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** Sends the tenant's queued messages with a sender of our own (the runtime does not listen here). */
+async function deliver(deps: CliIo, runtime: Runtime, clock: Clock, tenant: string, waitMs: number, before: { queued: number; deadBefore: Set<string> }): Promise<number> {
+  const c = paint(deps);
+  const loopGuard = new LoopGuard(runtime.store.kv('runtime:loop'));
+  const sender = new OutboxSender({
+    store: runtime.store,
+    clock,
+    clientFor: (id) => runtime.engine.deployments().find((d) => d.tenant.config.id === id)?.tenant.api,
+    // what the job creates must not trigger the bots once the runtime runs (loop prevention)
+    hooks: { onCreated: (x) => loopGuard.noteCreated(x.tenant, x.kind, x.id), onSentText: (x) => loopGuard.noteSentText(x.tenant, x.text) },
+    pollMs: 100,
+  });
+  const line = before.queued > 0 ? progress(deps, `delivering ${before.queued} message(s)`) : undefined;
+  sender.start();
+  let left = before.queued;
+  const until = clock.now() + waitMs;
+  while (left > 0 && clock.now() < until) {
+    await clock.sleep(100);
+    left = (await entriesOf(runtime, tenant, 'live')).length;
+    line?.update(`${before.queued - left} of ${before.queued}`);
+  }
+  await sender.stop();
+  const dead = (await entriesOf(runtime, tenant, 'dead')).filter((e) => !before.deadBefore.has(e.id));
+  line?.done(`${before.queued - left - dead.length} of ${before.queued} message(s) delivered`);
+  for (const entry of dead) deps.stderr(`${c.red('dead letter')} ${entry.id}: ${entry.deadReason ?? entry.lastError ?? 'no reason recorded'}\n`);
+  if (left > 0) deps.stderr(`${c.yellow('still queued')}: ${left} message(s) after ${waitMs / 1000} s; they stay in the outbox and are sent when the runtime runs\n`);
+  return dead.length === 0 && left === 0 ? 0 : 1;
+}
+
+async function entriesOf(runtime: Runtime, tenant: string, state: 'live' | 'dead'): Promise<QueueEntry[]> {
+  const entries = await runtime.store.outbox.list({ state, limit: 10_000 });
+  return entries.filter((e) => {
+    const record = OutboxRecordSchema.safeParse(e.payload);
+    return record.success && record.data.entry.tenant === tenant;
+  });
+}
+
+export const command: CliCommand = {
+  name: 'run',
+  usage: USAGE,
+  summary: 'Run a bot job now (through the running runtime, or in-process when none is up)',
+  run: (args) => runRun(args, processIo()),
+};

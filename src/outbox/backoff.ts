@@ -1,0 +1,33 @@
+/**
+ * When to try an entry again (pure: attempts, "now" and the random draw are parameters).
+ * Full jitter over an exponential ceiling, so a fleet of entries that failed together (the platform
+ * was down) does not come back together; a `Retry-After` is a floor, never shortened.
+ */
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1_000, maxMs: 5 * 60_000 };
+
+/**
+ * The delay before attempt `attempt + 1`, for an entry tried `attempt` times (1-based).
+ * Between half and all of `min(maxMs, baseMs * 2^(attempt-1))`, and never below `floorMs`.
+ *
+ * @example backoffMs(1, DEFAULT_BACKOFF, 0) // 500
+ * @example backoffMs(3, DEFAULT_BACKOFF, 1) // 4000
+ */
+export function backoffMs(attempt: number, policy: BackoffPolicy, random: number, floorMs = 0): number {
+  const exponent = Math.min(30, Math.max(0, attempt - 1));
+  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** exponent);
+  const jittered = Math.round(ceiling / 2 + (ceiling / 2) * Math.min(1, Math.max(0, random)));
+  return Math.max(floorMs, jittered);
+}
+
+export type RetryPlan = { kind: 'retry'; atMs: number } | { kind: 'expired' };
+
+/** Retry at `now + delay` when that is still before the deadline; otherwise the entry has run out of time. */
+export function planRetry(nowMs: number, delayMs: number, deadlineAtMs: number): RetryPlan {
+  const atMs = nowMs + delayMs;
+  return atMs > deadlineAtMs ? { kind: 'expired' } : { kind: 'retry', atMs };
+}

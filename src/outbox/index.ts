@@ -1,0 +1,14 @@
+export * from './entry';
+export * from './outbox';
+export * from './sender';
+export * from './shared-rate-limiter';
+export * from './pacer';
+export * from './backoff';
+export * from './coalesce';
+export * from './reconcile';
+export * from './media';
+export * from './failure';
+export * from './attempt-note';
+export * from './lease-heartbeat';
+export type { SendClient } from './send-client';
+export { sendEntry, isReconcilable, isRepeatable, type SendOutcome, type SendEntryContext } from './send-entry';

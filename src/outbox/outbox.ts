@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AnnouncementCreateSchema } from '../api/schemas/announcement';
+import { AwardCreateSchema } from '../api/schemas/award';
+import { endpoints } from '../api/schemas/endpoints';
+import type { AnyEndpoint } from '../api/schemas/endpoint';
+import { EventCreateSchema } from '../api/schemas/event';
+import { INCOMING_PAYLOAD_SCHEMAS } from '../api/schemas/incoming-webhook';
+import { NotificationCreateSchema } from '../api/schemas/notification';
+import type { Clock } from '../clock';
+import { IntrabotError, InvalidInputError } from '../errors';
+import type { Store } from '../store/store';
+import { parseOrThrow } from '../validation';
+import { OnUncertainSchema, OutboxEntrySchema, targetOf, type OnUncertain, type OutboxEntry, type OutboxKind, type OutboxRecord } from './entry';
+
+/** Where the outbox keeps its own notes (media ids, attempt records, digests, stashed files). */
+export const OUTBOX_KV = 'outbox';
+
+/** The kv key remembering that a caller-keyed entry was delivered. */
+export function doneKey(id: string): string {
+  return `done:${id}`;
+}
+
+/** How long a delivered caller-keyed entry is remembered (a handler retry comes well within it). */
+export const DONE_TTL_MS = 3 * 24 * 60 * 60_000;
+
+/** How long an entry may keep retrying, by default (the issue: 24 hours). */
+export const DEFAULT_DEADLINE_MS = 24 * 60 * 60_000;
+
+export interface OutboxOptions {
+  store: Pick<Store, 'outbox' | 'kv'>;
+  clock: Clock;
+  /** Per kind of message: how long it may keep retrying. Default 24 h for every kind. */
+  deadlines?: Partial<Record<OutboxKind, number>>;
+  /** Per kind: what to do with a write the platform cannot read back when its outcome is unknown. Default `resend`. */
+  onUncertain?: Partial<Record<OutboxKind, OnUncertain>>;
+  /** Called after each enqueue (a local sender wakes up instead of waiting for its next poll). */
+  onEnqueued?: () => void;
+}
+
+export const EnqueueOptionsSchema = z.object({
+  deadlineMs: z.number().int().positive().optional(),
+  onUncertain: OnUncertainSchema.optional(),
+  /** Not sent before this time (ms on the clock). */
+  notBeforeMs: z.number().int().nonnegative().optional(),
+  /** Overrides the target (order key) derived from the entry. */
+  target: z.string().min(1).optional(),
+  /** Merging into digests is allowed for this entry (default true). */
+  coalescible: z.boolean().optional(),
+  /**
+   * A caller-chosen id that makes the enqueue idempotent: enqueueing it again (a handler retried after
+   * a crash) while it waits, or within 3 days after it was delivered, queues nothing and answers the same id.
+   */
+  id: z.string().min(1).max(200).optional(),
+});
+export type EnqueueOptions = z.input<typeof EnqueueOptionsSchema>;
+
+/**
+ * The front door of the outbox: validates an entry, persists it, and answers its id. The promise
+ * resolves only once the store has committed the entry (DESIGN.md: persisted before it is
+ * acknowledged), so a crash after it resolved cannot lose the message. `OutboxSender` delivers it.
+ *
+ * @example
+ * const outbox = new Outbox({ store, clock });
+ * const { id } = await outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 3, body: 'Deploy finished' });
+ */
+export class Outbox {
+  constructor(private readonly options: OutboxOptions) {}
+
+  async enqueue(input: unknown, options: EnqueueOptions = {}): Promise<{ id: string }> {
+    const entry = parseOrThrow(OutboxEntrySchema, input, 'entry');
+    checkBody(entry);
+    const opts = parseOrThrow(EnqueueOptionsSchema, options, 'options');
+    const now = this.options.clock.now();
+    const record: OutboxRecord = {
+      v: 1,
+      entry,
+      deadlineAt: now + (opts.deadlineMs ?? this.options.deadlines?.[entry.kind] ?? DEFAULT_DEADLINE_MS),
+      onUncertain: opts.onUncertain ?? this.options.onUncertain?.[entry.kind] ?? 'resend',
+      coalescible: opts.coalescible ?? true,
+    };
+    if (opts.id !== undefined && (await this.options.store.kv(OUTBOX_KV).get(doneKey(opts.id))) !== undefined) return { id: opts.id };
+    try {
+      const queued = await this.options.store.outbox.enqueue({
+        target: opts.target ?? targetOf(entry),
+        payload: { ...record, ...(opts.id === undefined ? {} : { keyed: true }) },
+        ...(opts.id === undefined ? {} : { id: opts.id }),
+        ...(opts.notBeforeMs === undefined ? {} : { notBeforeMs: opts.notBeforeMs }),
+      });
+      this.options.onEnqueued?.();
+      return { id: queued.id };
+    } catch (error) {
+      if (opts.id !== undefined && error instanceof IntrabotError && error.code === 'conflict') return { id: opts.id };
+      throw error;
+    }
+  }
+
+  /**
+   * Keeps a file given as bytes (a rendered chart, a generated PDF) in the store until the post that
+   * carries it is delivered; the answer goes into the entry's media as `blobRef`.
+   */
+  async stashMedia(data: Buffer | Uint8Array, ttlMs = DEFAULT_DEADLINE_MS + 60 * 60_000): Promise<string> {
+    const ref = `blob:${randomUUID()}`;
+    await this.options.store.kv(OUTBOX_KV).set(ref, Buffer.from(data).toString('base64'), { ttlMs });
+    return ref;
+  }
+}
+
+/** Checks a body against the endpoint's schema now, so a bad message fails its caller instead of a dead letter later. */
+function checkBody(entry: OutboxEntry): void {
+  switch (entry.kind) {
+    case 'incoming':
+      parseOrThrow(INCOMING_PAYLOAD_SCHEMAS[entry.action], entry.payload, 'entry.payload');
+      return;
+    case 'notification':
+      parseOrThrow(NotificationCreateSchema, entry.notification, 'entry.notification');
+      return;
+    case 'announcement':
+      parseOrThrow(AnnouncementCreateSchema, entry.announcement, 'entry.announcement');
+      return;
+    case 'event':
+      parseOrThrow(EventCreateSchema, entry.event, 'entry.event');
+      return;
+    case 'award':
+      parseOrThrow(AwardCreateSchema, { awards: entry.rows }, 'entry.rows');
+      return;
+    case 'api': {
+      const endpoint = endpointById(entry.endpointId);
+      if (!endpoint || endpoint.method === 'GET') {
+        throw new InvalidInputError('entry.endpointId', `entry.endpointId: ${entry.endpointId} is not a write endpoint of the catalog`);
+      }
+      if (endpoint.body && entry.body !== undefined) parseOrThrow(endpoint.body, entry.body, 'entry.body');
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** An endpoint of the catalog by id. */
+export function endpointById(id: string): AnyEndpoint | undefined {
+  return Object.hasOwn(endpoints, id) ? (endpoints as Record<string, AnyEndpoint>)[id] : undefined;
+}

@@ -1,0 +1,37 @@
+import type { RateWindow } from '../store/rate-budget';
+
+/**
+ * The budgets the outbox paces under (spec: Limits: 60 requests per minute per token, and per
+ * incoming webhook). Each budget is a key in `store.rate` (a token's key is a hash of the token, an
+ * incoming webhook's a hash of its path: see `rateLimitKey`), so every replica sharing the store
+ * draws from the same budget.
+ */
+export interface PacingOptions {
+  /** Requests per window assumed until the platform's `X-RateLimit-Limit` says otherwise. */
+  defaultLimit: number;
+  /** The platform's window. */
+  windowMs: number;
+  /**
+   * Added to the window: a request is stamped when it is granted and counted by the platform when it
+   * arrives, a little later; without the margin two requests a window apart could land in one window.
+   */
+  marginMs: number;
+}
+
+export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 500 };
+
+/** The window `store.rate` enforces for a budget of `limit` requests. */
+export function pacedWindow(limit: number, options: PacingOptions): RateWindow {
+  return { limit: Math.max(1, Math.floor(limit)), windowMs: options.windowMs + options.marginMs };
+}
+
+/**
+ * How many messages a budget of `limit` per window lets through within `spanMs`: a full window's
+ * worth at once, then `limit` per window. Coalescing starts when a target holds more than this.
+ *
+ * @example messagesWithin(60, 60_000, 60_000) // 60
+ * @example messagesWithin(60, 60_000, 120_000) // 120
+ */
+export function messagesWithin(limit: number, windowMs: number, spanMs: number): number {
+  return Math.max(1, Math.floor(limit * Math.max(1, Math.floor(spanMs / windowMs))));
+}

@@ -1,0 +1,99 @@
+import { endpoints } from '../api/schemas/endpoints';
+import { InvalidInputError } from '../errors';
+import type { KvSpace } from '../store/kv';
+import type { Secrets } from '../store/secrets';
+import type { OutboxEntry } from './entry';
+import { uploadOnce } from './media';
+import { endpointById } from './outbox';
+import { callOnce, type SendClient } from './send-client';
+
+export interface SendEntryContext {
+  client: SendClient;
+  secrets: Pick<Secrets, 'get'>;
+  kv: KvSpace;
+  /** The queue entry (media ids are remembered under it). */
+  entryId: string;
+  /** How long notes about the entry are kept. */
+  ttlMs: number;
+  signal: AbortSignal;
+}
+
+/** What a delivered entry created, for the loop guard. */
+export interface SendOutcome {
+  created?: { kind: 'post' | 'comment'; id: number };
+  /** Text posted through an incoming webhook (it comes back as a post without a known id). */
+  sentText?: string;
+}
+
+/** Sends one entry with a single attempt; throws the client's error class on failure. */
+export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Promise<SendOutcome> {
+  const base = { signal: ctx.signal };
+  switch (entry.kind) {
+    case 'post': {
+      const mediaIds = entry.media?.length
+        ? await uploadOnce({ client: ctx.client, kv: ctx.kv, entryId: ctx.entryId, media: entry.media, ttlMs: ctx.ttlMs, signal: ctx.signal })
+        : undefined;
+      const body = { body: entry.body, ...(entry.botUserId ? { bot_user_id: entry.botUserId } : {}), ...(mediaIds ? { media_ids: mediaIds } : {}) };
+      const post = (await callOnce(ctx.client, endpoints['posts.create'], { ...base, params: { wall_id: entry.wallId }, body })) as { id: number };
+      return { created: { kind: 'post', id: post.id } };
+    }
+    case 'comment': {
+      const comment = (await callOnce(ctx.client, endpoints['comments.create'], { ...base, params: { post_id: entry.postId }, body: { body: entry.body } })) as { id: number };
+      return { created: { kind: 'comment', id: comment.id } };
+    }
+    case 'dm':
+      await callOnce(ctx.client, endpoints['directMessages.send'], {
+        ...base,
+        params: { id: entry.userId },
+        body: { bot_user_id: entry.botUserId, text: entry.text, ...(entry.media ? { media: entry.media } : {}) },
+      });
+      return {};
+    case 'incoming': {
+      const token = await incomingToken(ctx.secrets, entry.webhook.urlSecretRef);
+      await callOnce(ctx.client, endpoints['incomingWebhooks.send'], { ...base, params: { token }, body: entry.payload });
+      const text = entry.payload.text;
+      return entry.action === 'wall_post' && typeof text === 'string' ? { sentText: text } : {};
+    }
+    case 'notification':
+      await callOnce(ctx.client, endpoints['notifications.send'], { ...base, body: entry.notification });
+      return {};
+    case 'announcement':
+      await callOnce(ctx.client, endpoints['announcements.create'], { ...base, body: entry.announcement });
+      return {};
+    case 'event':
+      await callOnce(ctx.client, endpoints['events.create'], { ...base, body: entry.event });
+      return {};
+    case 'award':
+      // spec: Award rules 3 — an identical row returns the existing award: safe to send again
+      await callOnce(ctx.client, endpoints['achievements.award'], { ...base, params: { id: entry.achievementId }, body: { awards: entry.rows }, repeatable: true });
+      return {};
+    case 'api': {
+      const endpoint = endpointById(entry.endpointId);
+      if (!endpoint) throw new InvalidInputError('entry.endpointId', `entry.endpointId: ${entry.endpointId} is not in the catalog`);
+      await callOnce(ctx.client, endpoint, { ...base, ...(entry.params ? { params: entry.params } : {}), ...(entry.query ? { query: entry.query } : {}), body: entry.body });
+      return {};
+    }
+  }
+}
+
+/**
+ * The token of an incoming webhook, from its URL kept encrypted in `store.secrets`
+ * (spec: Incoming webhooks: `POST {base_url}/api/open/v1/incoming/{token}`).
+ */
+async function incomingToken(secrets: Pick<Secrets, 'get'>, ref: string): Promise<string> {
+  const url = await secrets.get(ref);
+  const token = url === undefined ? undefined : /\/incoming\/([^/?#]+)/.exec(url)?.[1];
+  // the message names the secret, never its value
+  if (!token) throw new InvalidInputError('entry.webhook.urlSecretRef', `entry.webhook.urlSecretRef: secret "${ref}" holds no incoming-webhook URL`);
+  return decodeURIComponent(token);
+}
+
+/** Whether the platform can be read back for this entry (see `reconcileEntry`). */
+export function isReconcilable(entry: OutboxEntry): boolean {
+  return entry.kind === 'post' || entry.kind === 'comment' || entry.kind === 'announcement' || entry.kind === 'event';
+}
+
+/** Whether sending the entry again is harmless whatever happened before (awards). */
+export function isRepeatable(entry: OutboxEntry): boolean {
+  return entry.kind === 'award';
+}

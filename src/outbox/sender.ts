@@ -1,0 +1,295 @@
+import type { Clock, TimerHandle } from '../clock';
+import type { KvSpace } from '../store/kv';
+import type { QueueLease } from '../store/queue';
+import type { Store } from '../store/store';
+import { attemptKey, forgetEntry, readNote, writeNote } from './attempt-note';
+import { backoffMs, DEFAULT_BACKOFF, planRetry, type BackoffPolicy } from './backoff';
+import { DEFAULT_COALESCE, digestKey, prepareDigest, type CoalesceOptions, type DigestState } from './coalesce';
+import { OutboxRecordSchema, withText, type OutboxEntry, type OutboxRecord } from './entry';
+import { classifyFailure } from './failure';
+import { keepLeaseAlive } from './lease-heartbeat';
+import { DONE_TTL_MS, doneKey, OUTBOX_KV } from './outbox';
+import { messagesWithin } from './pacer';
+import { reconcileEntry } from './reconcile';
+import type { SendClient } from './send-client';
+import { isReconcilable, isRepeatable, sendEntry, type SendOutcome } from './send-entry';
+
+/** Called after content is created, so the loop guard ignores the events it causes (src/bots/loop-guard.ts). */
+export interface OutboxHooks {
+  onCreated?(input: { tenant: string; kind: 'post' | 'comment'; id: number }): Promise<void> | void;
+  onSentText?(input: { tenant: string; text: string }): Promise<void> | void;
+}
+
+export interface SenderLogger {
+  warn?(details: Record<string, unknown>, message: string): void;
+}
+
+export interface OutboxSenderOptions {
+  store: Pick<Store, 'outbox' | 'kv' | 'secrets'>;
+  clock: Clock;
+  /** The client of a tenant (an `ApiClient` with the shared limiter); undefined for an unknown tenant. */
+  clientFor: (tenant: string) => SendClient | undefined;
+  /** Concurrent lanes (entries of different targets in flight at once). Default 4. */
+  lanes?: number;
+  /** How long a taken entry is held before another replica may take it; kept alive while sending. Default 60 s. */
+  leaseMs?: number;
+  /** How often an idle lane looks for due entries. Default 500 ms. */
+  pollMs?: number;
+  backoff?: BackoffPolicy;
+  /** The least wait before reconciling an uncertain create (the platform may still be working on it). Default 30 s. */
+  uncertainDelayMs?: number;
+  /** `false` turns coalescing off. */
+  coalesce?: Partial<CoalesceOptions> | false;
+  /** Messages per minute a target may send (for coalescing). Default 60 (spec: Limits). */
+  limitPerMinute?: (target: string) => number;
+  hooks?: OutboxHooks;
+  logger?: SenderLogger;
+  random?: () => number;
+}
+
+type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
+
+/**
+ * Works off the outbox: takes the next due entry of any target (one per target at a time, in
+ * order), sends it with a single attempt through the paced client, and then completes it, schedules
+ * a retry with jittered backoff until its deadline, or moves it to the dead letters with the
+ * platform's message. Creates whose outcome is unknown are reconciled before any resend; storms are
+ * coalesced into digests. Several senders (in one process or many) can share one store.
+ *
+ * @example
+ * const sender = new OutboxSender({ store, clock, clientFor: (tenant) => clients.get(tenant) });
+ * sender.start();
+ * // ...
+ * await sender.stop();
+ */
+export class OutboxSender {
+  private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'hooks' | 'logger'>> & Pick<OutboxSenderOptions, 'hooks' | 'logger'>;
+  private readonly coalesce: CoalesceOptions | undefined;
+  private readonly kv: KvSpace;
+  private readonly abort = new AbortController();
+  private readonly lanes: Promise<void>[] = [];
+  private readonly wakers = new Set<() => void>();
+  private stopping = false;
+
+  constructor(options: OutboxSenderOptions) {
+    this.o = {
+      lanes: 4,
+      leaseMs: 60_000,
+      pollMs: 500,
+      backoff: DEFAULT_BACKOFF,
+      uncertainDelayMs: 30_000,
+      limitPerMinute: () => 60,
+      random: Math.random,
+      ...options,
+    };
+    this.coalesce = options.coalesce === false ? undefined : { ...DEFAULT_COALESCE, ...options.coalesce };
+    this.kv = options.store.kv(OUTBOX_KV);
+  }
+
+  start(): void {
+    if (this.lanes.length > 0 || this.stopping) return;
+    for (let i = 0; i < this.o.lanes; i += 1) this.lanes.push(this.lane());
+  }
+
+  /** Look for work now (after an enqueue in this process). */
+  wake(): void {
+    for (const wake of this.wakers) wake();
+  }
+
+  /**
+   * Stops taking entries. In-flight entries get `graceMs` to finish; after that their requests are
+   * aborted and the entries released (an aborted create is reconciled by whoever sends it next).
+   */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    const all = Promise.all(this.lanes);
+    let timer: TimerHandle | undefined;
+    const grace = new Promise<void>((resolve) => (timer = this.o.clock.setTimeout(resolve, graceMs)));
+    await Promise.race([all, grace]);
+    if (timer) this.o.clock.clearTimeout(timer);
+    this.abort.abort(new Error('the outbox sender stopped'));
+    await all;
+  }
+
+  /** Takes and works off one due entry; false when none was due. */
+  async runOnce(): Promise<boolean> {
+    const lease = await this.o.store.outbox.reserve(this.o.leaseMs);
+    if (!lease) return false;
+    await this.process(lease);
+    return true;
+  }
+
+  private async lane(): Promise<void> {
+    while (!this.stopping) {
+      let worked = false;
+      try {
+        worked = await this.runOnce();
+      } catch (error) {
+        this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: the store failed; trying again');
+      }
+      if (!worked && !this.stopping) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.o.clock.clearTimeout(handle);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const handle = this.o.clock.setTimeout(done, this.o.pollMs);
+      this.wakers.add(done);
+    });
+  }
+
+  private async process(lease: QueueLease): Promise<void> {
+    const parsed = OutboxRecordSchema.safeParse(lease.payload);
+    if (!parsed.success) {
+      await this.o.store.outbox.deadLetter(lease, `not an outbox entry: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      return;
+    }
+    const record = parsed.data;
+    if (this.o.clock.now() > record.deadlineAt) {
+      // a message that could not go out in time (the runtime was down) is news no longer: not sent late
+      await this.o.store.outbox.deadLetter(lease, `deadline passed before it could be sent${lease.lastError ? `; last error: ${lease.lastError}` : ''}`);
+      return;
+    }
+    const stopBeat = keepLeaseAlive(this.o.store.outbox, this.o.clock, lease, this.o.leaseMs);
+    try {
+      const delivery = await this.deliver(lease, record);
+      if (delivery.kind === 'drop') await this.o.store.outbox.deadLetter(lease, delivery.reason);
+      else await this.finish(lease, record);
+    } catch (error) {
+      await this.fail(lease, record, error);
+    } finally {
+      stopBeat();
+    }
+  }
+
+  /** Delivered: remembered first (a crash before `complete` must not let a keyed enqueue queue it again), then removed. */
+  private async finish(lease: QueueLease, record: OutboxRecord): Promise<void> {
+    if (record.keyed) await this.kv.set(doneKey(lease.id), true, { ttlMs: DONE_TTL_MS });
+    if (await this.o.store.outbox.complete(lease)) await forgetEntry(this.kv, lease.id, blobRefsOf(record.entry));
+  }
+
+  private async deliver(lease: QueueLease, record: OutboxRecord): Promise<Delivery> {
+    const client = this.o.clientFor(record.entry.tenant);
+    if (!client) return { kind: 'drop', reason: `no client for tenant "${record.entry.tenant}"` };
+    const digest = this.coalesce ? await prepareDigest(this.coalescer(), lease, record) : undefined;
+    if (!digest) return this.attempt(client, lease, record, record.entry, attemptKey(lease.id));
+    return this.sendDigest(client, lease, record, digest);
+  }
+
+  private async sendDigest(client: SendClient, lease: QueueLease, record: OutboxRecord, digest: DigestState): Promise<Delivery> {
+    for (let part = digest.sent; part < digest.parts.length; part += 1) {
+      const entry = withText(record.entry, digest.parts[part] ?? '');
+      const delivery = await this.attempt(client, lease, record, entry, attemptKey(lease.id, part));
+      if (delivery.kind === 'drop') return delivery;
+      digest.sent = part + 1;
+      await this.kv.set(digestKey(lease.id), digest as never, { ttlMs: this.ttlOf(record) });
+    }
+    return { kind: 'sent' };
+  }
+
+  /** One request for one message: settle an earlier uncertain attempt first, note the attempt, send. */
+  private async attempt(client: SendClient, lease: QueueLease, record: OutboxRecord, entry: OutboxEntry, key: string): Promise<Delivery> {
+    const note = await readNote(this.kv, key);
+    if (note?.maybeSent) {
+      const settled = await this.settle(client, record, entry, note.firstAt);
+      if (settled === 'drop') return { kind: 'drop', reason: 'the outcome of an earlier attempt is unknown and on_uncertain is drop: not resent' };
+      if (settled) return this.after(entry, settled);
+    }
+    const firstAt = note?.firstAt ?? this.o.clock.now();
+    const ttlMs = this.ttlOf(record);
+    await writeNote(this.kv, key, { firstAt, maybeSent: true }, ttlMs);
+    let outcome: SendOutcome;
+    try {
+      const ctx = { client, secrets: this.o.store.secrets, kv: this.kv, entryId: lease.id, ttlMs, signal: this.abort.signal };
+      outcome = await sendEntry(entry, ctx);
+    } catch (error) {
+      if (classifyFailure(error).certainlyNotSent && !this.abort.signal.aborted) await writeNote(this.kv, key, { firstAt, maybeSent: false }, ttlMs);
+      throw error;
+    }
+    return this.after(entry, outcome);
+  }
+
+  /**
+   * An earlier attempt may have arrived. What can be read back is looked up on the platform (found:
+   * done, nothing resent); awards are safe to resend; other writes follow `on_uncertain`.
+   */
+  private async settle(client: SendClient, record: OutboxRecord, entry: OutboxEntry, sinceMs: number): Promise<SendOutcome | 'drop' | undefined> {
+    if (isRepeatable(entry)) return undefined;
+    const result = await reconcileEntry(client, entry, sinceMs, this.abort.signal);
+    if (result.kind === 'found') return result.created ? { created: result.created } : {};
+    if (result.kind === 'absent' || record.onUncertain === 'resend') return undefined;
+    return 'drop';
+  }
+
+  private async after(entry: OutboxEntry, outcome: SendOutcome): Promise<Delivery> {
+    try {
+      if (outcome.created) await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...outcome.created });
+      if (outcome.sentText !== undefined) await this.o.hooks?.onSentText?.({ tenant: entry.tenant, text: outcome.sentText });
+    } catch (error) {
+      this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: a delivery hook failed');
+    }
+    return { kind: 'sent' };
+  }
+
+  private async fail(lease: QueueLease, record: OutboxRecord, error: unknown): Promise<void> {
+    const queue = this.o.store.outbox;
+    const now = this.o.clock.now();
+    if (this.abort.signal.aborted) {
+      await queue.retry(lease, now, 'released: the sender stopped');
+      return;
+    }
+    const failure = classifyFailure(error);
+    // ids, kinds and error codes only: never the message text, never a URL
+    this.o.logger?.warn?.({ entry: lease.id, target: lease.target, kind: record.entry.kind, attempt: lease.attempts, failure: failure.kind, error: failure.message }, 'outbox: delivery failed');
+    if (failure.kind === 'dead') {
+      await queue.deadLetter(lease, failure.message);
+      return;
+    }
+    const unreadable = !isReconcilable(record.entry) && !isRepeatable(record.entry);
+    if (failure.kind === 'uncertain' && unreadable && record.onUncertain === 'drop') {
+      await queue.deadLetter(lease, `outcome unknown (${failure.message}); not resent (on_uncertain: drop)`);
+      return;
+    }
+    const delay = this.retryDelay(lease, record, failure);
+    const plan = planRetry(now, delay, record.deadlineAt);
+    if (plan.kind === 'expired') await queue.deadLetter(lease, `deadline passed; last error: ${failure.message}`);
+    else await queue.retry(lease, plan.atMs, failure.message);
+  }
+
+  private retryDelay(lease: QueueLease, record: OutboxRecord, failure: ReturnType<typeof classifyFailure>): number {
+    if (failure.kind === 'rate') {
+      // spec: Limits — Retry-After (seconds) on 429: never earlier, a little jitter after
+      const after = failure.retryAfterMs ?? 1_000;
+      return after + Math.round(this.o.random() * Math.min(1_000, after / 10));
+    }
+    const floor = failure.kind === 'uncertain' && isReconcilable(record.entry) ? this.o.uncertainDelayMs : 0;
+    return backoffMs(lease.attempts, this.o.backoff, this.o.random(), floor);
+  }
+
+  private coalescer(): Parameters<typeof prepareDigest>[0] {
+    const options = this.coalesce ?? DEFAULT_COALESCE;
+    return {
+      queue: this.o.store.outbox,
+      kv: this.kv,
+      options,
+      capacityOf: (target) => messagesWithin(this.o.limitPerMinute(target), 60_000, options.windowMs),
+      ttlMs: 2 * 24 * 60 * 60_000,
+      now: () => this.o.clock.now(),
+    };
+  }
+
+  private ttlOf(record: OutboxRecord): number {
+    return Math.max(60_000, record.deadlineAt - this.o.clock.now()) + 24 * 60 * 60_000;
+  }
+}
+
+function blobRefsOf(entry: OutboxEntry): string[] {
+  if (entry.kind !== 'post' || !entry.media) return [];
+  return entry.media.flatMap((m) => (m.blobRef ? [m.blobRef] : []));
+}

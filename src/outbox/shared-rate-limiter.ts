@@ -1,0 +1,129 @@
+import type { RateBudget } from '../api/rate-headers';
+import type { RateLimiter } from '../api/rate-limiter';
+import type { Clock } from '../clock';
+import type { SharedRateBudget } from '../store/rate-budget';
+import { DEFAULT_PACING, pacedWindow, type PacingOptions } from './pacer';
+
+export interface SharedRateLimiterOptions {
+  rate: SharedRateBudget;
+  clock: Clock;
+  pacing?: Partial<PacingOptions>;
+  /** Where a failed write to the store is reported (pacing goes on with what the store knows). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The API client's `RateLimiter` over `store.rate`: every replica sharing the store draws from one
+ * budget per token and per incoming webhook (spec: Limits), so together they stay under 60 per
+ * minute. The platform's `X-RateLimit-*` headers correct the shared log when someone else spent part
+ * of the budget, and a 429's `Retry-After` blocks the key for every replica until it has passed.
+ *
+ * @example
+ * const limiter = new SharedRateLimiter({ rate: store.rate, clock });
+ * const client = new ApiClient({ baseUrl, token, clock, limiter });
+ */
+export class SharedRateLimiter implements RateLimiter {
+  private readonly rate: SharedRateBudget;
+  private readonly clock: Clock;
+  private readonly pacing: PacingOptions;
+  private readonly onError: (error: unknown) => void;
+  private readonly limits = new Map<string, number>();
+  private readonly blockedUntil = new Map<string, number>();
+  /** Keys whose limit an answer has told us; until then one request at a time learns it. */
+  private readonly known = new Set<string>();
+  private readonly probes = new Map<string, { done: Promise<void>; resolve: () => void }>();
+
+  constructor(options: SharedRateLimiterOptions) {
+    this.rate = options.rate;
+    this.clock = options.clock;
+    this.pacing = { ...DEFAULT_PACING, ...options.pacing };
+    this.onError = options.onError ?? (() => undefined);
+  }
+
+  /** The limit in force for `key`: the platform's last `X-RateLimit-Limit`, else the default. */
+  limitOf(key: string): number {
+    return this.limits.get(key) ?? this.pacing.defaultLimit;
+  }
+
+  async acquire(key: string, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      if (this.known.has(key)) return this.take(key, signal);
+      const probe = this.probes.get(key);
+      if (probe) {
+        await abortable(probe.done, signal);
+        continue;
+      }
+      // claimed before any await: two callers can never both think they are the probe
+      this.startProbe(key);
+      try {
+        return await this.take(key, signal);
+      } catch (error) {
+        this.endProbe(key, false);
+        throw error;
+      }
+    }
+  }
+
+  /** Waits for a slot in the shared window (and past any `Retry-After`), and takes it. */
+  private async take(key: string, signal: AbortSignal | undefined): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const blocked = (this.blockedUntil.get(key) ?? 0) - this.clock.now();
+      if (blocked > 0) {
+        await this.clock.sleep(blocked, signal);
+        continue;
+      }
+      const decision = await this.rate.take(key, pacedWindow(this.limitOf(key), this.pacing));
+      if (decision.ok) return;
+      await this.clock.sleep(Math.max(1, decision.waitMs), signal);
+    }
+  }
+
+  observe(key: string, budget: RateBudget | undefined): void {
+    this.endProbe(key, budget !== undefined);
+    if (!budget) return;
+    if (budget.limit !== undefined && budget.limit > 0) this.limits.set(key, budget.limit);
+    if (budget.remaining === undefined) return;
+    const window = pacedWindow(this.limitOf(key), this.pacing);
+    const resetAtMs = budget.resetAtMs === undefined ? undefined : budget.resetAtMs + this.pacing.marginMs;
+    this.record(key, { ...window, remaining: Math.min(window.limit, budget.remaining), ...(resetAtMs === undefined ? {} : { resetAtMs }) });
+  }
+
+  backoff(key: string, untilMs: number): void {
+    this.blockedUntil.set(key, Math.max(this.blockedUntil.get(key) ?? 0, untilMs));
+    // the whole budget counts as spent until then, for the other replicas too
+    this.record(key, { ...pacedWindow(this.limitOf(key), this.pacing), remaining: 0, resetAtMs: untilMs });
+  }
+
+  private startProbe(key: string): void {
+    let resolve = (): void => undefined;
+    const done = new Promise<void>((r) => (resolve = r));
+    this.probes.set(key, { done, resolve });
+  }
+
+  /** An answer (with or without rate headers) settles what we assume; no answer lets the next request probe. */
+  private endProbe(key: string, answered: boolean): void {
+    if (answered) this.known.add(key);
+    const probe = this.probes.get(key);
+    if (!probe) return;
+    this.probes.delete(key);
+    probe.resolve();
+  }
+
+  private record(key: string, observation: Parameters<SharedRateBudget['observe']>[1]): void {
+    this.rate.observe(key, observation).catch(this.onError);
+  }
+}
+
+function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
+}

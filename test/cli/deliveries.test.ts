@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDeliveries } from '../../src/cli/commands/deliveries';
+import type { InboxEntry } from '../../src/store/inbox';
+import { startPair, type Pair } from '../../src/testing';
+import { captureIo, FIXTURE_BOTS, freePort, pairEnv } from './cli-io';
+
+describe('intrabot deliveries', () => {
+  let pair: Pair;
+  let deadId: string;
+
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['chores'], botsDir: FIXTURE_BOTS });
+    const at = new Date(pair.clock.now()).toISOString();
+    const envelope = {
+      id: randomUUID(),
+      event: 'service.post.created',
+      version: 'v1' as const,
+      timestamp: Math.floor(pair.clock.now() / 1000),
+      customer: 'sandbox',
+      payload: { id: 4242, body: 'please explode', wall_id: 1, wall_name: 'Company', author: { id: 10, name: 'Ada', email: 'ada@example.com' }, created_at: at, updated_at: at },
+    };
+    await pair.runtime.receive({ tenant: 'sandbox', bot: 'chores', deliveryId: envelope.id, envelope });
+    // the handler throws on every attempt; the retries wait on the clock, which the test moves on
+    const dead = await pair.platform.waitFor(
+      async () => {
+        pair.clock.advance(61_000);
+        return pair.runtime.store.inbox.list({ state: 'dead' });
+      },
+      (entries) => entries.length > 0,
+      10_000,
+    );
+    deadId = dead[0]!.id;
+  });
+  afterAll(async () => pair?.close());
+
+  it('lists dead letters with the bot, the event and the handler\'s error, through the admin route', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runDeliveries(['--dead'], io)).toBe(0);
+    expect(io.out).toContain('1 dead letter(s)');
+    const row = io.out.split('\n').find((l) => l.startsWith(deadId));
+    expect(row).toMatch(/chores\s+(service\.)?post\.created\s+dead\s+3\s/);
+    expect(row).toContain('boom: cannot handle this post');
+    expect(io.out).toContain('intrabot deliveries replay <id>');
+  });
+
+  it('prints the entries as JSON with --json', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runDeliveries(['--dead', '--json'], io)).toBe(0);
+    const entries = JSON.parse(io.out) as InboxEntry[];
+    expect(entries.map((e) => e.id)).toEqual([deadId]);
+  });
+
+  it('reads the store directly when no runtime is up', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS, { INTRABOT_PORT: String(await freePort()) }));
+    expect(await runDeliveries(['--dead'], io)).toBe(0);
+    expect(io.out).toContain(deadId);
+  });
+
+  it('says there is nothing waiting when the inbox is empty', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runDeliveries([], io)).toBe(0);
+    expect(io.out).toContain('No deliveries waiting');
+  });
+
+  it('replays a dead letter: it leaves the dead letters and is handed to the bot again', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runDeliveries(['replay', deadId], io)).toBe(0);
+    expect(io.out).toContain(`replaying ${deadId}`);
+    expect((await pair.runtime.store.inbox.list({ state: 'dead' })).map((e) => e.id)).not.toContain(deadId);
+    const again = await pair.platform.waitFor(() => pair.runtime.store.inbox.get(deadId), (e) => (e?.attempts ?? 0) >= 1);
+    expect(again?.lastError).toContain('boom');
+  });
+
+  it('exits 1 for an unknown delivery and 2 for bad arguments', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runDeliveries(['replay', 'no-such-id'], io)).toBe(1);
+    expect(io.err).toContain('no-such-id');
+    expect(await runDeliveries(['replay'], captureIo(pairEnv(pair, FIXTURE_BOTS)))).toBe(2);
+    expect(await runDeliveries(['--limit', 'many'], captureIo(pairEnv(pair, FIXTURE_BOTS)))).toBe(2);
+    expect(await runDeliveries(['purge'], captureIo(pairEnv(pair, FIXTURE_BOTS)))).toBe(2);
+  });
+});

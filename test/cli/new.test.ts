@@ -1,0 +1,75 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBots } from '../../src/bots/registry';
+import { runNew } from '../../src/cli/commands/new';
+import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
+import { startPair, type Pair } from '../../src/testing';
+import { captureIo } from './cli-io';
+
+describe('intrabot new', () => {
+  let tmp: string;
+  let botsDir: string;
+  let pair: Pair | undefined;
+
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'intrabot-cli-new-'));
+    botsDir = join(tmp, 'bots');
+  });
+  afterAll(async () => {
+    await pair?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('scaffolds a manifest, a module, a template and a test, and says what to do next', async () => {
+    const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
+    expect(await runNew(['standup-helper'], io)).toBe(0);
+    for (const file of ['bot.yaml', 'index.ts', 'templates/hello.hbs', 'standup-helper.test.ts']) {
+      expect(existsSync(join(botsDir, 'standup-helper', file)), file).toBe(true);
+    }
+    expect(io.out).toContain('created bots/standup-helper/');
+    expect(io.out).toContain('npx vitest run bots/standup-helper');
+    expect(readFileSync(join(botsDir, 'standup-helper', 'bot.yaml'), 'utf8')).toContain('display_name: Standup Helper Bot');
+  });
+
+  it('writes imports that resolve to the framework from wherever the bot lives', () => {
+    const dir = join(botsDir, 'standup-helper');
+    const specifiers = [readFileSync(join(dir, 'index.ts'), 'utf8'), readFileSync(join(dir, 'standup-helper.test.ts'), 'utf8')]
+      .flatMap((text) => [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => m[1]!));
+    expect(specifiers.length).toBe(3);
+    for (const spec of specifiers) {
+      const target = resolve(dir, spec);
+      expect(existsSync(`${target}.ts`) || existsSync(join(target, 'index.ts')), spec).toBe(true);
+    }
+  });
+
+  it('scaffolds a bot that loads and answers /hello on the sandbox, as its own test expects', async () => {
+    const registry = await loadBots(botsDir, {});
+    expect(registry.failures).toEqual([]);
+    expect(registry.bots.map((b) => b.name)).toEqual(['standup-helper']);
+    // the generated test's steps, run here
+    pair = await startPair({ bots: ['standup-helper'], botsDir });
+    const refs = directoryRefs(pair.sandbox.ctx)!;
+    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
+    const comments = await pair.platform.waitFor(() => pair!.platform.commentsOn(post.id), (c) => c.length > 0);
+    expect(comments[0]?.body).toMatch(/^Hello, \S.*!$/);
+  });
+
+  it('refuses an existing folder with exit code 2 and changes nothing', async () => {
+    const before = readFileSync(join(botsDir, 'standup-helper', 'index.ts'), 'utf8');
+    const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
+    expect(await runNew(['standup-helper'], io)).toBe(2);
+    expect(io.err).toContain('already exists');
+    expect(readFileSync(join(botsDir, 'standup-helper', 'index.ts'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a name that is not a slug, or a missing name, with exit code 2', async () => {
+    for (const args of [['Standup'], ['9lives'], ['a b'], ['../escape'], [], ['one', 'two']]) {
+      const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
+      expect(await runNew(args, io), args.join(' ')).toBe(2);
+      expect(io.err).not.toBe('');
+    }
+    expect(existsSync(join(tmp, 'escape'))).toBe(false);
+  });
+});

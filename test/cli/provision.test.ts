@@ -1,0 +1,77 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNew } from '../../src/cli/commands/new';
+import { runProvision } from '../../src/cli/commands/provision';
+import { startPair, type Pair } from '../../src/testing';
+import { captureIo, FIXTURE_BOTS, freePort, pairEnv } from './cli-io';
+
+describe('intrabot provision', () => {
+  let pair: Pair;
+  let tmp: string;
+  let otherBots: string;
+  const webhooks = async () => (await pair.platform.request<{ data: { name: string; url: string; is_active?: boolean }[] }>('GET', '/api/open/v1/webhooks')).data;
+
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['chores'], botsDir: FIXTURE_BOTS });
+    tmp = mkdtempSync(join(tmpdir(), 'intrabot-cli-provision-'));
+    otherBots = join(tmp, 'bots');
+    expect(await runNew(['greeter'], captureIo({ INTRABOT_BOTS_DIR: otherBots }, tmp))).toBe(0);
+  });
+  afterAll(async () => {
+    await pair?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('prints the plan of a dry run and changes nothing on the platform', async () => {
+    const before = await webhooks();
+    // a bots folder with `greeter` and not `chores`: greeter would be created, chores retired
+    const io = captureIo(pairEnv(pair, otherBots));
+    expect(await runProvision(['--dry-run'], io)).toBe(0);
+    expect(io.out).toMatch(/tenant sandbox: \d+ change\(s\)/);
+    expect(io.out).toMatch(/create\s+bot_user\s+greeter/);
+    expect(io.out).toMatch(/create\s+webhook\s+greeter/);
+    expect(io.out).toMatch(/revoke\s+webhook\s+chores/);
+    expect(io.out).toContain('dry run: nothing was changed');
+    expect(await webhooks()).toEqual(before);
+  });
+
+  it('says a second run has nothing to change (idempotent) and exits 0', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runProvision([], io)).toBe(0);
+    expect(io.out).toContain('tenant sandbox: nothing to change');
+    expect(io.out).toContain('already up to date');
+  });
+
+  it('prints the results as JSON with --json', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runProvision(['--dry-run', '--json'], io)).toBe(0);
+    const results = JSON.parse(io.out) as { tenant: string; bots: Record<string, { enabled: boolean }> }[];
+    expect(results[0]).toMatchObject({ tenant: 'sandbox', bots: { chores: { enabled: true } } });
+  });
+
+  it('applies nothing while a bot fails to load, since it would look removed and be retired', async () => {
+    const bots = join(tmp, 'with-broken');
+    expect(await runNew(['chores'], captureIo({ INTRABOT_BOTS_DIR: bots }, tmp))).toBe(0);
+    mkdirSync(join(bots, 'broken'));
+    writeFileSync(join(bots, 'broken', 'bot.yaml'), 'name: broken\ndisplay_name: Broken\nevents: [post.exploded]\n');
+    const before = await webhooks();
+    const io = captureIo(pairEnv(pair, bots));
+    expect(await runProvision([], io)).toBe(1);
+    expect(io.err).toContain('bot not loaded');
+    expect(io.err).toContain('nothing applied');
+    expect(await webhooks()).toEqual(before);
+  });
+
+  it('exits 1 with the fix when no sandbox is running in sandbox mode', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS, { INTRABOT_SANDBOX_PORT: String(await freePort()) }));
+    expect(await runProvision(['--dry-run'], io)).toBe(1);
+    expect(io.err).toContain('no sandbox is running');
+    expect(io.err).toContain('`npm start` or `intrabot sandbox`');
+  });
+
+  it('exits 2 on an unknown flag', async () => {
+    expect(await runProvision(['--force'], captureIo(pairEnv(pair, FIXTURE_BOTS)))).toBe(2);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { backoffMs, DEFAULT_BACKOFF, planRetry } from '../../src/outbox/backoff';
+
+describe('backoffMs', () => {
+  const policy = { baseMs: 1_000, maxMs: 60_000 };
+
+  it.each([
+    [1, 0, 500],
+    [1, 1, 1_000],
+    [2, 0.5, 1_500],
+    [3, 1, 4_000],
+    [10, 1, 60_000],
+    [10, 0, 30_000],
+  ])('waits between half and all of the doubled ceiling (attempt %i, random %d -> %i ms)', (attempt, random, expected) => {
+    expect(backoffMs(attempt, policy, random)).toBe(expected);
+  });
+
+  it('never waits less than the floor (a Retry-After, the reconcile delay)', () => {
+    expect(backoffMs(1, policy, 0, 30_000)).toBe(30_000);
+    expect(backoffMs(8, policy, 1, 30_000)).toBe(60_000);
+  });
+
+  it('spreads entries that failed together over the window instead of bringing them back together', () => {
+    const delays = new Set([0, 0.25, 0.5, 0.75, 1].map((r) => backoffMs(4, DEFAULT_BACKOFF, r)));
+    expect(delays.size).toBe(5);
+  });
+});
+
+describe('planRetry', () => {
+  it('retries while the retry time is within the deadline', () => {
+    expect(planRetry(1_000, 500, 2_000)).toEqual({ kind: 'retry', atMs: 1_500 });
+    expect(planRetry(1_000, 1_000, 2_000)).toEqual({ kind: 'retry', atMs: 2_000 });
+  });
+
+  it('gives up once the retry would fall after the deadline', () => {
+    expect(planRetry(1_000, 1_001, 2_000)).toEqual({ kind: 'expired' });
+  });
+});

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
+import { startPair, type Item, type Pair } from '../../src/testing';
+
+describe('recovering events missed while the runtime was down', () => {
+  let pair: Pair;
+  let wall: number;
+  let employee: number;
+
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops'] });
+    const refs = directoryRefs(pair.sandbox.ctx)!;
+    wall = refs.company_wall_id;
+    employee = refs.employee_ids[2]!;
+    // the bot has handled one event, so it has a cursor to recover from
+    const first = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
+    await pair.platform.waitFor(() => pair.platform.commentsOn(first.id), (c) => c.length > 0);
+  });
+  afterAll(async () => pair?.close());
+
+  it('answers, once, a command posted while the runtime was down longer than the platform retries', async () => {
+    let missed: Item | undefined;
+    await pair.restartRuntime(async () => {
+      missed = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
+      // past the platform's last retry at 10 minutes: the delivery is given up
+      await pair.platform.advance(11 * 60);
+    });
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+    expect(comments.map((c) => c.body)).toEqual(['On call: Ada Lovelace']);
+  });
+
+  it('answers once an event posted during a short restart, delivered by the platform retry', async () => {
+    let missed: Item | undefined;
+    await pair.restartRuntime(async () => {
+      missed = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
+    });
+    await pair.platform.advance(61); // the first retry reaches the restarted runtime
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+    expect(comments).toHaveLength(1);
+  });
+
+  it("acknowledges the platform's own late retry of a recovered event without answering twice", async () => {
+    let missed: Item | undefined;
+    await pair.restartRuntime(async () => {
+      missed = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
+      // down for 9.5 minutes: long enough to look for missed events, and the platform's last retry is still to come
+      await pair.platform.advance(570);
+    });
+    await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+    await pair.platform.advance(60); // the 10-minute retry now reaches the runtime
+    await pair.platform.deliveries();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await pair.platform.commentsOn(missed!.id)).toHaveLength(1);
+  });
+});
