@@ -16,7 +16,8 @@ import { isReconcilable, isRepeatable, sendEntry, type SendOutcome } from './sen
 
 /** Called after content is created, so the loop guard ignores the events it causes (src/bots/loop-guard.ts). */
 export interface OutboxHooks {
-  onCreated?(input: { tenant: string; kind: 'post' | 'comment'; id: number }): Promise<void> | void;
+  /** `entryId` is the outbox entry that created it (the id `Outbox.enqueue` answered). */
+  onCreated?(input: { tenant: string; kind: 'post' | 'comment'; id: number; entryId: string }): Promise<void> | void;
   onSentText?(input: { tenant: string; text: string }): Promise<void> | void;
 }
 
@@ -199,7 +200,7 @@ export class OutboxSender {
     if (note?.maybeSent) {
       const settled = await this.settle(client, record, entry, note.firstAt);
       if (settled === 'drop') return { kind: 'drop', reason: 'the outcome of an earlier attempt is unknown and on_uncertain is drop: not resent' };
-      if (settled) return this.after(entry, settled);
+      if (settled) return this.after(entry, settled, lease.id);
     }
     const firstAt = note?.firstAt ?? this.o.clock.now();
     const ttlMs = this.ttlOf(record);
@@ -212,7 +213,7 @@ export class OutboxSender {
       if (classifyFailure(error).certainlyNotSent && !this.abort.signal.aborted) await writeNote(this.kv, key, { firstAt, maybeSent: false }, ttlMs);
       throw error;
     }
-    return this.after(entry, outcome);
+    return this.after(entry, outcome, lease.id);
   }
 
   /**
@@ -227,9 +228,9 @@ export class OutboxSender {
     return 'drop';
   }
 
-  private async after(entry: OutboxEntry, outcome: SendOutcome): Promise<Delivery> {
+  private async after(entry: OutboxEntry, outcome: SendOutcome, entryId: string): Promise<Delivery> {
     try {
-      if (outcome.created) await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...outcome.created });
+      if (outcome.created) await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...outcome.created, entryId });
       if (outcome.sentText !== undefined) await this.o.hooks?.onSentText?.({ tenant: entry.tenant, text: outcome.sentText });
     } catch (error) {
       this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: a delivery hook failed');

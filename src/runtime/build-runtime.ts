@@ -22,6 +22,12 @@ import { loggerOptions } from './logger';
 import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
 import { provisionAll } from './provisioning';
+import { wireAlertInputs } from './alerts-wiring';
+import { withSandboxEnv } from './sandbox-env';
+import { registerProxy } from '../proxy/plugin';
+import { registerOpenApiRoutes } from '../proxy/openapi-route';
+import { outboxBusyFrom } from '../proxy/outbox-busy';
+import { validateAlertInputs } from '../alerts/alert-input';
 import { HEARTBEAT_MS, heartbeat, recoverMissed } from './recovery';
 
 /** Everything the runtime needs, passed in once (STYLE.md rule 5). */
@@ -42,6 +48,8 @@ export interface RuntimeDeps {
   handlerTimeoutMs?: number;
   /** Poll interval of the inbox and outbox workers (ms on the clock). */
   pollMs?: number;
+  /** Where `sandbox.env` is looked for (default: the working directory). */
+  rootDir?: string;
 }
 
 export interface Runtime {
@@ -72,7 +80,8 @@ export interface Runtime {
  */
 export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const { config, clock } = deps;
-  const env = deps.env ?? process.env;
+  // sandbox mode reads sandbox.env (the example alert token...); connected mode never does
+  const env = config.mode === 'sandbox' ? withSandboxEnv(deps.env ?? process.env, deps.rootDir ?? process.cwd()) : (deps.env ?? process.env);
   // on close, connections are cut rather than waited for: a delivery cut before its 200 was not
   // acknowledged, so the platform retries it (and dedupe drops it if it was recorded after all)
   const app = Fastify({ logger: loggerOptions(config.log_level), bodyLimit: 1_048_576, forceCloseConnections: true });
@@ -93,12 +102,19 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
 
   const loopGuard = new LoopGuard(store.kv('runtime:loop'));
   let sender: OutboxSender | undefined;
+  let alerts: ReturnType<typeof wireAlertInputs> | undefined;
   const outbox = new Outbox({ store, clock, onEnqueued: () => sender?.wake?.() });
   sender = new OutboxSender({
     store,
     clock,
     clientFor: (id) => tenants.get(id)?.api,
-    hooks: { onCreated: (c) => loopGuard.noteCreated(c.tenant, c.kind, c.id), onSentText: (t) => loopGuard.noteSentText(t.tenant, t.text) },
+    hooks: {
+      onCreated: async (c) => {
+        await loopGuard.noteCreated(c.tenant, c.kind, c.id);
+        if (c.kind === 'post') await alerts?.onEntryCreated(c.entryId, c.id);
+      },
+      onSentText: (t) => loopGuard.noteSentText(t.tenant, t.text),
+    },
     logger: { warn: (d, m) => logger.warn(d, m) },
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
@@ -192,6 +208,21 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     metrics.inboxDead.set((await store.inbox.list({ state: 'dead', limit: 10_000 })).length);
   });
   app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
+  const defaultTenant = config.tenants[0]!.id;
+  alerts = wireAlertInputs({ app, engine, outbox, store, clock, defaultTenant });
+  await registerProxy(app, {
+    tenants: [...tenants.values()].map((t) => ({ id: t.config.id, client: t.api })),
+    defaultTenant,
+    keys: config.proxy?.keys ?? [],
+    ...(config.proxy ? { botShare: config.proxy.bot_share, bodyLimit: config.proxy.body_limit } : {}),
+    mode: config.mode,
+    clock,
+    outboxBusy: outboxBusyFrom(store.outbox),
+    budget: store.rate,
+    logger: { info: (obj, msg) => logger.info(obj, msg) },
+    onCall: (entry) => metrics.proxyCalls.inc({ key: entry.key ?? 'none', status: `${String(entry.status).slice(0, 1)}xx` }),
+  });
+  await registerOpenApiRoutes(app, config.public_url ? { publicUrl: config.public_url } : {});
   registerAdminRoutes(app, { config, engine, store, scheduler, worker, clock });
 
   const runtime: Runtime = {
@@ -253,6 +284,18 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     },
   };
   return runtime;
+}
+
+/** An alert input that cannot work (no credential, the sandbox token in connected mode...) stops its bot from loading. */
+function refuseBadAlertInputs(registry: BotRegistry, mode: RuntimeConfig['mode']): void {
+  for (const bot of [...registry.bots]) {
+    try {
+      validateAlertInputs(bot.manifest, mode);
+    } catch (error) {
+      registry.bots.splice(registry.bots.indexOf(bot), 1);
+      registry.failures.push({ dir: bot.dir, name: bot.name, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
 }
 
 function eventOf(envelope: unknown): string {

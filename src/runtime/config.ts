@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors';
 import { issuePath } from '../validation';
+import { ProxyConfigSchema } from '../proxy/proxy-keys';
 import { MissingEnvRefError, maskEnvRefs, unmaskEnvRefs, type EnvRef } from '../bots/env-refs';
 
 /**
@@ -45,6 +46,8 @@ export const RuntimeConfigSchema = z.object({
   admin_token: z.string().optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   tenants: z.array(TenantConfigSchema).min(1, 'at least one tenant is needed'),
+  /** The API proxy's keys and the share of the budget proxy callers get while bots have work queued. */
+  proxy: ProxyConfigSchema.optional(),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
 

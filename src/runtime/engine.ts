@@ -146,21 +146,28 @@ export class BotEngine {
     });
   }
 
-  /** A context outside any delivery (tests, `intrabot run`). */
-  contextFor(tenantId: string, botName: string, signal = new AbortController().signal): BotContext<unknown> {
+  /** A context outside any delivery (tests, `intrabot run`, alert inputs); `sink` replaces the outbox. */
+  contextFor(tenantId: string, botName: string, options: { signal?: AbortSignal; sink?: EntrySink } = {}): BotContext<unknown> {
     const deployment = this.deployment(tenantId, botName);
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${botName} is not deployed to tenant ${tenantId}`);
-    return this.context(deployment, undefined, signal, this.logger(deployment, {}));
+    return this.context(deployment, undefined, options.signal ?? new AbortController().signal, this.logger(deployment, {}), options.sink);
   }
 
-  private context(deployment: Deployment, source: ReplySource | undefined, signal: AbortSignal, log: BotLogger): BotContext<unknown> {
+  /** The bot's template engine on a tenant (its own `templates/` first, then the shared one). */
+  templatesOf(tenantId: string, botName: string): TemplateEngine {
+    const deployment = this.deployment(tenantId, botName);
+    if (!deployment) throw new IntrabotError('unknown_bot', `bot ${botName} is not deployed to tenant ${tenantId}`);
+    return this.templatesFor(deployment);
+  }
+
+  private context(deployment: Deployment, source: ReplySource | undefined, signal: AbortSignal, log: BotLogger, sink?: EntrySink): BotContext<unknown> {
     const { tenant, bot, manifest } = deployment;
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
       bot: { name: bot.name, manifest, userId: deployment.provisioned?.botUserId },
       config: deployment.config,
       api: tenant.api,
-      sink: this.deps.sink,
+      sink: sink ?? this.deps.sink,
       kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
       templates: this.templatesFor(deployment),
       log,
