@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdjustableClock } from '../../clock';
 import { loadConfig } from '../../runtime/config';
-import { buildRuntime } from '../../runtime/build-runtime';
+import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import { createSandbox, type Sandbox } from '../../sandbox/sandbox';
 import type { CliCommand } from '../command';
 
@@ -25,7 +25,7 @@ export const command: CliCommand = {
     }
     const runtime = await buildRuntime({ config, clock });
     const url = await runtime.start();
-    printBanner(url, sandbox);
+    printBanner(url, runtime, sandbox);
 
     const stop = async (signal: string): Promise<void> => {
       process.stdout.write(`\n${signal}: stopping...\n`);
@@ -46,15 +46,30 @@ export const command: CliCommand = {
   },
 };
 
-function printBanner(url: string, sandbox: Sandbox | undefined): void {
-  const lines = [`intrabot runtime listening on ${url}  (health: ${url}/healthz)`];
+function printBanner(url: string, runtime: Runtime, sandbox: Sandbox | undefined): void {
+  const loaded = runtime.registry.bots.map((b) => b.name).join(', ') || 'none';
+  const lines = [`intrabot runtime on ${url}  (bots: ${loaded})`];
+  for (const failure of runtime.registry.failures) lines.push(`  not loaded: ${failure.name ?? failure.dir}: ${failure.error.message}`);
+  for (const result of runtime.provisionResults) {
+    for (const bot of Object.values(result.bots)) if (!bot.enabled) lines.push(`  switched off on ${result.tenant}: ${bot.name}: ${bot.reason ?? ''}`);
+  }
   if (sandbox) {
+    const s = sandbox.baseUrl;
     lines.push(
-      `sandbox platform on ${sandbox.baseUrl}  (token: ${sandbox.token})`,
+      `sandbox platform on ${s}  (token: ${sandbox.token}; state in .intrabot/)`,
       '',
       'Try:',
-      `  curl -H "Authorization: Bearer ${sandbox.token}" ${sandbox.baseUrl}/api/open/v1/walls`,
-      `  curl ${sandbox.baseUrl}/_sandbox/clock`,
+      `  # an employee asks the ops bot who is on call; the answer is a comment on that post`,
+      `  curl -s -X POST ${s}/_sandbox/users/10/posts -H 'content-type: application/json' -d '{"wall_id":1,"body":"/oncall"}'`,
+      `  # greet today's birthdays now (the demo data has some)`,
+      `  npx intrabot run birthday greet`,
+      `  # forward an Alertmanager alert to the Operations wall`,
+      `  curl -s ${url}/alerts/alerts/alertmanager -H 'Authorization: Bearer sandbox-alert-token' -H 'content-type: application/json' --data @test/fixtures/alerts/alertmanager-firing.json`,
+      `  # the platform API through the proxy, and its reference`,
+      `  curl -s -H 'Authorization: Bearer sandbox-proxy-key' ${url}/api/open/v1/walls`,
+      `  open ${url}/docs`,
+      `  # what the bots posted on the Company wall`,
+      `  curl -s ${s}/_sandbox/walls/1/posts`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
