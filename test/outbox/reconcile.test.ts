@@ -42,7 +42,7 @@ describe('uncertain writes', () => {
     const matching = (await r.platform.wallPosts(2)).filter((p) => p.body === 'release 4.2 is out');
     expect(matching).toHaveLength(1);
     // found by reading the wall back, and handed to the loop guard like a post we created
-    expect(created).toEqual([{ tenant: 'sandbox', kind: 'post', id: matching[0]?.id }]);
+    expect(created).toEqual([{ tenant: 'sandbox', kind: 'post', id: matching[0]?.id, entryId: expect.any(String) }]);
     const reads = await r.platform.requests({ method: 'GET', path: '/api/open/v1/walls/2/posts' });
     expect(reads.some((q) => q.path.includes('since='))).toBe(true);
   });

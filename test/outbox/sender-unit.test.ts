@@ -85,7 +85,7 @@ describe('OutboxSender', () => {
     await outbox.enqueue({ kind: 'incoming', tenant: 't', webhook: { id: 'ops', urlSecretRef: 'incoming:ops' }, action: 'wall_post', payload: { text: 'deployed' } });
     s.start();
     expect(await runClockUntil(clock, async () => (await store.outbox.list()).length === 0)).toBe(true);
-    expect(created).toEqual([{ tenant: 't', kind: 'post', id: 77 }]);
+    expect(created).toEqual([{ tenant: 't', kind: 'post', id: 77, entryId: expect.any(String) }]);
     expect(texts).toEqual([{ tenant: 't', text: 'deployed' }]);
     expect(tokens).toEqual(['tok-123']);
   });

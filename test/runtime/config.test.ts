@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +62,14 @@ describe('loadConfig', () => {
     const dir = emptyDir();
     writeFileSync(join(dir, 'intrabot.yaml'), 'tenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:MISSING_TOKEN}\n');
     expectConfigError(() => loadConfig({ env: {}, cwd: dir }), 'tenants.0.token');
+  });
+
+  it('accepts the documented example file intrabot.example.yaml', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'intrabot.yaml'), readFileSync('intrabot.example.yaml', 'utf8'));
+    const env = { INTRABOT_SECRET_KEY: 'k', INTRABOT_ADMIN_TOKEN: 'a', ACME_TOKEN: 'svc_acme', DASHBOARD_PROXY_KEY: 'a-long-dashboard-key-0123456789', DEPLOY_PROXY_KEY: 'a-long-deploy-key-0123456789' };
+    const config = loadConfig({ env, cwd: dir });
+    expect(config).toMatchObject({ mode: 'connected', public_url: 'https://bots.example.com', tenants: [expect.objectContaining({ id: 'acme', event_prefix: 'acme' })] });
+    expect(config.proxy?.keys.map((k) => k.name)).toEqual(['reporting-dashboard', 'deploy-script']);
   });
 });

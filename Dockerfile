@@ -1,0 +1,19 @@
+# intrabot in a container (not built on the development machines, which run no container engine).
+# One process: the runtime. Configure tenants with INTRABOT_BASE_URL/INTRABOT_TOKEN or an
+# intrabot.yaml mounted at /app/intrabot.yaml; keep /app/.intrabot on a volume (SQLite store), or set
+# INTRABOT_REDIS_URL to run several replicas behind a load balancer.
+FROM node:20-bookworm-slim
+WORKDIR /app
+# better-sqlite3 builds its native module when no prebuilt binary matches
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev
+COPY src ./src
+COPY bots ./bots
+COPY templates ./templates
+COPY bin ./bin
+ENV INTRABOT_HOST=0.0.0.0 INTRABOT_PORT=3000 INTRABOT_LOG_FORMAT=json NODE_ENV=production
+EXPOSE 3000
+VOLUME ["/app/.intrabot"]
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "bin/intrabot.mjs", "start"]
