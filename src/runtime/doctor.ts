@@ -7,6 +7,7 @@ import { loadBots } from '../bots/registry';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import type { RuntimeConfig, TenantConfig } from './config';
+import { withSandboxEnv } from './sandbox-env';
 
 export interface Check {
   name: string;
@@ -36,7 +37,8 @@ const DAY_MS = 86_400_000;
  */
 export async function runDoctor(input: DoctorInput): Promise<Check[]> {
   const checks: Check[] = [await checkStore(input.store)];
-  const registry = await loadBots(input.config.bots_dir, input.env, input.only);
+  const env = input.config.mode === 'sandbox' ? withSandboxEnv(input.env, process.cwd()) : input.env;
+  const registry = await loadBots(input.config.bots_dir, env, input.only);
   for (const failure of registry.failures) {
     checks.push({ name: `bot ${failure.name ?? failure.dir}`, status: 'fail', detail: failure.error.message, fix: 'fix the manifest or module; the other bots still run' });
   }

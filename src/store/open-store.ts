@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import { parseOrThrow } from '../validation';
-import { openRedisStore } from './redis/redis-store';
 import { openSqliteStore } from './sqlite/sqlite-store';
 import type { Store } from './store';
 
@@ -37,5 +36,7 @@ export async function openStore(config: StoreConfig, deps: StoreDeps): Promise<S
   const parsed = parseOrThrow(StoreConfigSchema, config, 'store');
   const common = { clock: deps.clock, secretKey: deps.secretKey, ...(deps.dedupeTtlMs ? { dedupeTtlMs: deps.dedupeTtlMs } : {}) };
   if (parsed.kind === 'sqlite') return openSqliteStore({ path: parsed.path, ...common });
+  // loaded on demand: a single-process runtime never pays for the Redis client's memory
+  const { openRedisStore } = await import('./redis/redis-store');
   return openRedisStore({ url: parsed.url, prefix: parsed.prefix, ...common });
 }

@@ -21,7 +21,7 @@ function startProcess(env: Record<string, string>): ChildProcess {
 }
 
 async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 600; i++) {
     const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
@@ -74,5 +74,5 @@ describe('graceful shutdown', () => {
     child.kill('SIGTERM');
     await stopped;
     child = undefined;
-  }, 60_000);
+  }, 120_000);
 });

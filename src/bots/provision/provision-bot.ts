@@ -14,7 +14,14 @@ export interface ProvisionAction {
   detail?: string;
 }
 
+/** What the tenant has, read once per run: a list costs a request or two, a GET per bot would not scale. */
+export interface Observed {
+  bots: Remote[];
+  webhooks: Remote[];
+}
+
 export interface ProvisionContext {
+  observed: Observed;
   tenant: string;
   eventPrefix: string;
   api: IntrabotApi;
@@ -31,7 +38,7 @@ export const webhookSecretName = (tenant: string, bot: string): string => `webho
 export const incomingSecretName = (tenant: string, bot: string, target: string): string => `incoming:${tenant}:${bot}:${target}`;
 export const RETIRED_SUFFIX = ' (retired)';
 
-type Remote = Record<string, unknown> & { id: number };
+export type Remote = Record<string, unknown> & { id: number };
 
 function note(ctx: ProvisionContext, action: Omit<ProvisionAction, 'tenant'>): void {
   ctx.actions.push({ tenant: ctx.tenant, ...action });
@@ -46,16 +53,11 @@ async function getOrUndefined<T>(fetch: () => Promise<T>): Promise<T | undefined
   }
 }
 
-async function findAll(iterable: AsyncIterable<unknown>, predicate: (item: Remote) => boolean): Promise<Remote | undefined> {
-  for await (const item of iterable) if (predicate(item as Remote)) return item as Remote;
-  return undefined;
-}
-
 /** The bot user: found by the remembered id, else by name; created or updated (name, avatar). */
 export async function provisionBotUser(ctx: ProvisionContext, manifest: BotManifest): Promise<number | undefined> {
   const record = await ctx.store.provisioning.get(ctx.tenant, 'bot_user', manifest.name);
-  let remote = record ? ((await getOrUndefined(() => ctx.api.bots.get(record.remoteId))) as Remote | undefined) : undefined;
-  remote ??= await findAll(ctx.api.bots.all(), (bot) => bot.name === manifest.display_name);
+  let remote = record ? ctx.observed.bots.find((b) => b.id === Number(record.remoteId)) : undefined;
+  remote ??= ctx.observed.bots.find((bot) => bot.name === manifest.display_name);
   const desired = { name: manifest.display_name, ...(manifest.avatar_url ? { avatar_url: manifest.avatar_url } : {}) };
   if (!remote) {
     note(ctx, { resource: 'bot_user', name: manifest.name, action: 'create', detail: manifest.display_name });
@@ -92,9 +94,9 @@ export async function provisionWebhook(ctx: ProvisionContext, manifest: BotManif
   const desired = { url, ...toWebhookSubscription(manifest.events, ctx.eventPrefix) };
   const name = webhookName(manifest.name);
   const record = await ctx.store.provisioning.get(ctx.tenant, 'webhook_endpoint', manifest.name);
-  let remote = record ? ((await getOrUndefined(() => ctx.api.webhooks.get(record.remoteId))) as Remote | undefined) : undefined;
+  let remote = record ? ctx.observed.webhooks.find((h) => h.id === Number(record.remoteId)) : undefined;
   if (remote?.revoked_at) remote = undefined;
-  remote ??= await findAll(ctx.api.webhooks.all(), (hook) => hook.name === name && !hook.revoked_at);
+  remote ??= ctx.observed.webhooks.find((hook) => hook.name === name && !hook.revoked_at);
 
   if (!remote) {
     note(ctx, { resource: 'webhook', name: manifest.name, action: record ? 'recreate' : 'create', detail: desired.events.join(', ') });

@@ -8,8 +8,10 @@ import {
   provisionIncoming,
   provisionWebhook,
   webhookName,
+  type Observed,
   type ProvisionAction,
   type ProvisionContext,
+  type Remote,
 } from './provision-bot';
 import { needsAchievements, requiredScopes } from './scopes';
 
@@ -53,8 +55,9 @@ export interface ProvisionResult {
  * With `dryRun` it reads and plans, and changes nothing.
  */
 export async function provisionTenant(input: ProvisionTenantInput): Promise<ProvisionResult> {
-  const ctx: ProvisionContext = { ...input, dryRun: input.dryRun ?? false, actions: [] };
   const { scopes } = (await input.api.token.get()) as { scopes: string[] };
+  const observed = await observe(input.api, scopes);
+  const ctx: ProvisionContext = { ...input, observed, dryRun: input.dryRun ?? false, actions: [] };
   const achievementsOn = input.manifests.some(needsAchievements) ? await achievementsEnabled(input.api) : true;
   const bots: Record<string, ProvisionedBot> = {};
 
@@ -76,10 +79,22 @@ export async function provisionTenant(input: ProvisionTenantInput): Promise<Prov
     bots[manifest.name] = { name: manifest.name, enabled: true, botUserId, webhookId, incoming };
   }
 
-  await retireRemoved(ctx, new Set(input.manifests.map((m) => m.name)), scopes);
-  const allBotUserIds: number[] = [];
-  if (scopes.includes('read:bots')) for await (const bot of input.api.bots.all()) allBotUserIds.push((bot as { id: number }).id);
-  return { tenant: input.tenant, actions: ctx.actions, bots, allBotUserIds };
+  await retireRemoved(ctx, new Set(input.manifests.map((m) => m.name)));
+  const allBotUserIds = [...observed.bots.map((b) => b.id), ...Object.values(bots).flatMap((b) => (b.botUserId ? [b.botUserId] : []))];
+  return { tenant: input.tenant, actions: ctx.actions, bots, allBotUserIds: [...new Set(allBotUserIds)] };
+}
+
+/** The tenant's bot users and this token's webhook endpoints, each read with one paginated list. */
+async function observe(api: IntrabotApi, scopes: readonly string[]): Promise<Observed> {
+  const all = async (iterable: AsyncIterable<unknown>): Promise<Remote[]> => {
+    const out: Remote[] = [];
+    for await (const item of iterable) out.push(item as Remote);
+    return out;
+  };
+  return {
+    bots: scopes.includes('read:bots') ? await all(api.bots.all()) : [],
+    webhooks: scopes.includes('read:webhooks') ? await all(api.webhooks.all()) : [],
+  };
 }
 
 async function achievementsEnabled(api: IntrabotApi): Promise<boolean> {
@@ -95,20 +110,19 @@ async function achievementsEnabled(api: IntrabotApi): Promise<boolean> {
 }
 
 /** What belongs to bots no longer deployed: endpoints revoked, bot users renamed (there is no delete). */
-async function retireRemoved(ctx: ProvisionContext, deployed: Set<string>, scopes: readonly string[]): Promise<void> {
+async function retireRemoved(ctx: ProvisionContext, deployed: Set<string>): Promise<void> {
   const { store, api, tenant } = ctx;
   for (const record of await store.provisioning.list(tenant, 'bot_user')) {
     if (deployed.has(record.name)) continue;
-    const remote = (await api.bots.get(record.remoteId).catch(notFoundAsUndefined)) as { id: number; name: string } | undefined;
+    const remote = ctx.observed.bots.find((b) => b.id === Number(record.remoteId)) as { id: number; name: string } | undefined;
     if (remote && !remote.name.endsWith(RETIRED_SUFFIX)) {
       ctx.actions.push({ tenant, resource: 'bot_user', name: record.name, action: 'retire', detail: `${remote.name}${RETIRED_SUFFIX}` });
       if (!ctx.dryRun) await api.bots.update(remote.id, { name: `${remote.name}${RETIRED_SUFFIX}` });
     }
     if (!ctx.dryRun) await store.provisioning.delete(tenant, 'bot_user', record.name);
   }
-  // a token without webhook scopes has no endpoints of ours to revoke (endpoints belong to their token)
-  const hooks: AsyncIterable<unknown> = scopes.includes('read:webhooks') ? api.webhooks.all() : (async function* () {})();
-  for await (const item of hooks) {
+  // endpoints belong to their token: those of ours are in the list read at the start
+  for (const item of ctx.observed.webhooks) {
     const hook = item as { id: number; name: string; revoked_at?: string | null };
     const bot = hook.name.startsWith('intrabot:') ? hook.name.slice('intrabot:'.length) : undefined;
     if (!bot || hook.revoked_at || deployed.has(bot) || hook.name !== webhookName(bot)) continue;
