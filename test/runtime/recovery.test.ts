@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { openRuntimeStore } from '../../src/runtime/open-runtime-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { startPair, type Item, type Pair } from '../../src/testing';
@@ -51,5 +53,28 @@ describe('recovering events missed while the runtime was down', () => {
     await pair.platform.deliveries();
     await new Promise((r) => setTimeout(r, 500));
     expect(await pair.platform.commentsOn(missed!.id)).toHaveLength(1);
+  });
+});
+
+describe('deliveries recorded but not handled when the runtime stopped', () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops'] });
+  });
+  afterAll(async () => pair?.close());
+
+  it('handles what the inbox holds after a restart', async () => {
+    const refs = directoryRefs(pair.sandbox.ctx)!;
+    let post: Item | undefined;
+    await pair.restartRuntime(async () => {
+      post = await pair.platform.employeePost(refs.employee_ids[3]!, { wall_id: refs.company_wall_id, body: '/oncall' });
+      // as if the receiver had recorded the delivery just before the process stopped
+      const store = await openRuntimeStore(pair.runtime.config, pair.clock, process.env);
+      const envelope = { id: randomUUID(), event: 'service.post.created', version: 'v1', timestamp: Math.floor(pair.clock.now() / 1000), customer: 'sandbox', payload: post };
+      await store.inbox.accept({ tenant: 'sandbox', bot: 'ops', deliveryId: envelope.id, dedupeKey: `post.created:${post.id}`, envelope: envelope as never });
+      await store.close();
+    });
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post!.id), (c) => c.length > 0);
+    expect(comments.map((c) => c.body)).toEqual(['On call: Ada Lovelace']);
   });
 });
