@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../test/helpers/free-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { startPair, type Pair } from '../../src/testing';
@@ -10,16 +10,6 @@ import { startPair, type Pair } from '../../src/testing';
 // Debian's prometheus-alertmanager; .ci/run installs it. Elsewhere the test says why it is skipped.
 const BINARY = ['prometheus-alertmanager', 'alertmanager'].find((b) => spawnSync(b, ['--version']).status === 0);
 if (!BINARY) console.warn('skipping the real Alertmanager test: install Debian\'s "prometheus-alertmanager" package to run it');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe.skipIf(!BINARY)('a real Prometheus Alertmanager sending to the alerts bot', () => {
   let pair: Pair;

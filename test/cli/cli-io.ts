@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../../src/cli/output';
 import type { Pair } from '../../src/testing';
@@ -42,11 +41,4 @@ export function pairEnv(pair: Pair, botsDir: string, extra: Record<string, strin
 }
 
 /** A loopback port nothing listens on (taken, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+export { freePort } from '../helpers/free-port';
