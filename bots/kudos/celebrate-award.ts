@@ -1,5 +1,5 @@
 import type { BotContext, BotEvent } from '../../src';
-import { readUserWithDepartment } from '../welcome/department-wall';
+import { readUserWithDepartment } from '../../src/bots/helpers/department-wall';
 import { congratulationWall } from './congratulation-wall';
 import type { KudosConfig } from './kudos-config';
 import { isOwnAward } from './own-awards';

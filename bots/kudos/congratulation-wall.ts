@@ -1,5 +1,5 @@
 import type { BotContext } from '../../src';
-import { departmentWallOf } from '../welcome/department-wall';
+import { departmentWallOf } from '../../src/bots/helpers/department-wall';
 
 /**
  * Where a congratulation goes: the department's wall, else the configured fallback wall, else

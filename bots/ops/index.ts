@@ -8,20 +8,24 @@ export default defineBot({
   }),
   commands: {
     status: {
-      description: 'Shows the health of each service; "/status set <service> <state>" records one',
+      description: 'Shows the health of each service, or of one',
       args: [{ name: 'service', required: false }],
       run: async (cmd, ctx) => {
-        if (cmd.args[0] === 'set') {
-          const [, service, ...state] = cmd.args;
-          if (!service || state.length === 0) return ctx.reply('Usage: /status set <service> <state>');
-          await ctx.store.set(`status:${service}`, state.join(' '));
-          return ctx.reply(`Noted: ${service} is ${state.join(' ')}.`);
-        }
         const statuses = await readStatuses(ctx.config, (key) => ctx.store.get<string>(key), ctx.signal);
         const wanted = cmd.args[0] ? statuses.filter((s) => s.service === cmd.args[0]) : statuses;
         if (wanted.length === 0) return ctx.reply(`I know no service "${cmd.args[0]}".`);
-        const lines = wanted.map((s) => `${s.state === 'ok' ? '✅' : '⚠️'} ${s.service}: ${s.state}`);
-        return ctx.reply(lines.join('\n'));
+        return ctx.reply(wanted.map((s) => `${s.state === 'ok' ? '✅' : '⚠️'} ${s.service}: ${s.state}`).join('\n'));
+      },
+    },
+    declare: {
+      description: 'Records the state of a service, e.g. "/declare api degraded" (managers only)',
+      args: [{ name: 'service', required: true }, { name: 'state', required: true }],
+      permissions: { managers: true },
+      run: async (cmd, ctx) => {
+        const [service, ...state] = cmd.args;
+        if (!service || state.length === 0) return ctx.reply('Usage: /declare <service> <state>');
+        await ctx.store.set(`status:${service}`, state.join(' '));
+        return ctx.reply(`Noted: ${service} is ${state.join(' ')}.`);
       },
     },
     oncall: {

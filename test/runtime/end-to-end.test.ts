@@ -35,6 +35,20 @@ describe('runtime and sandbox end to end', () => {
     expect(comments[0]?.body).toContain('/oncall');
   });
 
+  it('refuses a managers-only command politely to an employee and runs it for a manager', async () => {
+    const refs = directoryRefs(pair.sandbox.ctx)!;
+    const refused = await pair.platform.employeePost(employee, { wall_id: wall, body: '/declare api degraded' });
+    const answer = await pair.platform.waitFor(() => pair.platform.commentsOn(refused.id), (c) => c.length > 0);
+    expect(answer[0]?.body).toMatch(/manager/i);
+    const manager = refs.manager_ids[0]!;
+    const allowed = await pair.platform.employeePost(manager, { wall_id: wall, body: '/declare api degraded' });
+    const ok = await pair.platform.waitFor(() => pair.platform.commentsOn(allowed.id), (c) => c.length > 0);
+    expect(ok[0]?.body).toBe('Noted: api is degraded.');
+    const status = await pair.platform.employeePost(employee, { wall_id: wall, body: '/status api' });
+    const shown = await pair.platform.waitFor(() => pair.platform.commentsOn(status.id), (c) => c.length > 0);
+    expect(shown[0]?.body).toBe('⚠️ api: degraded');
+  });
+
   it('does not react to its own comments (no reply loops)', async () => {
     const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '/status' });
     await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);

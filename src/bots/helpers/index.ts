@@ -3,3 +3,4 @@ export * from './celebration-job';
 export * from './celebrations';
 export * from './directory-copy';
 export * from './directory-sync';
+export * from './department-wall';

@@ -1,5 +1,5 @@
-import type { IntrabotApi } from '../../src/api/create-api-client';
-import type { BotContext } from '../../src';
+import type { IntrabotApi } from '../../api/create-api-client';
+import type { BotContext } from '../context';
 
 /** A department as found in a user's groups. */
 export interface Department {
