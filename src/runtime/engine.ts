@@ -140,7 +140,9 @@ export class BotEngine {
     const job = deployment.bot.definition.jobs[run.job];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
     const log = this.logger(deployment, { job: run.job });
-    await withTimeLimit(this.deps.clock, this.timeoutMs * 10, `${run.bot} job ${run.job}`, async (signal) => {
+    // the schedule's own `timeout` when it has one (a weekly directory re-sync may take minutes)
+    const limit = deployment.manifest.schedules.find((s) => s.job === run.job)?.timeout ?? this.timeoutMs * 10;
+    await withTimeLimit(this.deps.clock, limit, `${run.bot} job ${run.job}`, async (signal) => {
       const combined = run.signal ? AbortSignal.any([signal, run.signal]) : signal;
       await job(this.context(deployment, undefined, combined, log), { name: run.job, slot: run.slotMs });
     });
