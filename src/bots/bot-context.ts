@@ -90,23 +90,24 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     });
   };
 
-  const toWall = async (wallId: number, message: OutgoingMessage): Promise<SendReceipt> => {
+  const toWall = async (wallId: number, message: OutgoingMessage, options: EnqueueOptions = {}): Promise<SendReceipt> => {
     const { text, media } = await render(message);
     const files = await postMedia(media);
-    return sink.enqueue({ kind: 'post', ...base, wallId, body: text, ...(bot.userId ? { botUserId: bot.userId } : {}), ...(files ? { media: files } : {}) });
+    return sink.enqueue({ kind: 'post', ...base, wallId, body: text, ...(bot.userId ? { botUserId: bot.userId } : {}), ...(files ? { media: files } : {}) }, options);
   };
 
   const toIncoming = async (targetName: string, target: Target, message: OutgoingMessage): Promise<SendReceipt> => {
     const { text, media } = await render(message);
     const payload = { text, ...(incomingMedia(media) ? { media: incomingMedia(media) } : {}) };
+    const options = uncertainOf(target);
     if ('incoming_webhook' in target) {
-      return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: configuredIncomingSecretName(tenant.id, bot.name, targetName) }, action: 'wall_post', payload });
+      return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: configuredIncomingSecretName(tenant.id, bot.name, targetName) }, action: 'wall_post', payload }, options);
     }
     if (!('incoming' in target)) throw new InvalidInputError('target', `target "${targetName}" is not an incoming webhook`);
     const id = deps.incoming[targetName];
     if (id === undefined) throw new InvalidInputError('target', `target "${targetName}" has no incoming webhook on tenant ${tenant.id} yet (provisioning did not create it)`);
     if (target.incoming.action === 'calendar_entry') throw new InvalidInputError('target', `target "${targetName}" creates calendar entries: use ctx.api.calendarEntries or send its payload through ctx.api`);
-    return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: String(id), urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) }, action: target.incoming.action, payload });
+    return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: String(id), urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) }, action: target.incoming.action, payload }, options);
   };
 
   const send = async (ref: TargetRef, message: OutgoingMessage): Promise<SendReceipt> => {
@@ -116,7 +117,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
       const known = Object.keys(bot.manifest.targets);
       throw new InvalidInputError('target', `unknown target "${ref}" (${known.length ? `targets: ${known.join(', ')}` : 'the manifest defines no targets'})`);
     }
-    if ('wall' in target) return toWall(await wallIdOf(deps, target.wall), message);
+    if ('wall' in target) return toWall(await wallIdOf(deps, target.wall), message, uncertainOf(target));
     return toIncoming(ref, target, message);
   };
 
@@ -177,6 +178,11 @@ export function configuredIncomingSecretName(tenant: string, bot: string, target
 async function wallIdOf(deps: Pick<BotContextDeps<unknown>, 'resolveWall'>, wall: number | string): Promise<number> {
   if (typeof wall === 'number') return wall;
   return /^\d+$/.test(wall) ? Number(wall) : deps.resolveWall(wall);
+}
+
+/** The target's `on_uncertain`, as the outbox's enqueue option. */
+function uncertainOf(target: Target): EnqueueOptions {
+  return target.on_uncertain ? { onUncertain: target.on_uncertain } : {};
 }
 
 function chatTargetName(manifest: BotManifest, chatId: number): string {

@@ -45,14 +45,23 @@ export const IncomingBindingSchema = z
  * - `{ chat: 12 }`: shorthand for `{ incoming: { action: chat_message, chat_id: 12 } }`, since chat
  *   rooms are reachable only through incoming webhooks.
  */
+/**
+ * What the outbox does when a write to this target may or may not have arrived (a timeout after
+ * sending): `resend` (default; at least once) or `drop` (at most once). Posts and comments on walls are
+ * read back before any resend, so this matters for what cannot be read back: chat and direct
+ * messages and other incoming-webhook messages.
+ */
+export const OnUncertainSchema = z.enum(['resend', 'drop']);
+const uncertain = { on_uncertain: OnUncertainSchema.optional() };
+
 export const TargetSchema = oneOfKeys(
   {
-    wall: z.strictObject({ wall: z.union([IdSchema, z.string().min(1)]) }),
-    incoming_webhook: z.strictObject({ incoming_webhook: z.url({ protocol: /^https?$/ }) }),
-    incoming: z.strictObject({ incoming: IncomingBindingSchema }),
+    wall: z.strictObject({ wall: z.union([IdSchema, z.string().min(1)]), ...uncertain }),
+    incoming_webhook: z.strictObject({ incoming_webhook: z.url({ protocol: /^https?$/ }), ...uncertain }),
+    incoming: z.strictObject({ incoming: IncomingBindingSchema, ...uncertain }),
     chat: z
-      .strictObject({ chat: IdSchema })
-      .transform(({ chat }) => ({ incoming: { action: 'chat_message' as const, chat_id: chat } })),
+      .strictObject({ chat: IdSchema, ...uncertain })
+      .transform(({ chat, on_uncertain }) => ({ incoming: { action: 'chat_message' as const, chat_id: chat }, ...(on_uncertain ? { on_uncertain } : {}) })),
   },
   'a target',
 );
