@@ -42,6 +42,8 @@ export const RuntimeConfigSchema = z.object({
   data_dir: z.string().default('.intrabot'),
   bots_dir: z.string().default('bots'),
   redis_url: z.string().optional(),
+  /** Keys in Redis start with this (several deployments may share one Redis). */
+  redis_prefix: z.string().regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, ":", "_" and "-" only').default('intrabot'),
   secret_key: z.string().optional(),
   admin_token: z.string().optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -67,6 +69,7 @@ const ENV_KEYS = {
   INTRABOT_DATA_DIR: 'data_dir',
   INTRABOT_BOTS_DIR: 'bots_dir',
   INTRABOT_REDIS_URL: 'redis_url',
+  INTRABOT_REDIS_PREFIX: 'redis_prefix',
   INTRABOT_SECRET_KEY: 'secret_key',
   INTRABOT_ADMIN_TOKEN: 'admin_token',
   INTRABOT_LOG_LEVEL: 'log_level',
