@@ -34,7 +34,9 @@ describe('graceful shutdown', () => {
     cpSync('bots/ops', join(botsDir, 'ops'), { recursive: true });
     const module = join(botsDir, 'ops', 'index.ts');
     writeFileSync(module, readFileSync(module, 'utf8').replace("from '../../src'", `from '${resolve('src')}'`));
-    const env = { INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_BOTS_DIR: botsDir, INTRABOT_LOG_LEVEL: process.env.SHUTDOWN_DEBUG ? 'info' : 'silent', INTRABOT_LOG_FORMAT: 'json' };
+    const env = { INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_BOTS_DIR: botsDir,
+      // one process on its own SQLite file: CI's INTRABOT_REDIS_URL would share keys with other tests
+      INTRABOT_REDIS_URL: '', INTRABOT_LOG_LEVEL: process.env.SHUTDOWN_DEBUG ? 'info' : 'silent', INTRABOT_LOG_FORMAT: 'json' };
     const runtimeUrl = `http://127.0.0.1:${port}`;
     const platform = new SandboxControl(`http://127.0.0.1:${sandboxPort}`);
 
