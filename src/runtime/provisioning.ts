@@ -58,22 +58,25 @@ async function asLeader(input: ProvisionAllInput, tenantId: string, run: () => P
   const kv = input.store.kv('runtime:provision');
   const key = `provision:${tenantId}`;
   const startedAt = input.clock.now();
-  if (await input.store.claims.claim(key, CLAIM_TTL_MS)) {
-    try {
-      const result = await run();
-      await kv.set(tenantId, { at: input.clock.now(), result: JSON.parse(JSON.stringify(result)) });
-      return result;
-    } finally {
-      await input.store.claims.release(key);
-    }
-  }
-  input.logger.info({ tenant: tenantId }, 'another replica is provisioning this tenant; waiting for it');
-  // elapsed real time (performance.now): this waits for another process, not for platform time
-  const deadline = performance.now() + (input.waitMs ?? 60_000);
+  // elapsed real time (performance.now): this waits for another process, not for platform time;
+  // a claim left by a replica that died runs out after its TTL, and then this one takes over
+  const deadline = performance.now() + (input.waitMs ?? CLAIM_TTL_MS + 10_000);
+  let told = false;
   while (performance.now() < deadline) {
+    if (await input.store.claims.claim(key, CLAIM_TTL_MS)) {
+      try {
+        const result = await run();
+        await kv.set(tenantId, { at: input.clock.now(), result: JSON.parse(JSON.stringify(result)) });
+        return result;
+      } finally {
+        await input.store.claims.release(key);
+      }
+    }
     const done = (await kv.get(tenantId)) as { at: number; result: ProvisionResult } | undefined;
-    if (done && done.at >= startedAt - CLAIM_TTL_MS) return done.result;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (done && done.at >= startedAt) return done.result;
+    if (!told) input.logger.info({ tenant: tenantId }, 'another replica is provisioning this tenant; waiting for it');
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new IntrabotError('conflict', `tenant ${tenantId}: another replica holds the provisioning claim and did not finish`);
 }
