@@ -12,3 +12,5 @@ export { loadConfig } from './runtime/config';
 export type { RuntimeConfig, TenantConfig } from './runtime/config';
 export { createSandbox } from './sandbox/sandbox';
 export { createApiClient } from './api/create-api-client';
+export { intrabotPlugin } from './runtime/plugin';
+export { createSystemClock } from './clock';

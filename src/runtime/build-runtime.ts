@@ -50,6 +50,8 @@ export interface RuntimeDeps {
   pollMs?: number;
   /** Where `sandbox.env` is looked for (default: the working directory). */
   rootDir?: string;
+  /** An existing Fastify app to serve the runtime's routes from (one encapsulated scope); see `intrabotPlugin`. */
+  app?: FastifyInstance;
 }
 
 export interface Runtime {
@@ -66,6 +68,8 @@ export interface Runtime {
   provisionResults: ProvisionResult[];
   /** Listens, provisions every tenant, then starts the workers. Resolves to the runtime's base URL. */
   start(): Promise<string>;
+  /** Provisions and starts the workers once the app listens (what `start` does after listening). */
+  activate(): Promise<string>;
   /** Provisioning alone (the CLI's `provision [--dry-run]`). */
   provision(options?: { dryRun?: boolean; publicUrl?: string }): Promise<ProvisionResult[]>;
   /** Records a delivery as the receiver does, without HTTP (Probot's `receive` door). */
@@ -84,9 +88,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const env = config.mode === 'sandbox' ? withSandboxEnv(deps.env ?? process.env, deps.rootDir ?? process.cwd()) : (deps.env ?? process.env);
   // on close, connections are cut rather than waited for: a delivery cut before its 200 was not
   // acknowledged, so the platform retries it (and dedupe drops it if it was recorded after all)
-  const app = Fastify({ logger: loggerOptions(config.log_level), bodyLimit: 1_048_576, forceCloseConnections: true });
-  app.setErrorHandler(handleError);
-  const logger = app.log;
+  const host = deps.app ?? Fastify({ logger: loggerOptions(config.log_level), bodyLimit: 1_048_576, forceCloseConnections: true });
+  const logger = host.log;
   const store = deps.store ?? (await openRuntimeStore(config, clock, env));
   const ownsStore = deps.store === undefined;
 
@@ -169,28 +172,6 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     metrics.deliveriesReceived.inc({ tenant: delivery.tenant, bot: delivery.bot, event: eventOf(delivery.envelope), duplicate: String(!result.accepted) });
     return { duplicate: !result.accepted };
   };
-  await registerReceiver(app, {
-    path: '/hooks/:tenant/:bot',
-    clock,
-    resolve: (tenant, bot) => engine.receiverTarget(tenant, bot),
-    accept,
-    onAccepted: () => worker.wake(),
-    onRejected: (reason) => metrics.deliveriesRejected.inc({ reason }),
-    acknowledgeOnly: ['test'],
-  });
-  await registerReceiver(app, {
-    path: '/reports/:tenant/:bot',
-    clock,
-    resolve: (tenant, bot) => {
-      const d = engine.deployment(tenant, bot);
-      if (!d || d.manifest.reports.length === 0) return undefined;
-      return { tenant, bot, secret: d.manifest.reports.map((r) => r.secret), customer: d.tenant.config.customer, eventPrefix: d.tenant.config.event_prefix };
-    },
-    accept,
-    onAccepted: () => worker.wake(),
-    onRejected: (reason) => metrics.deliveriesRejected.inc({ reason }),
-  });
-
   let ready = false;
   let recovery: Promise<unknown> = Promise.resolve();
   let beatTimer: ReturnType<Clock['setTimeout']> | undefined;
@@ -200,33 +181,61 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       beat();
     }, HEARTBEAT_MS);
   };
-  app.get('/healthz', async () => ({ ok: true }));
-  app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
+  const defaultTenant = config.tenants[0]!.id;
   metrics.onCollect(async () => {
     metrics.outboxDepth.set((await store.outbox.list({ state: 'live', limit: 10_000 })).length);
     metrics.outboxDead.set((await store.outbox.list({ state: 'dead', limit: 10_000 })).length);
     metrics.inboxDead.set((await store.inbox.list({ state: 'dead', limit: 10_000 })).length);
   });
-  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
-  const defaultTenant = config.tenants[0]!.id;
-  alerts = wireAlertInputs({ app, engine, outbox, store, clock, defaultTenant });
-  await registerProxy(app, {
-    tenants: [...tenants.values()].map((t) => ({ id: t.config.id, client: t.api })),
-    defaultTenant,
-    keys: config.proxy?.keys ?? [],
-    ...(config.proxy ? { botShare: config.proxy.bot_share, bodyLimit: config.proxy.body_limit } : {}),
-    mode: config.mode,
-    clock,
-    outboxBusy: outboxBusyFrom(store.outbox),
-    budget: store.rate,
-    logger: { info: (obj, msg) => logger.info(obj, msg) },
-    onCall: (entry) => metrics.proxyCalls.inc({ key: entry.key ?? 'none', status: `${String(entry.status).slice(0, 1)}xx` }),
-  });
-  await registerOpenApiRoutes(app, config.public_url ? { publicUrl: config.public_url } : {});
-  registerAdminRoutes(app, { config, engine, store, scheduler, worker, clock });
+  /** Every route of the runtime, on the app it owns or in one encapsulated scope of a host app. */
+  const mount = async (app: FastifyInstance): Promise<void> => {
+    app.setErrorHandler(handleError);
+    await registerReceiver(app, {
+      path: '/hooks/:tenant/:bot',
+      clock,
+      resolve: (tenant, bot) => engine.receiverTarget(tenant, bot),
+      accept,
+      onAccepted: () => worker.wake(),
+      onRejected: (reason) => metrics.deliveriesRejected.inc({ reason }),
+      acknowledgeOnly: ['test'],
+    });
+    await registerReceiver(app, {
+      path: '/reports/:tenant/:bot',
+      clock,
+      resolve: (tenant, bot) => {
+        const d = engine.deployment(tenant, bot);
+        if (!d || d.manifest.reports.length === 0) return undefined;
+        return { tenant, bot, secret: d.manifest.reports.map((r) => r.secret), customer: d.tenant.config.customer, eventPrefix: d.tenant.config.event_prefix };
+      },
+      accept,
+      onAccepted: () => worker.wake(),
+      onRejected: (reason) => metrics.deliveriesRejected.inc({ reason }),
+    });
+
+    app.get('/healthz', async () => ({ ok: true }));
+    app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
+    app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
+    alerts = wireAlertInputs({ app, engine, outbox, store, clock, defaultTenant });
+    await registerProxy(app, {
+      tenants: [...tenants.values()].map((t) => ({ id: t.config.id, client: t.api })),
+      defaultTenant,
+      keys: config.proxy?.keys ?? [],
+      ...(config.proxy ? { botShare: config.proxy.bot_share, bodyLimit: config.proxy.body_limit } : {}),
+      mode: config.mode,
+      clock,
+      outboxBusy: outboxBusyFrom(store.outbox),
+      budget: store.rate,
+      logger: { info: (obj, msg) => logger.info(obj, msg) },
+      onCall: (entry) => metrics.proxyCalls.inc({ key: entry.key ?? 'none', status: `${String(entry.status).slice(0, 1)}xx` }),
+    });
+    await registerOpenApiRoutes(app, config.public_url ? { publicUrl: config.public_url } : {});
+    registerAdminRoutes(app, { config, engine, store, scheduler, worker, clock });
+  };
+  if (deps.app) await deps.app.register(mount);
+  else await mount(host);
 
   const runtime: Runtime = {
-    app,
+    app: host,
     config,
     store,
     engine,
@@ -241,8 +250,11 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false });
     },
     async start() {
-      await app.listen({ host: config.host, port: config.port });
-      const address = app.server.address();
+      await host.listen({ host: config.host, port: config.port });
+      return runtime.activate();
+    },
+    async activate() {
+      const address = host.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       runtime.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
       runtime.provisionResults = await runtime.provision();
@@ -271,7 +283,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
         await fn();
         logger.info(`shutdown: ${name}`);
       };
-      await step('http server closed', () => app.close());
+      // a host app closes itself (and calls this from its onClose hook)
+      if (!deps.app) await step('http server closed', () => host.close());
       await step('recovery finished', () => recovery);
       await step('scheduler stopped', () => scheduler.stop());
       await step('inbox worker stopped', () => worker.stop());
