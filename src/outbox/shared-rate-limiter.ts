@@ -29,6 +29,7 @@ export class SharedRateLimiter implements RateLimiter {
   private readonly onError: (error: unknown) => void;
   private readonly limits = new Map<string, number>();
   private readonly blockedUntil = new Map<string, number>();
+  private readonly observed = new Map<string, { limit: number; remaining: number; resetAtMs: number | undefined }>();
   /** Keys whose limit an answer has told us; until then one request at a time learns it. */
   private readonly known = new Set<string>();
   private readonly probes = new Map<string, { done: Promise<void>; resolve: () => void }>();
@@ -80,9 +81,15 @@ export class SharedRateLimiter implements RateLimiter {
     }
   }
 
+  /** The platform's last word on each key's budget (for the `intrabot_rate_budget_remaining` metric). */
+  lastObserved(key: string): { limit: number; remaining: number; resetAtMs: number | undefined } | undefined {
+    return this.observed.get(key);
+  }
+
   observe(key: string, budget: RateBudget | undefined): void {
     this.endProbe(key, budget !== undefined);
     if (!budget) return;
+    if (budget.remaining !== undefined) this.observed.set(key, { limit: budget.limit ?? this.limitOf(key), remaining: budget.remaining, resetAtMs: budget.resetAtMs });
     if (budget.limit !== undefined && budget.limit > 0) this.limits.set(key, budget.limit);
     if (budget.remaining === undefined) return;
     const window = pacedWindow(this.limitOf(key), this.pacing);

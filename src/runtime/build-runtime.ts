@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { createApiClient } from '../api/create-api-client';
+import { rateLimitKey } from '../api/rate-limiter';
 import { LoopGuard } from '../bots/loop-guard';
 import type { ProvisionResult } from '../bots/provision/provisioner';
 import { loadBots, type BotRegistry } from '../bots/registry';
@@ -186,6 +187,10 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     metrics.outboxDepth.set((await store.outbox.list({ state: 'live', limit: 10_000 })).length);
     metrics.outboxDead.set((await store.outbox.list({ state: 'dead', limit: 10_000 })).length);
     metrics.inboxDead.set((await store.inbox.list({ state: 'dead', limit: 10_000 })).length);
+    for (const tenant of config.tenants) {
+      const budget = limiter.lastObserved(rateLimitKey(tenant.token));
+      if (budget) metrics.rateBudgetRemaining.set({ tenant: tenant.id }, budget.remaining);
+    }
   });
   /** Every route of the runtime, on the app it owns or in one encapsulated scope of a host app. */
   const mount = async (app: FastifyInstance): Promise<void> => {

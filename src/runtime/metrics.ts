@@ -21,6 +21,7 @@ export class RuntimeMetrics {
   readonly outboxDead = new Gauge({ name: 'intrabot_outbox_dead_letters', help: 'Messages in the outbox dead-letter list', registers: [this.registry] });
   readonly inboxDead = new Gauge({ name: 'intrabot_inbox_dead_letters', help: 'Deliveries in the inbox dead-letter list', registers: [this.registry] });
   readonly outboxEvents = new Counter({ name: 'intrabot_outbox_events_total', help: 'Outbox sends, retries and dead letters per kind', labelNames: ['kind', 'event'], registers: [this.registry] });
+  readonly rateBudgetRemaining = new Gauge({ name: 'intrabot_rate_budget_remaining', help: "Requests left in the token's current window, as the platform last said", labelNames: ['tenant'], registers: [this.registry] });
   readonly proxyCalls = new Counter({ name: 'intrabot_proxy_calls_total', help: 'Proxy calls by key and status class', labelNames: ['key', 'status'], registers: [this.registry] });
 
   constructor(options: { defaults?: boolean } = {}) {

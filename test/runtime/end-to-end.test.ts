@@ -69,5 +69,6 @@ describe('runtime and sandbox end to end', () => {
     expect(text).toMatch(/intrabot_handler_runs_total\{bot="ops",outcome="handled"\} [1-9]/);
     expect(text).toMatch(/intrabot_deliveries_rejected_total\{reason="mismatch"\} 1/);
     expect(text).toContain('intrabot_outbox_depth');
+    expect(text).toMatch(/intrabot_rate_budget_remaining\{tenant="sandbox"\} \d+/);
   });
 });
