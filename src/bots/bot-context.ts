@@ -46,6 +46,8 @@ export interface BotContextDeps<Config> {
   incoming: Record<string, number>;
   /** Wall ids by name on this tenant, looked up once and cached. */
   resolveWall(name: string): Promise<number>;
+  /** A short-lived URL the platform can download a local file or bytes from (incoming-webhook media). */
+  fileUrl?(file: { path: string } | { data: Uint8Array; filename: string }): Promise<string>;
   source?: ReplySource | undefined;
 }
 
@@ -71,6 +73,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     const out: PostMedia[] = [];
     for (const item of media) {
       if (item.path) out.push({ type: item.type, path: item.path });
+      else if (item.data) out.push({ type: item.type, blobRef: await sink.stashMedia(item.data), filename: item.filename ?? 'file' });
       else if (item.url) {
         // the posts API takes uploads only: fetch the file once and let the outbox upload it
         const res = await fetch(item.url, { signal: deps.signal });
@@ -82,12 +85,16 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     return out;
   };
 
-  const incomingMedia = (media: Rendered['media']): { url: string; type: 'image' | 'video' | 'document' }[] | undefined => {
+  // incoming webhooks download what they send: local files and bytes are served at signed URLs
+  const incomingMedia = async (media: Rendered['media']): Promise<{ url: string; type: 'image' | 'video' | 'document' }[] | undefined> => {
     if (!media.length) return undefined;
-    return media.map((item) => {
-      if (!item.url) throw new InvalidInputError('media.path', 'media.path: incoming webhooks download media from URLs; give a url for this target');
-      return { url: item.url, type: item.type };
-    });
+    const out: { url: string; type: 'image' | 'video' | 'document' }[] = [];
+    for (const item of media) {
+      if (item.url) out.push({ url: item.url, type: item.type });
+      else if (!deps.fileUrl) throw new InvalidInputError('media.path', 'media.path: this runtime cannot serve files to the platform; give a url');
+      else out.push({ url: await deps.fileUrl(item.path ? { path: item.path } : { data: item.data!, filename: item.filename ?? 'file' }), type: item.type });
+    }
+    return out;
   };
 
   const toWall = async (wallId: number, message: OutgoingMessage, options: EnqueueOptions = {}): Promise<SendReceipt> => {
@@ -98,7 +105,8 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
 
   const toIncoming = async (targetName: string, target: Target, message: OutgoingMessage): Promise<SendReceipt> => {
     const { text, media } = await render(message);
-    const payload = { text, ...(incomingMedia(media) ? { media: incomingMedia(media) } : {}) };
+    const files = await incomingMedia(media);
+    const payload = { text, ...(files ? { media: files } : {}) };
     const options = uncertainOf(target);
     if ('incoming_webhook' in target) {
       return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: configuredIncomingSecretName(tenant.id, bot.name, targetName) }, action: 'wall_post', payload }, options);
@@ -140,7 +148,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   const dm = async (userId: number, message: OutgoingMessage): Promise<SendReceipt> => {
     if (bot.userId === undefined) throw new InvalidInputError('dm', `bot ${bot.name} has no bot user on tenant ${tenant.id}`);
     const { text, media } = await render(message);
-    const files = incomingMedia(media);
+    const files = await incomingMedia(media);
     return sink.enqueue({ kind: 'dm', ...base, userId, botUserId: bot.userId, text, ...(files ? { media: files } : {}) });
   };
 

@@ -9,18 +9,22 @@ import { chooseSchema, isPlainObject } from './manifest-parts';
 export const MAX_MEDIA_PER_MESSAGE = 10;
 
 /**
- * One attachment: a public `url` the platform downloads, or a local `path` the runtime uploads
- * (through POST /media, or a short-lived signed `/files/...` URL for incoming webhooks).
+ * One attachment: a public `url` the platform downloads, a local `path`, or the bytes themselves
+ * (`data`, with a `filename`). Files and bytes are uploaded through POST /media for wall posts, and
+ * served at a short-lived signed `/files/...` URL for incoming webhooks, which download what they send.
  */
 export const OutgoingMediaSchema = z
   .strictObject({
     url: z.url({ protocol: /^https?$/ }).optional(),
     path: z.string().min(1).optional(),
+    data: z.instanceof(Uint8Array).optional(),
+    filename: z.string().min(1).optional(),
     type: z.enum(['image', 'video', 'document']),
   })
-  .refine((media) => (media.url === undefined) !== (media.path === undefined), {
-    error: 'a media item needs exactly one of url or path',
-  });
+  .refine((media) => [media.url, media.path, media.data].filter((v) => v !== undefined).length === 1, {
+    error: 'a media item needs exactly one of url, path or data',
+  })
+  .refine((media) => media.data === undefined || media.filename !== undefined, { error: 'data needs a filename', path: ['filename'] });
 
 /**
  * What a bot sends: plain text, or `{ text }` / `{ template, data }`, optionally with media.

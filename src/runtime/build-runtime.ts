@@ -19,6 +19,7 @@ import type { RuntimeConfig } from './config';
 import { BotEngine, type TenantRuntime } from './engine';
 import { handleError } from './error-handler';
 import { InboxWorker } from './inbox-worker';
+import { SignedFiles } from './signed-files';
 import { loggerOptions } from './logger';
 import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
@@ -123,7 +124,11 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
   const metrics = new RuntimeMetrics();
+  // the platform downloads incoming-webhook media: local files are served at signed URLs of this runtime
+  let runtimeUrl: string | undefined;
+  const files = new SignedFiles(store, clock, () => config.public_url ?? runtimeUrl ?? `http://127.0.0.1:${config.port}`);
   const engine = new BotEngine({
+    files,
     clock,
     store,
     logger,
@@ -217,6 +222,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       onRejected: (reason) => metrics.deliveriesRejected.inc({ reason }),
     });
 
+    files.register(app);
     app.get('/healthz', async () => ({ ok: true }));
     app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
     app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
@@ -262,6 +268,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       const address = host.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       runtime.url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+      runtimeUrl = runtime.url;
       runtime.provisionResults = await runtime.provision();
       worker.start();
       // recovery lists walls under the rate limit: it runs beside the workers, not before readiness

@@ -48,6 +48,8 @@ export interface EngineDeps {
   templatesDir: string;
   /** A handler's time limit (DESIGN.md: a hang is that bot's failure alone). */
   handlerTimeoutMs?: number;
+  /** Serves local files to the platform at signed URLs (incoming-webhook media). */
+  files?: { urlFor(file: { path: string } | { data: Uint8Array; filename: string }): Promise<string> };
 }
 
 /**
@@ -176,6 +178,7 @@ export class BotEngine {
       signal,
       incoming: deployment.provisioned?.incoming ?? {},
       resolveWall: (name) => this.resolveWall(tenant, name),
+      ...(this.deps.files ? { fileUrl: (file: { path: string } | { data: Uint8Array; filename: string }) => this.deps.files!.urlFor(file) } : {}),
       source,
     });
   }
