@@ -30,7 +30,7 @@ import { registerProxy } from '../proxy/plugin';
 import { registerOpenApiRoutes } from '../proxy/openapi-route';
 import { outboxBusyFrom } from '../proxy/outbox-busy';
 import { validateAlertInputs } from '../alerts/alert-input';
-import { HEARTBEAT_MS, heartbeat, recoverMissed } from './recovery';
+import { HEARTBEAT_MS, heartbeat, pollMissed, recoverMissed } from './recovery';
 
 /** Everything the runtime needs, passed in once (STYLE.md rule 5). */
 export interface RuntimeDeps {
@@ -52,6 +52,12 @@ export interface RuntimeDeps {
   pollMs?: number;
   /** Where `sandbox.env` is looked for (default: the working directory). */
   rootDir?: string;
+  /**
+   * Poll the platform instead of receiving its deliveries (`intrabot dev --poll`, developing against a
+   * tenant that cannot reach this machine): no webhook endpoints are created, and new posts and
+   * comments are listed every `intervalMs`.
+   */
+  poll?: { intervalMs: number };
   /** An existing Fastify app to serve the runtime's routes from (one encapsulated scope); see `intrabotPlugin`. */
   app?: FastifyInstance;
 }
@@ -179,6 +185,23 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     return { duplicate: !result.accepted };
   };
   let ready = false;
+  let pollTimer: ReturnType<Clock['setTimeout']> | undefined;
+  let polling = true;
+  const startPolling = (intervalMs: number): void => {
+    let from = clock.now();
+    const round = (): void => {
+      if (!polling) return;
+      pollTimer = clock.setTimeout(() => {
+        // overlap by a minute: platform times have whole seconds, and dedupe keys drop what was seen
+        const since = from - 60_000;
+        from = clock.now();
+        pollMissed({ store, clock, logger, deployments: engine.deployments(), onRecovered: () => worker.wake() }, since)
+          .catch((err: unknown) => logger.warn({ err }, 'polling the platform failed'))
+          .finally(round);
+      }, intervalMs);
+    };
+    round();
+  };
   let recovery: Promise<unknown> = Promise.resolve();
   let beatTimer: ReturnType<Clock['setTimeout']> | undefined;
   const beat = (): void => {
@@ -258,7 +281,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     provisionResults: [],
     async provision(options = {}) {
       const publicUrl = options.publicUrl ?? config.public_url ?? runtime.url ?? `http://127.0.0.1:${config.port}`;
-      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false });
+      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false, skipWebhooks: deps.poll !== undefined });
     },
     async start() {
       await host.listen({ host: config.host, port: config.port });
@@ -277,6 +300,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
         return [];
       });
       beat();
+      if (deps.poll) startPolling(deps.poll.intervalMs);
       sender?.start();
       await scheduler.start();
       ready = true;
@@ -291,6 +315,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       // stop accepting, let running handlers and sends finish (or go back to their queues), then close the store
       ready = false;
       if (beatTimer) clock.clearTimeout(beatTimer);
+      polling = false;
+      if (pollTimer) clock.clearTimeout(pollTimer);
       const step = async (name: string, fn: () => Promise<unknown>): Promise<void> => {
         await fn();
         logger.info(`shutdown: ${name}`);

@@ -15,6 +15,8 @@ export interface ProvisionAllInput {
   logger: FastifyBaseLogger;
   publicUrl: string;
   dryRun?: boolean;
+  /** Create no webhook endpoints (the runtime polls instead of receiving). */
+  skipWebhooks?: boolean;
   /** How long a replica that did not win the claim waits for the one that did. */
   waitMs?: number;
 }
@@ -40,6 +42,7 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
         publicUrl: input.publicUrl,
         manifests: deployments.map((d) => d.manifest),
         dryRun: input.dryRun ?? false,
+        skipWebhooks: input.skipWebhooks ?? false,
       });
     const result = input.dryRun ? await run() : await asLeader(input, tenantId, run);
     if (!input.dryRun) {

@@ -82,6 +82,20 @@ export async function recoverMissed(input: RecoveryInput): Promise<RecoveryRepor
   return reports;
 }
 
+/**
+ * One round of `intrabot dev --poll`: what each bot would have received since `fromMs` (posts on the
+ * walls it watches and comments of recent posts), put in the inbox once each.
+ */
+export async function pollMissed(input: RecoveryInput, fromMs: number): Promise<number> {
+  let count = 0;
+  for (const deployment of input.deployments) {
+    const subs = deployment.manifest.events.filter((s) => (RECOVERABLE as readonly string[]).includes(s.event));
+    if (subs.length === 0 || deployment.provisioned?.enabled === false) continue;
+    count += await recoverBot(input, deployment, subs, fromMs);
+  }
+  return count;
+}
+
 async function recoverBot(input: RecoveryInput, d: Deployment, subs: Deployment['manifest']['events'], from: number): Promise<number> {
   const api = d.tenant.api;
   const wantsPosts = subs.some((s) => s.event === 'post.created');

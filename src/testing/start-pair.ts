@@ -21,6 +21,8 @@ export interface StartPairOptions {
   handlerTimeoutMs?: number;
   /** Log level of the runtime (default `silent`; `INTRABOT_TEST_LOG` overrides). */
   logLevel?: string;
+  /** Poll the sandbox instead of receiving its deliveries (as `intrabot dev --poll`). */
+  poll?: { intervalMs: number };
 }
 
 export interface Pair {
@@ -72,6 +74,7 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
     pollMs: 100,
     ...(options.bots ? { only: options.bots } : {}),
     ...(options.handlerTimeoutMs ? { handlerTimeoutMs: options.handlerTimeoutMs } : {}),
+    ...(options.poll ? { poll: options.poll } : {}),
   });
   try {
     await runtime.start();

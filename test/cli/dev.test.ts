@@ -101,13 +101,6 @@ describe('intrabot dev', () => {
     expect((await platform.commentsOn(postId)).map((c) => c.body)).toEqual(['Third version here']);
   });
 
-  it('refuses --poll with exit code 1, naming the missing piece', async () => {
-    const poll = captureIo({});
-    expect(await runDev(['--poll'], { ...poll, stopped: Promise.resolve() })).toBe(1);
-    expect(poll.err).toContain('not available yet');
-    expect(poll.err).toContain('event recovery');
-  });
-
   it('exits 2 on an unknown flag', async () => {
     const bad = captureIo({});
     expect(await runDev(['--watch-everything'], { ...bad, stopped: Promise.resolve() })).toBe(2);

@@ -28,6 +28,8 @@ export interface ProvisionContext {
   store: Store;
   publicUrl: string;
   dryRun: boolean;
+  /** Polling instead of receiving (`intrabot dev --poll`): no endpoint, since nothing can reach this runtime. */
+  skipWebhooks?: boolean;
   actions: ProvisionAction[];
 }
 
@@ -89,7 +91,7 @@ function sameSubscription(remote: Remote, desired: { url: string; events: string
  * recreated when revoked; its signing secret kept encrypted in the store.
  */
 export async function provisionWebhook(ctx: ProvisionContext, manifest: BotManifest): Promise<number | undefined> {
-  if (manifest.events.length === 0) return undefined;
+  if (manifest.events.length === 0 || ctx.skipWebhooks) return undefined;
   const url = `${ctx.publicUrl.replace(/\/$/, '')}/hooks/${encodeURIComponent(ctx.tenant)}/${encodeURIComponent(manifest.name)}`;
   const desired = { url, ...toWebhookSubscription(manifest.events, ctx.eventPrefix) };
   const name = webhookName(manifest.name);

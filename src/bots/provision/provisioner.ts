@@ -25,6 +25,8 @@ export interface ProvisionTenantInput {
   /** The manifests deployed to this tenant, with the tenant's overrides applied. */
   manifests: readonly BotManifest[];
   dryRun?: boolean;
+  /** Create no webhook endpoints (the runtime polls instead of receiving). */
+  skipWebhooks?: boolean;
 }
 
 /** A bot as provisioned on one tenant. */

@@ -11,13 +11,6 @@ import { messageOf, paint, processIo, type CliIo } from '../output';
 
 const USAGE = 'dev [--poll]';
 
-/** Why `--poll` is refused: it needs event recovery as a polling loop, which does not exist yet. */
-export const POLL_UNAVAILABLE =
-  '`intrabot dev --poll` is not available yet: polling a real tenant without a public URL needs event recovery ' +
-  'running as a loop (today the runtime recovers missed posts and comments once, when it starts) and provisioning ' +
-  'that registers no webhook endpoint the tenant cannot reach; neither exists yet. ' +
-  'Use `intrabot dev` against the sandbox, or give the runtime a public URL (INTRABOT_PUBLIC_URL) and use `intrabot start`.';
-
 export interface DevDeps extends CliIo {
   /** Resolves when dev should stop (SIGINT/SIGTERM in the CLI). */
   stopped: Promise<void>;
@@ -47,7 +40,7 @@ export class DevSession {
   reloads = 0;
 
   constructor(
-    private readonly deps: { config: RuntimeConfig; clock: AdjustableClock; io: CliIo; onRestarting?: (() => Promise<void> | void) | undefined },
+    private readonly deps: { config: RuntimeConfig; clock: AdjustableClock; io: CliIo; onRestarting?: (() => Promise<void> | void) | undefined; poll?: { intervalMs: number } },
     readonly sandbox: Sandbox | undefined,
   ) {}
 
@@ -59,7 +52,7 @@ export class DevSession {
   async start(): Promise<void> {
     const { config, clock, io } = this.deps;
     this.version += 1;
-    const runtime = await buildRuntime({ config, clock, env: io.env, botsVersion: String(this.version) });
+    const runtime = await buildRuntime({ config, clock, env: io.env, botsVersion: String(this.version), ...(this.deps.poll ? { poll: this.deps.poll } : {}) });
     try {
       const url = await runtime.start();
       this.current = runtime;
@@ -140,10 +133,6 @@ export async function runDev(argv: string[], deps: DevDeps): Promise<number> {
     deps.stderr(`intrabot dev: ${messageOf(error)}\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }
-  if (poll) {
-    deps.stderr(`intrabot dev: ${POLL_UNAVAILABLE}\n`);
-    return 1;
-  }
   const config = cliConfig(deps, 'dev');
   if (!config) return 1;
   const clock = new AdjustableClock();
@@ -154,9 +143,10 @@ export async function runDev(argv: string[], deps: DevDeps): Promise<number> {
   let watcher: FSWatcher | undefined;
   try {
     if (config.mode === 'sandbox') sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') });
-    else if (!config.public_url) deps.stderr(paint(deps).yellow('warning: no INTRABOT_PUBLIC_URL: the tenant cannot deliver events to this machine\n'));
+    else if (!config.public_url && !poll) deps.stderr(paint(deps).yellow('warning: no INTRABOT_PUBLIC_URL: the tenant cannot deliver events to this machine\n'));
     if (sandbox) deps.stdout(`sandbox platform on ${sandbox.baseUrl}  (token: ${sandbox.token})\n`);
-    session = new DevSession({ config, clock, io: deps, onRestarting: deps.onRestarting }, sandbox);
+    // --poll: no webhook endpoints; new posts and comments are listed every 10 s instead
+    session = new DevSession({ config, clock, io: deps, onRestarting: deps.onRestarting, ...(poll ? { poll: { intervalMs: 10_000 } } : {}) }, sandbox);
     await session.start();
     const s = session;
     watcher = watchBots(config.bots_dir, deps.debounceMs ?? 300, (file) => void s.reload(`${relative(deps.cwd, join(config.bots_dir, file))} changed`));
