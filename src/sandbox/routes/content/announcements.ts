@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { AnnouncementCreateSchema, AnnouncementUpdateSchema } from '../../../api/schemas';
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
-import { paginate, readPageQuery, readStatus } from '../../http/pagination';
-import { notFound } from '../../http/sandbox-error';
-import { idParam, validate } from '../../http/validate';
+
+import { validate } from '../../http/validate';
 import { applyArticleUpdate, articleBody, articleForCreate, checkArticleUpdate } from './article-body';
 import { CONTENT_KIND, type AnnouncementRecord, type ConfirmationRecord } from './records';
-import { checkGroupIds, embedAuthor, embedGroups, matchesStatus, newestFirst } from './shared';
+import { checkGroupIds, embedAuthor, embedGroups, findOr404, registerStatusListAndGet } from './shared';
 
 type Query = Record<string, unknown>;
 
@@ -99,25 +98,12 @@ function updateAnnouncement(ctx: SandboxContext, current: AnnouncementRecord, bo
 }
 
 function findAnnouncement(ctx: SandboxContext, rawId: unknown): AnnouncementRecord {
-  const found = ctx.db.get<AnnouncementRecord>(CONTENT_KIND.announcements, idParam(rawId));
-  if (!found) throw notFound();
-  return found;
+  return findOr404<AnnouncementRecord>(ctx, CONTENT_KIND.announcements, rawId);
 }
 
 /** spec: Announcements */
 export function registerAnnouncements(router: ApiRouter, ctx: SandboxContext): void {
-  router.route('GET', '/announcements', 'read:announcements', (request) => {
-    const query = request.query as Query;
-    const status = readStatus(query);
-    const page = readPageQuery(query, ctx.settings.timezone);
-    const rows = newestFirst(ctx.db.filter<AnnouncementRecord>(CONTENT_KIND.announcements, (a) => matchesStatus(a.is_published, status)));
-    return paginate(request, rows, page, (a) => serializeAnnouncement(ctx, a));
-  });
-
-  router.route('GET', '/announcements/{id}', 'read:announcements', (request) => {
-    const { id } = request.params as { id: string };
-    return { data: serializeAnnouncement(ctx, findAnnouncement(ctx, id)) };
-  });
+  registerStatusListAndGet<AnnouncementRecord>(router, ctx, { path: '/announcements', scope: 'read:announcements', kind: CONTENT_KIND.announcements, serialize: (a) => serializeAnnouncement(ctx, a) });
 
   router.route('POST', '/announcements', 'write:announcements', (request, auth) => {
     const fields = validate(AnnouncementCreateSchema, request.body);

@@ -1,14 +1,13 @@
 import { CalendarEntryCreateSchema, CalendarEntryUpdateSchema, type CalendarEntryCreate } from '../../../api/schemas';
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
-import { paginate, readPageQuery, readStatus } from '../../http/pagination';
-import { notFound, validationError } from '../../http/sandbox-error';
-import { idParam, validate } from '../../http/validate';
+import { validationError } from '../../http/sandbox-error';
+import { validate } from '../../http/validate';
 import type { UserRecord } from '../../state/records';
 import { applyArticleUpdate, articleBody, articleForCreate, checkArticleUpdate } from './article-body';
 import { serializeCalendarEventType } from './calendar-event-types';
 import { CONTENT_KIND, type CalendarEntryRecord, type CalendarEventTypeRecord } from './records';
-import { checkGroupIds, embedAuthor, embedGroups, matchesStatus, newestFirst } from './shared';
+import { checkGroupIds, embedAuthor, embedGroups, findOr404, registerStatusListAndGet } from './shared';
 
 export function serializeCalendarEntry(ctx: SandboxContext, e: CalendarEntryRecord): Record<string, unknown> {
   const type = ctx.db.get<CalendarEventTypeRecord>(CONTENT_KIND.calendarEventTypes, e.calendar_event_type_id);
@@ -97,25 +96,12 @@ function updateCalendarEntry(ctx: SandboxContext, current: CalendarEntryRecord, 
 }
 
 function findEntry(ctx: SandboxContext, rawId: unknown): CalendarEntryRecord {
-  const found = ctx.db.get<CalendarEntryRecord>(CONTENT_KIND.calendarEntries, idParam(rawId));
-  if (!found) throw notFound();
-  return found;
+  return findOr404<CalendarEntryRecord>(ctx, CONTENT_KIND.calendarEntries, rawId);
 }
 
 /** spec: Calendar entries */
 export function registerCalendarEntries(router: ApiRouter, ctx: SandboxContext): void {
-  router.route('GET', '/calendar-entries', 'read:calendar_entries', (request) => {
-    const query = request.query as Record<string, unknown>;
-    const status = readStatus(query);
-    const page = readPageQuery(query, ctx.settings.timezone);
-    const rows = newestFirst(ctx.db.filter<CalendarEntryRecord>(CONTENT_KIND.calendarEntries, (e) => matchesStatus(e.is_published, status)));
-    return paginate(request, rows, page, (e) => serializeCalendarEntry(ctx, e));
-  });
-
-  router.route('GET', '/calendar-entries/{id}', 'read:calendar_entries', (request) => {
-    const { id } = request.params as { id: string };
-    return { data: serializeCalendarEntry(ctx, findEntry(ctx, id)) };
-  });
+  registerStatusListAndGet<CalendarEntryRecord>(router, ctx, { path: '/calendar-entries', scope: 'read:calendar_entries', kind: CONTENT_KIND.calendarEntries, serialize: (e) => serializeCalendarEntry(ctx, e) });
 
   router.route('POST', '/calendar-entries', 'write:calendar_entries', (request, auth) => ({ data: serializeCalendarEntry(ctx, insertCalendarEntry(ctx, request.body, auth.actor.id)) }), {
     status: 201,

@@ -1,13 +1,12 @@
 import { EventCreateSchema, EventUpdateSchema } from '../../../api/schemas';
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
-import { paginate, readPageQuery, readStatus } from '../../http/pagination';
-import { notFound, validationError } from '../../http/sandbox-error';
-import { idParam, validate } from '../../http/validate';
+import { validationError } from '../../http/sandbox-error';
+import { validate } from '../../http/validate';
 import { applyArticleUpdate, articleBody, articleForCreate, checkArticleUpdate } from './article-body';
 import { dueForPublication, nextPublication, type EventPublication, type PublicationInput } from './event-state';
 import { CONTENT_KIND, type EventRecord } from './records';
-import { checkGroupIds, embedAuthor, embedGroups, matchesStatus, newestFirst } from './shared';
+import { checkGroupIds, embedAuthor, embedGroups, findOr404, registerStatusListAndGet } from './shared';
 
 export function serializeEvent(ctx: SandboxContext, e: EventRecord): Record<string, unknown> {
   return {
@@ -95,25 +94,12 @@ export function publishDueEvents(ctx: SandboxContext, now: number): void {
 }
 
 function findEvent(ctx: SandboxContext, rawId: unknown): EventRecord {
-  const found = ctx.db.get<EventRecord>(CONTENT_KIND.events, idParam(rawId));
-  if (!found) throw notFound();
-  return found;
+  return findOr404<EventRecord>(ctx, CONTENT_KIND.events, rawId);
 }
 
 /** spec: Events */
 export function registerEvents(router: ApiRouter, ctx: SandboxContext): void {
-  router.route('GET', '/events', 'read:events', (request) => {
-    const query = request.query as Record<string, unknown>;
-    const status = readStatus(query);
-    const page = readPageQuery(query, ctx.settings.timezone);
-    const rows = newestFirst(ctx.db.filter<EventRecord>(CONTENT_KIND.events, (e) => matchesStatus(e.is_published, status)));
-    return paginate(request, rows, page, (e) => serializeEvent(ctx, e));
-  });
-
-  router.route('GET', '/events/{id}', 'read:events', (request) => {
-    const { id } = request.params as { id: string };
-    return { data: serializeEvent(ctx, findEvent(ctx, id)) };
-  });
+  registerStatusListAndGet<EventRecord>(router, ctx, { path: '/events', scope: 'read:events', kind: CONTENT_KIND.events, serialize: (e) => serializeEvent(ctx, e) });
 
   router.route('POST', '/events', 'write:events', (request, auth) => ({ data: serializeEvent(ctx, createEvent(ctx, request.body, auth.actor.id)) }), {
     status: 201,
