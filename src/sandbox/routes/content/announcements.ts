@@ -2,13 +2,10 @@ import { z } from 'zod';
 import { AnnouncementCreateSchema, AnnouncementUpdateSchema } from '../../../api/schemas';
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
-
 import { validate } from '../../http/validate';
 import { applyArticleUpdate, articleBody, articleForCreate, checkArticleUpdate } from './article-body';
 import { CONTENT_KIND, type AnnouncementRecord, type ConfirmationRecord } from './records';
 import { checkGroupIds, embedAuthor, embedGroups, findOr404, registerStatusListAndGet } from './shared';
-
-type Query = Record<string, unknown>;
 
 export function serializeAnnouncement(ctx: SandboxContext, a: AnnouncementRecord): Record<string, unknown> {
   const confirmations = ctx.db.filter<ConfirmationRecord>(CONTENT_KIND.confirmations, (c) => c.announcement_id === a.id).length;
