@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { createApiClient } from '../api/create-api-client';
@@ -281,7 +281,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     provisionResults: [],
     async provision(options = {}) {
       const publicUrl = options.publicUrl ?? config.public_url ?? runtime.url ?? `http://127.0.0.1:${config.port}`;
-      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false, skipWebhooks: deps.poll !== undefined });
+      const keep = registry.failures.map((f) => f.name ?? basename(f.dir));
+      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false, skipWebhooks: deps.poll !== undefined, keep });
     },
     async start() {
       await host.listen({ host: config.host, port: config.port });

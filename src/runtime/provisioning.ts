@@ -17,6 +17,8 @@ export interface ProvisionAllInput {
   dryRun?: boolean;
   /** Create no webhook endpoints (the runtime polls instead of receiving). */
   skipWebhooks?: boolean;
+  /** Bots present but not loaded (their manifest or module is broken): kept, not retired. */
+  keep?: readonly string[];
   /** How long a replica that did not win the claim waits for the one that did. */
   waitMs?: number;
 }
@@ -43,6 +45,7 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
         manifests: deployments.map((d) => d.manifest),
         dryRun: input.dryRun ?? false,
         skipWebhooks: input.skipWebhooks ?? false,
+        keep: input.keep ?? [],
       });
     const result = input.dryRun ? await run() : await asLeader(input, tenantId, run);
     if (!input.dryRun) {

@@ -99,6 +99,13 @@ describe('provisionTenant against the sandbox', () => {
     expect(((await api.bots.get(first.bots.kudos!.botUserId!)) as { name: string }).name).toBe('Kudos Bot (retired)');
   });
 
+  it('keeps the endpoint and bot user of a bot that is present but failed to load', async () => {
+    const first = await provisionTenant(input([kudos, welcome]));
+    const after = await provisionTenant(input([welcome], { keep: ['kudos'] }));
+    expect(after.actions.filter((a) => a.name === 'kudos')).toEqual([]);
+    expect(((await api.webhooks.get(first.bots.kudos!.webhookId!)) as { revoked_at: string | null }).revoked_at).toBeNull();
+  });
+
   it('creates the incoming webhooks targets ask for and keeps their URL encrypted', async () => {
     const result = await provisionTenant(input([welcome]));
     const id = result.bots.welcome!.incoming.team;

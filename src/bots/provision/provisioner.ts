@@ -27,6 +27,8 @@ export interface ProvisionTenantInput {
   dryRun?: boolean;
   /** Create no webhook endpoints (the runtime polls instead of receiving). */
   skipWebhooks?: boolean;
+  /** Bots not deployed but still present (they failed to load): never retired for it. */
+  keep?: readonly string[];
 }
 
 /** A bot as provisioned on one tenant. */
@@ -81,7 +83,8 @@ export async function provisionTenant(input: ProvisionTenantInput): Promise<Prov
     bots[manifest.name] = { name: manifest.name, enabled: true, botUserId, webhookId, incoming };
   }
 
-  await retireRemoved(ctx, new Set(input.manifests.map((m) => m.name)));
+  // a bot that failed to load is still there: a typo in its bot.yaml must not retire it on the platform
+  await retireRemoved(ctx, new Set([...input.manifests.map((m) => m.name), ...(input.keep ?? [])]));
   const allBotUserIds = [...observed.bots.map((b) => b.id), ...Object.values(bots).flatMap((b) => (b.botUserId ? [b.botUserId] : []))];
   return { tenant: input.tenant, actions: ctx.actions, bots, allBotUserIds: [...new Set(allBotUserIds)] };
 }
