@@ -4,6 +4,7 @@ import { buildSandboxApp } from '../../src/sandbox/app';
 import { SandboxContext } from '../../src/sandbox/context';
 import type { SandboxModule } from '../../src/sandbox/module';
 import { SandboxDb } from '../../src/sandbox/state/sandbox-db';
+import { SANDBOX_MODULES } from '../../src/sandbox/modules';
 import { notFound } from '../../src/sandbox/http/sandbox-error';
 
 const probe: SandboxModule = {
@@ -126,5 +127,14 @@ describe('sandbox core', () => {
     expect(data).toContainEqual({ method: 'GET', path: '/walls', status: 'implemented' });
     expect(data).toContainEqual({ method: 'POST', path: '/achievements/{id}/awards', status: 'not_implemented' });
     expect(data.length).toBeGreaterThan(80);
+  });
+
+  it('marks an implemented endpoint with a known gap as partial, saying what is missing', async () => {
+    const ctx = new SandboxContext(new SandboxDb(), new AdjustableClock({ frozen: true }));
+    const full = buildSandboxApp(ctx, SANDBOX_MODULES);
+    close = () => full.app.close();
+    const { data } = (await full.app.inject({ method: 'GET', url: '/_sandbox/coverage' })).json() as { data: { method: string; path: string; status: string; missing?: string }[] };
+    expect(data.find((e) => e.path === '/stats/engagement')).toMatchObject({ status: 'partial', missing: expect.stringContaining('history') });
+    expect(data.filter((e) => e.status === 'not_implemented')).toEqual([]);
   });
 });
