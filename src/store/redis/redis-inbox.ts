@@ -5,33 +5,31 @@ import type { JsonValue } from '../json';
 import { dedupeKeys } from '../dedupe-keys';
 import {
   AcceptInputSchema,
-  InboxEntrySchema,
   type AcceptInput,
   type AcceptResult,
-  type Inbox,
-  type InboxEntry,
   type InboxItem,
 } from '../inbox';
-import { newEntryId, type LeaseRef, type ListQueueInput, type QueueEntry, type QueueLease } from '../queue';
+import { newEntryId } from '../queue';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
 import { ACCEPT } from './queue-scripts';
 import type { RedisQueue } from './redis-queue';
-
-const toInboxEntry = (entry: QueueEntry): InboxEntry => InboxEntrySchema.parse(entry);
+import { QueueBackedInbox } from '../queue-backed-inbox';
 
 /**
  * The Redis inbox: each accept is one Lua script (dedupe check + entry), pipelined by ioredis, so no
  * batcher is needed here. Durability before the 200 is Redis's: run it with `appendonly yes` (and
  * `appendfsync everysec` or `always`) in production.
  */
-export class RedisInbox implements Inbox {
+export class RedisInbox extends QueueBackedInbox<RedisQueue> {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    private readonly queue: RedisQueue,
+    queue: RedisQueue,
     private readonly clock: Clock,
     private readonly dedupeTtlMs: number,
-  ) {}
+  ) {
+    super(queue);
+  }
 
   async accept(raw: AcceptInput): Promise<AcceptResult> {
     const input = parseOrThrow(AcceptInputSchema, raw, 'delivery');
@@ -50,31 +48,5 @@ export class RedisInbox implements Inbox {
     ];
     const [ok, detail] = (await ACCEPT.run(this.redis, [], args)) as [number, string];
     return ok === 1 ? { accepted: true, id: detail } : { accepted: false, duplicateOf: detail === 'delivery' ? 'delivery' : 'dedupe_key' };
-  }
-
-  async reserve(leaseMs: number): Promise<QueueLease<InboxEntry> | null> {
-    const lease = await this.queue.reserve(leaseMs);
-    return lease ? { ...toInboxEntry(lease), leaseToken: lease.leaseToken } : null;
-  }
-
-  async reserveMany(leaseMs: number, max: number): Promise<QueueLease<InboxEntry>[]> {
-    const leases = await this.queue.reserveMany(leaseMs, max);
-    return leases.map((lease) => ({ ...toInboxEntry(lease), leaseToken: lease.leaseToken }));
-  }
-
-  complete = (lease: LeaseRef): Promise<boolean> => this.queue.complete(lease);
-  retry = (lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> => this.queue.retry(lease, notBeforeMs, error);
-  deadLetter = (lease: LeaseRef, reason: string): Promise<boolean> => this.queue.deadLetter(lease, reason);
-  extend = (lease: LeaseRef, leaseMs: number): Promise<boolean> => this.queue.extend(lease, leaseMs);
-  requeue = (id: string): Promise<boolean> => this.queue.requeue(id);
-  drop = (id: string): Promise<boolean> => this.queue.drop(id);
-
-  async get(id: string): Promise<InboxEntry | undefined> {
-    const entry = await this.queue.get(id);
-    return entry && toInboxEntry(entry);
-  }
-
-  async list(input?: ListQueueInput): Promise<InboxEntry[]> {
-    return (await this.queue.list(input)).map(toInboxEntry);
   }
 }

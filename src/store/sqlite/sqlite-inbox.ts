@@ -4,17 +4,15 @@ import { parseOrThrow } from '../../validation';
 import type { JsonValue } from '../json';
 import {
   AcceptInputSchema,
-  InboxEntrySchema,
   type AcceptInput,
   type AcceptResult,
-  type Inbox,
-  type InboxEntry,
   type InboxItem,
 } from '../inbox';
-import { newEntryId, type LeaseRef, type ListQueueInput, type QueueEntry, type QueueLease } from '../queue';
+import { newEntryId } from '../queue';
 import { dedupeKeys } from '../dedupe-keys';
 import type { SqliteQueue } from './sqlite-queue';
 import { WriteBatcher } from './write-batcher';
+import { QueueBackedInbox } from '../queue-backed-inbox';
 
 export interface SqliteInboxOptions {
   dedupeTtlMs: number;
@@ -25,23 +23,22 @@ export interface SqliteInboxOptions {
 
 type Parsed = ReturnType<typeof AcceptInputSchema.parse>;
 
-const toInboxEntry = (entry: QueueEntry): InboxEntry => InboxEntrySchema.parse(entry);
-
 /**
  * The SQLite inbox: accepts go through a write-behind batcher, so all deliveries read in one event-loop
  * turn share one transaction; each caller's promise resolves once that transaction has committed.
  */
-export class SqliteInbox implements Inbox {
+export class SqliteInbox extends QueueBackedInbox<SqliteQueue> {
   private readonly batcher: WriteBatcher<Parsed, AcceptResult>;
   private readonly seen: Statement;
   private readonly remember: Statement;
 
   constructor(
     db: Database,
-    private readonly queue: SqliteQueue,
+    queue: SqliteQueue,
     private readonly clock: Clock,
     private readonly options: SqliteInboxOptions,
   ) {
+    super(queue);
     this.seen = db.prepare('SELECT 1 FROM dedupe WHERE key = ? AND expires_at > ?');
     this.remember = db.prepare('INSERT INTO dedupe (key, expires_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at');
     const commitBatch = db.transaction((items: Parsed[]) => items.map((item) => this.acceptOne(item)));
@@ -77,31 +74,5 @@ export class SqliteInbox implements Inbox {
     // each inbox entry is its own target: entries are independent, a slow one holds up nothing
     this.queue.insertNow({ id, target: id, payload: item, notBefore: now, alone: true });
     return { accepted: true, id };
-  }
-
-  async reserve(leaseMs: number): Promise<QueueLease<InboxEntry> | null> {
-    const lease = await this.queue.reserve(leaseMs);
-    return lease ? { ...toInboxEntry(lease), leaseToken: lease.leaseToken } : null;
-  }
-
-  async reserveMany(leaseMs: number, max: number): Promise<QueueLease<InboxEntry>[]> {
-    const leases = await this.queue.reserveMany(leaseMs, max);
-    return leases.map((lease) => ({ ...toInboxEntry(lease), leaseToken: lease.leaseToken }));
-  }
-
-  complete = (lease: LeaseRef): Promise<boolean> => this.queue.complete(lease);
-  retry = (lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> => this.queue.retry(lease, notBeforeMs, error);
-  deadLetter = (lease: LeaseRef, reason: string): Promise<boolean> => this.queue.deadLetter(lease, reason);
-  extend = (lease: LeaseRef, leaseMs: number): Promise<boolean> => this.queue.extend(lease, leaseMs);
-  requeue = (id: string): Promise<boolean> => this.queue.requeue(id);
-  drop = (id: string): Promise<boolean> => this.queue.drop(id);
-
-  async get(id: string): Promise<InboxEntry | undefined> {
-    const entry = await this.queue.get(id);
-    return entry && toInboxEntry(entry);
-  }
-
-  async list(input?: ListQueueInput): Promise<InboxEntry[]> {
-    return (await this.queue.list(input)).map(toInboxEntry);
   }
 }
