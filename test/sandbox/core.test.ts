@@ -1,139 +1,116 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../src/clock';
-import { buildSandboxApp } from '../../src/sandbox/app';
-import { SandboxContext } from '../../src/sandbox/context';
+import { describe, expect, it } from 'vitest';
+import { ApiForbiddenError, ApiNotFoundError, ApiServerError, ApiUnauthorizedError } from '../../src/api/errors';
 import type { SandboxModule } from '../../src/sandbox/module';
-import { SandboxDb } from '../../src/sandbox/state/sandbox-db';
-import { SANDBOX_MODULES } from '../../src/sandbox/modules';
 import { notFound } from '../../src/sandbox/http/sandbox-error';
+import { failure, useHttpSandbox } from './http-harness';
 
 const probe: SandboxModule = {
   name: 'probe',
   api(router) {
-    router.route('GET', '/walls', 'read:walls', () => ({ data: [] }));
+    router.route('GET', '/walls', 'read:walls', () => ({ data: [], links: { first: null, last: null, prev: null, next: null }, meta: { current_page: 1, from: null, last_page: 1, per_page: 25, to: null, total: 0 } }));
     router.route('GET', '/walls/{id}', 'read:walls', () => {
       throw notFound();
     });
   },
 };
 
-function build(start = Date.UTC(2026, 10, 22, 8)) {
-  const clock = new AdjustableClock({ start, frozen: true });
-  const ctx = new SandboxContext(new SandboxDb(), clock);
-  const sandbox = buildSandboxApp(ctx, [probe]);
-  sandbox.reset({ seed: 'empty' });
-  return { ...sandbox, ctx, clock };
-}
-
-const auth = { authorization: 'Bearer svc_sandbox_token' };
-
 describe('sandbox core', () => {
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => close?.());
+  const h = useHttpSandbox({ seed: 'empty', modules: [probe] });
 
   it('answers 401 unauthorized for a missing or unknown token (spec: Errors)', async () => {
-    const { app } = build();
-    close = () => app.close();
-    const missing = await app.inject({ method: 'GET', url: '/api/open/v1/walls' });
-    expect(missing.statusCode).toBe(401);
+    // the client never sends a request without a token: the missing one goes over raw HTTP
+    const missing = await h.raw('GET', '/walls', { token: null });
+    expect(missing.status).toBe(401);
     expect(missing.json()).toMatchObject({ error: 'unauthorized' });
-    const unknown = await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: { authorization: 'Bearer svc_nope' } });
-    expect(unknown.statusCode).toBe(401);
+    const error = await failure(h.client('svc_nope').walls.list());
+    expect(error).toBeInstanceOf(ApiUnauthorizedError);
+    expect(error).toMatchObject({ platformStatus: 401 });
   });
 
   it('answers 403 forbidden naming the scope the token lacks (spec: Errors)', async () => {
-    const { app } = build();
-    close = () => app.close();
-    const created = await app.inject({ method: 'POST', url: '/_sandbox/tokens', payload: { name: 'narrow', scopes: ['read:posts'] } });
-    const { token } = created.json() as { token: string };
+    const token = await h.tokenWith(['read:posts']);
     expect(token.startsWith('svc_')).toBe(true);
-    const res = await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: { authorization: `Bearer ${token}` } });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ error: 'forbidden', message: expect.stringContaining('read:walls') });
+    const error = await failure(h.client(token).walls.list());
+    expect(error).toBeInstanceOf(ApiForbiddenError);
+    expect(error).toMatchObject({ missingScope: 'read:walls', platformStatus: 403 });
   });
 
   it('rejects an expired token with 401 once the clock passes its expiry (spec: Authentication 3)', async () => {
-    const { app, clock } = build();
-    close = () => app.close();
-    const created = await app.inject({ method: 'POST', url: '/_sandbox/tokens', payload: { name: 'short', scopes: ['read:walls'], expires_at: '2026-11-22T10:00:00+01:00' } });
-    const headers = { authorization: `Bearer ${(created.json() as { token: string }).token}` };
-    expect((await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers })).statusCode).toBe(200);
-    clock.advance(2 * 3_600_000);
-    expect((await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers })).statusCode).toBe(401);
+    const api = await h.clientWith(['read:walls'], { expires_at: '2026-11-22T10:00:00+01:00' });
+    await expect(api.walls.list()).resolves.toMatchObject({ data: [] });
+    await h.control.advance(2 * 3_600);
+    await expect(api.walls.list()).rejects.toBeInstanceOf(ApiUnauthorizedError);
   });
 
   it('answers 404 with no body for an unknown id (spec: Errors)', async () => {
-    const { app } = build();
-    close = () => app.close();
-    const res = await app.inject({ method: 'GET', url: '/api/open/v1/walls/999', headers: auth });
-    expect(res.statusCode).toBe(404);
-    expect(res.body).toBe('');
+    await expect(h.api.walls.get(999)).rejects.toBeInstanceOf(ApiNotFoundError);
+    // the client drops the body of a 404; that there is none is seen over raw HTTP
+    const res = await h.raw('GET', '/walls/999');
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('');
   });
 
   it('limits a token to 60 requests a minute with rate-limit headers and Retry-After (spec: Limits)', async () => {
-    const { app, clock } = build();
-    close = () => app.close();
-    let last = await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: auth });
+    // headers and the 429 itself are what is checked, so no client (it would pace under the limit)
+    await h.control.settings({ rate_limit_per_minute: 60 });
+    let last = await h.raw('GET', '/walls');
     expect(last.headers['x-ratelimit-limit']).toBe('60');
     expect(last.headers['x-ratelimit-remaining']).toBe('59');
-    for (let i = 1; i < 60; i++) last = await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: auth });
-    expect(last.statusCode).toBe(200);
+    expect(Number(last.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    for (let i = 1; i < 60; i++) last = await h.raw('GET', '/walls');
+    expect(last.status).toBe(200);
     expect(last.headers['x-ratelimit-remaining']).toBe('0');
-    const limited = await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: auth });
-    expect(limited.statusCode).toBe(429);
+    const limited = await h.raw('GET', '/walls');
+    expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    clock.advance(60_000);
-    expect((await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: auth })).statusCode).toBe(200);
+    await h.control.advance(60);
+    expect((await h.raw('GET', '/walls')).status).toBe(200);
   });
 
   it('injects a fault for a path pattern a given number of times, then recovers', async () => {
-    const { app } = build();
-    close = () => app.close();
-    await app.inject({ method: 'POST', url: '/_sandbox/faults', payload: { path: '/api/open/v1/walls', status: 503, count: 2 } });
-    const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: auth })).statusCode);
-    expect(codes).toEqual([503, 503, 200]);
+    await h.control.send('POST', '/faults', { path: '/api/open/v1/walls', status: 503, count: 2 });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      outcomes.push(await h.api.walls.list().then(() => 'ok', (e: unknown) => (e instanceof ApiServerError ? `server ${e.platformStatus}` : String(e))));
+    }
+    expect(outcomes).toEqual(['server 503', 'server 503', 'ok']);
   });
 
   it('moves the clock through the control API and reports the new time', async () => {
-    const { app, ctx } = build(Date.UTC(2026, 10, 22, 8));
-    close = () => app.close();
-    const res = await app.inject({ method: 'POST', url: '/_sandbox/clock', payload: { advance_seconds: 3600 } });
-    expect(res.json()).toMatchObject({ now: '2026-11-22T10:00:00+01:00' });
-    expect(ctx.now()).toBe(Date.UTC(2026, 10, 22, 9));
+    const res = (await h.control.send('POST', '/clock', { advance_seconds: 3600 })) as { now: string };
+    expect(res).toMatchObject({ now: '2026-11-22T10:00:00+01:00' });
+    expect(await h.control.now()).toBe(Date.UTC(2026, 10, 22, 9));
   });
 
   it('keeps bearer tokens out of the request log', async () => {
-    const { app } = build();
-    close = () => app.close();
-    await app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: auth });
-    const log = await app.inject({ method: 'GET', url: '/_sandbox/requests' });
-    expect(log.body).not.toContain('svc_sandbox_token');
-    expect((log.json() as { data: unknown[] }).data).toHaveLength(1);
+    await h.api.walls.list();
+    const log = await h.raw('GET', '/_sandbox/requests', { token: null });
+    expect(log.text).not.toContain(h.sandbox.token);
+    expect(log.text).not.toContain('svc_');
+    expect(log.json<{ data: unknown[] }>().data).toHaveLength(1);
   });
 
   it('answers 501 saying so for an endpoint of the spec that no module implements, never a fake 200', async () => {
-    const { app } = build();
-    close = () => app.close();
-    const res = await app.inject({ method: 'GET', url: '/api/open/v1/announcements', headers: auth });
-    expect(res.statusCode).toBe(501);
+    const error = await failure(h.api.announcements.list());
+    expect(error).toBeInstanceOf(ApiServerError);
+    expect(error).toMatchObject({ platformStatus: 501, message: expect.stringContaining('GET /announcements') });
+    const res = await h.raw('GET', '/announcements');
     expect(res.json()).toMatchObject({ error: 'not_implemented', message: expect.stringContaining('GET /announcements') });
   });
 
   it('lists every endpoint of the spec in the coverage report with its status', async () => {
-    const { app } = build();
-    close = () => app.close();
-    const { data } = (await app.inject({ method: 'GET', url: '/_sandbox/coverage' })).json() as { data: { method: string; path: string; status: string }[] };
+    const { data } = (await h.control.send('GET', '/coverage')) as { data: { method: string; path: string; status: string }[] };
     expect(data).toContainEqual({ method: 'GET', path: '/walls', status: 'implemented' });
     expect(data).toContainEqual({ method: 'POST', path: '/achievements/{id}/awards', status: 'not_implemented' });
     expect(data.length).toBeGreaterThan(80);
   });
+});
+
+describe('sandbox core with every module', () => {
+  const h = useHttpSandbox();
 
   it('marks an implemented endpoint with a known gap as partial, saying what is missing', async () => {
-    const ctx = new SandboxContext(new SandboxDb(), new AdjustableClock({ frozen: true }));
-    const full = buildSandboxApp(ctx, SANDBOX_MODULES);
-    close = () => full.app.close();
-    const { data } = (await full.app.inject({ method: 'GET', url: '/_sandbox/coverage' })).json() as { data: { method: string; path: string; status: string; missing?: string }[] };
+    const { data } = (await h.control.send('GET', '/coverage')) as { data: { method: string; path: string; status: string; missing?: string }[] };
     expect(data.find((e) => e.path === '/stats/engagement')).toMatchObject({ status: 'partial', missing: expect.stringContaining('history') });
     expect(data.filter((e) => e.status === 'not_implemented')).toEqual([]);
   });
