@@ -41,12 +41,15 @@ export function apiUrl(root: URL, path: string, query?: Record<string, unknown>)
   return url;
 }
 
-/** Adds query parameters, dropping undefined and null; arrays repeat as `key[]`. */
+/**
+ * Adds query parameters, dropping undefined and null. An array is sent comma-separated
+ * (spec: Statistics, `group_ids` comma-separated): the platform reads no `key[]` form.
+ */
 export function appendQuery(url: URL, query: Record<string, unknown> | undefined): void {
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
-      for (const item of value) url.searchParams.append(`${key}[]`, queryValue(key, item));
+      url.searchParams.set(key, value.map((item) => queryValue(key, item)).join(','));
     } else {
       url.searchParams.set(key, queryValue(key, value));
     }

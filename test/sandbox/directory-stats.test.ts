@@ -1,20 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { ApiForbiddenError, ApiValidationError } from '../../src/api/errors';
 import { isoWeek, periods } from '../../src/sandbox/routes/directory/stats-engagement';
-import { harness, type Harness } from './directory-harness';
+import { failure, useHttpSandbox } from './http-harness';
 
-const HOUR = 3_600_000;
-type Data<T> = { data: T };
-type Summary = Record<'total' | 'registered' | 'active_yesterday' | 'active_7d' | 'active_30d' | 'new_yesterday' | 'new_7d' | 'new_30d', number>;
-type Period = Record<'year' | 'total_users' | 'app_users' | 'active_users' | 'app_time' | 'sessions', number> & Partial<Record<'day' | 'week' | 'month', number>>;
-type Department = Record<'id' | 'active' | 'not_active' | 'total_employees' | 'average', number>;
+const HOUR_S = 3_600;
 
 describe('sandbox statistics', () => {
-  let h: Harness;
-  afterEach(async () => h.close());
+  const h = useHttpSandbox();
 
   it('summarises users from the directory (spec: Statistics, /stats/users)', async () => {
-    h = harness();
-    const { data } = (await h.api('GET', '/stats/users')).json() as Data<Summary>;
+    const data = await h.api.stats.users();
     // the 38 employees and the admin are registered; the pending invitation counts in total only
     expect(data.registered).toBe(39);
     expect(data.total).toBe(40);
@@ -25,55 +20,54 @@ describe('sandbox statistics', () => {
   });
 
   it('answers cached user numbers for an hour, then fresh ones (spec: Statistics; Limits, statistics cache)', async () => {
-    h = harness();
-    const first = ((await h.api('GET', '/stats/users')).json() as Data<Summary>).data;
-    await h.api('POST', '/users', { email: 'fresh@sandbox.example', first_name: 'Fresh', last_name: 'Face' });
-    h.clock.advance(59 * 60_000);
-    expect(((await h.api('GET', '/stats/users')).json() as Data<Summary>).data).toEqual(first);
-    h.clock.advance(61_000);
-    const later = ((await h.api('GET', '/stats/users')).json() as Data<Summary>).data;
+    const first = await h.api.stats.users();
+    await h.api.users.create({ email: 'fresh@sandbox.example', first_name: 'Fresh', last_name: 'Face' });
+    await h.control.advance(59 * 60);
+    expect(await h.api.stats.users()).toEqual(first);
+    await h.control.advance(61);
+    const later = await h.api.stats.users();
     expect(later.registered).toBe(first.registered + 1);
     expect(later.new_7d).toBe(first.new_7d + 1);
   });
 
   it('answers cached engagement for 24 hours (spec: Statistics, engagement 24 h)', async () => {
-    h = harness();
-    const first = ((await h.api('GET', '/stats/engagement?granularity=day&scope=3')).json() as Data<Period[]>).data;
+    const query = { granularity: 'day', scope: 3 } as const;
+    const first = await h.api.stats.engagement(query);
     expect(first).toHaveLength(3);
-    h.clock.advance(23 * HOUR);
-    expect(((await h.api('GET', '/stats/engagement?granularity=day&scope=3')).json() as Data<Period[]>).data).toEqual(first);
-    h.clock.advance(2 * HOUR);
-    const later = ((await h.api('GET', '/stats/engagement?granularity=day&scope=3')).json() as Data<Period[]>).data;
+    await h.control.advance(23 * HOUR_S);
+    expect(await h.api.stats.engagement(query)).toEqual(first);
+    await h.control.advance(2 * HOUR_S);
+    const later = await h.api.stats.engagement(query);
     expect(later.map((p) => p.day)).toEqual([...first.slice(1).map((p) => p.day), 23]);
   });
 
   it('keys engagement periods by the granularity, weekly by default with 12 periods (spec: Statistics)', async () => {
-    h = harness();
-    const weekly = ((await h.api('GET', '/stats/engagement')).json() as Data<Period[]>).data;
+    const weekly = await h.api.stats.engagement();
     expect(weekly).toHaveLength(12);
     expect(weekly.at(-1)).toMatchObject({ year: 2026, week: 47 });
     for (const p of weekly) expect(Object.keys(p).sort()).toEqual(['active_users', 'app_time', 'app_users', 'sessions', 'total_users', 'week', 'year']);
-    const monthly = ((await h.api('GET', '/stats/engagement?granularity=month&scope=2')).json() as Data<Period[]>).data;
+    const monthly = await h.api.stats.engagement({ granularity: 'month', scope: 2 });
     expect(monthly.map((p) => [p.year, p.month])).toEqual([[2026, 10], [2026, 11]]);
-    const bad = await h.api('GET', '/stats/engagement?granularity=year');
-    expect(bad.statusCode).toBe(422);
-    expect((bad.json() as { message: string }).message).toMatch(/^granularity/);
+    // the client's types allow only the known granularities, so the unknown one goes over raw HTTP
+    const bad = await h.raw('GET', '/stats/engagement?granularity=year');
+    expect(bad.status).toBe(422);
+    expect(bad.json<{ message: string }>().message).toMatch(/^granularity/);
   });
 
   it('restricts engagement and adoption to group_ids', async () => {
-    h = harness();
     const sales = h.refs.departments.Sales as number;
-    const all = ((await h.api('GET', '/stats/engagement?scope=1')).json() as Data<Period[]>).data[0] as Period;
-    const some = ((await h.api('GET', `/stats/engagement?scope=1&group_ids=${sales}`)).json() as Data<Period[]>).data[0] as Period;
-    expect(some.total_users).toBeLessThan(all.total_users);
-    const adoption = ((await h.api('GET', `/stats/adoption?group_ids=${sales}`)).json() as Data<{ adoption_rate: { departments: { id: number }[] } }>).data;
+    const [all] = await h.api.stats.engagement({ scope: 1 });
+    const [some] = await h.api.stats.engagement({ scope: 1, group_ids: [sales] });
+    expect(some!.total_users).toBeLessThan(all!.total_users);
+    const adoption = await h.api.stats.adoption({ group_ids: [sales] });
     expect(adoption.adoption_rate.departments.map((d) => d.id)).toEqual([sales]);
-    expect((await h.api('GET', '/stats/adoption?group_ids=a,b')).statusCode).toBe(422);
+    const error = await failure(h.api.stats.adoption({ group_ids: 'a,b' }));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ field: 'group_ids' });
   });
 
   it('reports adoption per department with consistent counts (spec: Statistics, /stats/adoption)', async () => {
-    h = harness();
-    const { adoption_rate } = ((await h.api('GET', '/stats/adoption')).json() as Data<{ adoption_rate: { average: number; departments: Department[] } }>).data;
+    const { adoption_rate } = await h.api.stats.adoption();
     expect(adoption_rate.departments).toHaveLength(4);
     for (const d of adoption_rate.departments) {
       expect(d.active + d.not_active).toBe(d.total_employees);
@@ -83,23 +77,20 @@ describe('sandbox statistics', () => {
   });
 
   it('counts content this week, last week and in total, cached for an hour (spec: Statistics, /stats/content)', async () => {
-    h = harness();
-    const first = ((await h.api('GET', '/stats/content')).json() as Data<Record<string, Record<string, number>>>).data;
+    const first = await h.api.stats.content();
     expect(Object.keys(first).sort()).toEqual(['chat_messages', 'comments', 'posts', 'reactions', 'todo_tasks_completed']);
     expect(first.posts?.total).toBeGreaterThan(0);
-    await h.api('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: 'One more' });
-    expect(((await h.api('GET', '/stats/content')).json() as Data<typeof first>).data).toEqual(first);
-    h.clock.advance(HOUR);
-    const later = ((await h.api('GET', '/stats/content')).json() as Data<typeof first>).data;
+    await h.api.posts.create(h.refs.company_wall_id, { body: 'One more' });
+    expect(await h.api.stats.content()).toEqual(first);
+    await h.control.advance(HOUR_S);
+    const later = await h.api.stats.content();
     expect(later.posts?.total).toBe((first.posts?.total as number) + 1);
   });
 
   it('needs read:stats', async () => {
-    h = harness();
-    const token = await h.tokenWith(['read:users']);
-    const res = await h.api('GET', '/stats/users', undefined, token);
-    expect(res.statusCode).toBe(403);
-    expect((res.json() as { message: string }).message).toContain('read:stats');
+    const error = await failure((await h.clientWith(['read:users'])).stats.users());
+    expect(error).toBeInstanceOf(ApiForbiddenError);
+    expect(error).toMatchObject({ missingScope: 'read:stats' });
   });
 });
 

@@ -25,9 +25,9 @@ describe('API URLs (spec: every path is relative to {base_url}/api/open/v1)', ()
     expect(apiUrl(root, '/api/open/v1/walls?page=2', { per_page: 50 }).href).toBe('https://acme.example/api/open/v1/walls?page=2&per_page=50');
   });
 
-  it('drops undefined and null query values and repeats arrays as key[]', () => {
-    const url = apiUrl(apiRoot('https://acme.example'), '/users', { a: undefined, b: null, group_id: [1, 2], on: true });
-    expect(url.search).toBe('?group_id%5B%5D=1&group_id%5B%5D=2&on=true');
+  it('drops undefined and null query values and sends arrays comma-separated (spec: Statistics, group_ids)', () => {
+    const url = apiUrl(apiRoot('https://acme.example'), '/stats/adoption', { a: undefined, b: null, group_ids: [1, 2], on: true });
+    expect(url.search).toBe('?group_ids=1%2C2&on=true');
   });
 
   it('refuses an object as a query value, naming it', () => {
