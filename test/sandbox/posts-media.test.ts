@@ -1,100 +1,100 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { ApiForbiddenError, ApiValidationError } from '../../src/api/errors';
+import type { Media } from '../../src/api/schemas/media';
+import type { Post } from '../../src/api/schemas/post';
 import { galleryKind } from '../../src/sandbox/routes/posts/gallery';
-import { harness, multipart, pngBytes, type Harness } from './directory-harness';
+import { multipart, pngBytes } from './directory-harness';
+import { failure, useHttpSandbox } from './http-harness';
 
-type Media = { id: number; type: string; mime_type: string; filename: string; size: number; url: string; width: number | null; height: number | null };
+/** The client's Post does not name `media` and `gallery` (the spec's Post does not show them). */
+type PostWithMedia = Post & { media: Media[]; gallery: { type: string; media_ids: number[] } | null };
 
 describe('sandbox media', () => {
-  let h: Harness;
-  afterEach(async () => h.close());
+  const h = useHttpSandbox();
+  type Kind = 'image' | 'video' | 'document';
 
-  async function upload(type: string, file: { name: string; type: string; bytes: Uint8Array } | undefined, token = 'svc_sandbox_token') {
-    const body = await multipart({ type }, file ? { field: 'media', ...file } : undefined);
-    return h.app.inject({ method: 'POST', url: '/api/open/v1/media', headers: { authorization: `Bearer ${token}`, ...body.headers }, payload: body.payload });
+  /** A multipart upload over raw HTTP, for forms the client refuses to send. */
+  async function rawUpload(type: string, file: { name: string; type: string; bytes: Uint8Array } | undefined) {
+    const form = await multipart({ type }, file ? { field: 'media', ...file } : undefined);
+    return h.raw('POST', '/media', { body: form.payload, headers: form.headers });
   }
 
-  async function uploaded(type: 'image' | 'video' | 'document', n = 0): Promise<Media> {
-    const file = type === 'image' ? { name: `p${n}.png`, type: 'image/png', bytes: pngBytes(10, 20) } : type === 'video' ? { name: `v${n}.mp4`, type: 'video/mp4', bytes: new Uint8Array([0, 0, 0, 1]) } : { name: `d${n}.pdf`, type: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) };
-    const res = await upload(type, file);
-    expect(res.statusCode).toBe(201);
-    return (res.json() as { data: Media }).data;
+  function fileOf(type: Kind, n: number): { filename: string; contentType: string; data: Uint8Array } {
+    if (type === 'image') return { filename: `p${n}.png`, contentType: 'image/png', data: pngBytes(10, 20) };
+    if (type === 'video') return { filename: `v${n}.mp4`, contentType: 'video/mp4', data: new Uint8Array([0, 0, 0, 1]) };
+    return { filename: `d${n}.pdf`, contentType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70]) };
+  }
+
+  async function uploaded(type: Kind, n = 0): Promise<Media> {
+    return h.api.media.uploadFile({ type, ...fileOf(type, n) });
   }
 
   it('uploads an image with its PNG dimensions and serves the bytes at its url (spec: Media)', async () => {
-    h = harness();
     const bytes = pngBytes(640, 480);
-    const res = await upload('image', { name: 'photo.png', type: 'image/png', bytes });
-    expect(res.statusCode).toBe(201);
-    const media = (res.json() as { data: Media }).data;
+    const media = await h.api.media.uploadFile({ type: 'image', data: bytes, filename: 'photo.png', contentType: 'image/png' });
     expect(media).toMatchObject({ type: 'image', mime_type: 'image/png', filename: 'photo.png', size: bytes.length, width: 640, height: 480 });
-    const download = await h.app.inject({ method: 'GET', url: new URL(media.url).pathname });
+    const download = await request(media.url);
     expect(download.statusCode).toBe(200);
-    expect(Buffer.compare(download.rawPayload, Buffer.from(bytes))).toBe(0);
-    expect((await h.api('GET', `/media/${media.id}`)).json()).toMatchObject({ data: { id: media.id, url: media.url } });
+    expect(Buffer.compare(Buffer.from(await download.body.arrayBuffer()), Buffer.from(bytes))).toBe(0);
+    expect(await h.api.media.get(media.id)).toMatchObject({ id: media.id, url: media.url });
+    // the status itself, which the client does not surface
+    expect((await rawUpload('image', { name: 'again.png', type: 'image/png', bytes })).status).toBe(201);
   });
 
   it('leaves width and height null for documents', async () => {
-    h = harness();
     expect(await uploaded('document')).toMatchObject({ width: null, height: null });
   });
 
   it('answers 422 naming type for audio or an unknown type (spec: Media)', async () => {
-    h = harness();
+    // the client only sends image, video or document, so these forms go over raw HTTP
     for (const type of ['audio', 'gif', '']) {
-      const res = await upload(type, { name: 'a.bin', type: 'application/octet-stream', bytes: new Uint8Array([1]) });
-      expect(res.statusCode).toBe(422);
-      expect((res.json() as { message: string }).message).toMatch(/^type/);
+      const res = await rawUpload(type, { name: 'a.bin', type: 'application/octet-stream', bytes: new Uint8Array([1]) });
+      expect(res.status).toBe(422);
+      expect(res.json<{ message: string }>().message).toMatch(/^type/);
     }
   });
 
   it('refuses an audio file whatever type it claims (spec: Posts — audio gives 422)', async () => {
-    h = harness();
-    const res = await upload('document', { name: 'song.mp3', type: 'audio/mpeg', bytes: new Uint8Array([1, 2]) });
-    expect(res.statusCode).toBe(422);
-    expect((res.json() as { message: string }).message).toMatch(/^media/);
+    const error = await failure(h.api.media.uploadFile({ type: 'document', data: new Uint8Array([1, 2]), filename: 'song.mp3', contentType: 'audio/mpeg' }));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ platformMessage: expect.stringMatching(/^media/) });
   });
 
   it('answers 422 naming media when the file is missing', async () => {
-    h = harness();
-    const res = await upload('image', undefined);
-    expect(res.statusCode).toBe(422);
-    expect((res.json() as { message: string }).message).toMatch(/^media/);
+    // the client refuses a form without the file, so raw HTTP
+    const res = await rawUpload('image', undefined);
+    expect(res.status).toBe(422);
+    expect(res.json<{ message: string }>().message).toMatch(/^media/);
   });
 
   it('needs write:media to upload (spec: Media)', async () => {
-    h = harness();
-    const token = await h.tokenWith(['write:posts']);
-    const res = await upload('image', { name: 'p.png', type: 'image/png', bytes: pngBytes(1, 1) }, token);
-    expect(res.statusCode).toBe(403);
-    expect((res.json() as { message: string }).message).toContain('write:media');
+    const api = await h.clientWith(['write:posts']);
+    const error = await failure(api.media.uploadFile({ type: 'image', data: pngBytes(1, 1), filename: 'p.png' }));
+    expect(error).toBeInstanceOf(ApiForbiddenError);
+    expect(error).toMatchObject({ missingScope: 'write:media' });
   });
 
   it('answers 403 naming write:media when a post attaches media without it (spec: Posts)', async () => {
-    h = harness();
     const media = await uploaded('image');
-    const token = await h.tokenWith(['write:posts', 'read:posts']);
-    const res = await h.api('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: 'pic', media_ids: [media.id] }, token);
-    expect(res.statusCode).toBe(403);
-    expect((res.json() as { message: string }).message).toContain('write:media');
-    expect((await h.api('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: 'no pic' }, token)).statusCode).toBe(201);
+    const api = await h.clientWith(['write:posts', 'read:posts']);
+    const error = await failure(api.posts.create(h.refs.company_wall_id, { body: 'pic', media_ids: [media.id] }));
+    expect(error).toBeInstanceOf(ApiForbiddenError);
+    expect(error).toMatchObject({ missingScope: 'write:media' });
+    await expect(api.posts.create(h.refs.company_wall_id, { body: 'no pic' })).resolves.toMatchObject({ body: 'no pic' });
   });
 
   it('attaches media to a post, returning them with the gallery (spec: Posts, create body)', async () => {
-    h = harness();
     const a = await uploaded('image', 1);
     const b = await uploaded('image', 2);
-    const res = await h.api('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: 'album', media_ids: [a.id, b.id] });
-    expect(res.statusCode).toBe(201);
-    const post = (res.json() as { data: { id: number; media: Media[]; gallery: unknown } }).data;
+    const post = (await h.api.posts.create(h.refs.company_wall_id, { body: 'album', media_ids: [a.id, b.id] })) as PostWithMedia;
     expect(post.media.map((m) => m.id)).toEqual([a.id, b.id]);
     expect(post.gallery).toEqual({ type: 'image', media_ids: [a.id, b.id] });
-    const read = (await h.api('GET', `/walls/${h.refs.company_wall_id}/posts/${post.id}`)).json() as { data: { media: Media[] } };
-    expect(read.data.media[0]?.url).toBe(a.url);
+    expect(((await h.api.posts.get(h.refs.company_wall_id, post.id)) as PostWithMedia).media[0]?.url).toBe(a.url);
   });
 
   it('stores single-type batches as image, video or file galleries and mixes or several videos as mixed (spec: Posts, create body)', async () => {
-    h = harness();
-    const cases: [('image' | 'video' | 'document')[], string][] = [
+    const cases: [Kind[], string][] = [
       [['image'], 'image'], [['video'], 'video'], [['document', 'document'], 'file'],
       [['video', 'video'], 'mixed'], [['image', 'document'], 'mixed'], [['image', 'video'], 'mixed'],
     ];
@@ -102,20 +102,20 @@ describe('sandbox media', () => {
     for (const [types, kind] of cases) {
       const ids = [];
       for (const type of types) ids.push((await uploaded(type, n++)).id);
-      const post = (await h.api('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: kind, media_ids: ids })).json() as { data: { gallery: { type: string } } };
-      expect(post.data.gallery.type).toBe(kind);
+      const post = (await h.api.posts.create(h.refs.company_wall_id, { body: kind, media_ids: ids })) as PostWithMedia;
+      expect(post.gallery?.type, kind).toBe(kind);
     }
   });
 
   it('answers 422 for more than 10 media or an unknown media id (spec: Limits, media per post)', async () => {
-    h = harness();
     const media = await uploaded('image');
-    const eleven = await h.api('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: 'many', media_ids: Array(11).fill(media.id) });
-    expect(eleven.statusCode).toBe(422);
-    expect((eleven.json() as { message: string }).message).toMatch(/^media_ids/);
-    const unknown = await h.api('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: 'ghost', media_ids: [media.id, 999] });
-    expect(unknown.statusCode).toBe(422);
-    expect((unknown.json() as { message: string }).message).toMatch(/^media_ids\.1/);
+    // the client refuses more than 10 ids before sending, so raw HTTP
+    const eleven = await h.raw('POST', `/walls/${h.refs.company_wall_id}/posts`, { body: { body: 'many', media_ids: Array(11).fill(media.id) } });
+    expect(eleven.status).toBe(422);
+    expect(eleven.json<{ message: string }>().message).toMatch(/^media_ids/);
+    const error = await failure(h.api.posts.create(h.refs.company_wall_id, { body: 'ghost', media_ids: [media.id, 999] }));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ field: 'media_ids.1' });
     expect(h.events.filter((e) => e.event === 'post.created')).toHaveLength(0);
   });
 });
