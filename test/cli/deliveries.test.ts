@@ -38,7 +38,7 @@ describe('intrabot deliveries', () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runDeliveries(['--dead'], io)).toBe(0);
     expect(io.out).toContain('1 dead letter(s)');
-    const row = io.out.split('\n').find((l) => l.startsWith(deadId));
+    const row = io.out.split('\n').find((l) => l.split(/\s+/)[0] === deadId);
     expect(row).toMatch(/chores\s+(service\.)?post\.created\s+dead\s+3\s/);
     expect(row).toContain('boom: cannot handle this post');
     expect(io.out).toContain('intrabot deliveries replay <id>');

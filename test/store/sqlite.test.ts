@@ -59,7 +59,7 @@ describe('sqlite store', () => {
   it('commits concurrent accepts in few transactions and resolves each caller only after its commit', async () => {
     const store = open();
     const reader = new Database(path, { readonly: true });
-    const committed = reader.prepare("SELECT COUNT(*) AS n FROM queue_entries WHERE queue = 'inbox' AND json_extract(payload, '$.deliveryId') = ?");
+    const committed = reader.prepare("SELECT COUNT(*) AS n FROM inbox_entries WHERE json_extract(payload, '$.deliveryId') = ?");
     const seenAtResolve = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         store.inbox
@@ -111,6 +111,51 @@ describe('sqlite store', () => {
     expect(SQLITE_SCHEMA_VERSION).toBeGreaterThan(1);
     expect(await store.kv('bot:a').get('cursor')).toBe('2026-01-01');
     expect((await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'd', envelope: {} })).accepted).toBe(true);
+  });
+
+  it('migrates the inbox of a version-2 store: entries (dead letters too) and dedupe keys survive', async () => {
+    const old = new Database(path);
+    migrate(old, SQLITE_MIGRATIONS.slice(0, 2));
+    const payload = (id: string): string => JSON.stringify({ tenant: 't', bot: 'b', deliveryId: id, dedupeKey: null, event: 'post.created', envelope: { id } });
+    const insert = old.prepare(`INSERT INTO queue_entries (id, queue, target, payload, dead, dead_reason, not_before, available_at, attempts, enqueued_at)
+      VALUES (@id, 'inbox', @id, @payload, @dead, @reason, @now, @now, @attempts, @now)`);
+    insert.run({ id: 'u-live', payload: payload('d-live'), dead: 0, reason: null, now: START, attempts: 0 });
+    insert.run({ id: 'u-dead', payload: payload('d-dead'), dead: 1, reason: 'gave up', now: START, attempts: 3 });
+    old.prepare("INSERT INTO queue_entries (id, queue, target, payload, not_before, available_at, enqueued_at) VALUES ('o-1', 'outbox', 'wall:1', '{}', ?, ?, ?)").run(START, START, START);
+    old.prepare('INSERT INTO dedupe (key, expires_at) VALUES (?, ?)').run(JSON.stringify(['delivery', 't', 'b', 'd-live']), START + 60_000);
+    old.close();
+    const store = open();
+    expect((await store.inbox.list()).map((e) => e.payload.deliveryId)).toEqual(['d-live']);
+    expect(await store.inbox.list({ state: 'dead' })).toEqual([expect.objectContaining({ deadReason: 'gave up', attempts: 3 })]);
+    expect(await store.outbox.list()).toEqual([expect.objectContaining({ id: 'o-1', target: 'wall:1' })]);
+    expect(await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'd-live', envelope: {} })).toEqual({ accepted: false, duplicateOf: 'delivery' });
+  });
+
+  it('keeps no dedupe key of a batch that rolled back, so the platform\'s retry is accepted', async () => {
+    const store = open();
+    store.db.exec("CREATE TRIGGER refuse BEFORE INSERT ON inbox_entries WHEN json_extract(NEW.payload, '$.deliveryId') = 'd-2' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END");
+    const batch = ['d-1', 'd-2'].map((id) => store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: id, envelope: {} }));
+    for (const result of await Promise.allSettled(batch)) expect(result).toMatchObject({ status: 'rejected', reason: { message: 'disk trouble' } });
+    store.db.exec('DROP TRIGGER refuse');
+    for (const id of ['d-1', 'd-2']) expect((await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: id, envelope: {} })).accepted).toBe(true);
+    expect(await store.inbox.list()).toHaveLength(2);
+  });
+
+  it('forgets dedupe keys past their TTL, in memory and on disk, and keeps the live ones', async () => {
+    const store = openSqliteStore({ path, clock, dedupeTtlMs: 60_000 });
+    stores.push(store);
+    const inbox = store.inbox as unknown as { sweep(): void; liveDedupeKeys: number };
+    await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'old', envelope: {} });
+    clock.advance(30_000);
+    await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'new', dedupeKey: 'post.created:1', envelope: {} });
+    clock.advance(30_000);
+    inbox.sweep();
+    expect(inbox.liveDedupeKeys).toBe(2);
+    expect(store.db.prepare('SELECT key FROM inbox_dedupe ORDER BY seq').pluck().all()).toEqual([
+      JSON.stringify(['delivery', 't', 'b', 'new']),
+      JSON.stringify(['key', 't', 'b', 'post.created:1']),
+    ]);
+    expect((await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'new', envelope: {} })).accepted).toBe(false);
   });
 
   it('works in memory for unit tests', async () => {

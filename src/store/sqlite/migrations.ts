@@ -50,6 +50,38 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE TABLE rate_log (key TEXT PRIMARY KEY, stamps TEXT NOT NULL) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    description: 'the inbox in its own append-friendly table; delivery dedupe as an append-only log',
+    // Why: a webhook acknowledgement waits for the inbox commit, and a commit costs a WAL write per page
+    // it touched. Random dedupe keys in a B-tree touched a page per key, and queue_entries has three
+    // indexes the inbox does not need (each inbox entry is its own target). Rows of both new tables are
+    // appended at the right edge (AUTOINCREMENT: a rowid is never reused, so readers can follow the log
+    // by seq), so a commit touches a handful of pages however many deliveries it carries.
+    up: `
+      CREATE TABLE inbox_entries (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        payload TEXT NOT NULL,
+        dead INTEGER NOT NULL DEFAULT 0,
+        not_before INTEGER NOT NULL,
+        available_at INTEGER NOT NULL,
+        lease_until INTEGER NOT NULL DEFAULT 0,
+        lease_token TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        dead_reason TEXT,
+        enqueued_at INTEGER NOT NULL
+      );
+      CREATE INDEX inbox_due ON inbox_entries (dead, available_at);
+      INSERT INTO inbox_entries (payload, dead, not_before, available_at, lease_until, lease_token, attempts, last_error, dead_reason, enqueued_at)
+        SELECT payload, dead, not_before, available_at, lease_until, lease_token, attempts, last_error, dead_reason, enqueued_at
+        FROM queue_entries WHERE queue = 'inbox' ORDER BY seq;
+      DELETE FROM queue_entries WHERE queue = 'inbox';
+      CREATE TABLE inbox_dedupe (seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, expires_at INTEGER NOT NULL);
+      INSERT INTO inbox_dedupe (key, expires_at) SELECT key, expires_at FROM dedupe ORDER BY expires_at;
+      DROP TABLE dedupe;
+    `,
+  },
 ];
 
 export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.length;

@@ -1,18 +1,12 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { Clock } from '../../clock';
 import { parseOrThrow } from '../../validation';
-import type { JsonValue } from '../json';
-import {
-  AcceptInputSchema,
-  type AcceptInput,
-  type AcceptResult,
-  type InboxItem,
-} from '../inbox';
-import { newEntryId } from '../queue';
+import { AcceptInputSchema, type AcceptInput, type AcceptResult, type InboxItem } from '../inbox';
 import { dedupeKeys } from '../dedupe-keys';
-import type { SqliteQueue } from './sqlite-queue';
-import { WriteBatcher } from './write-batcher';
 import { QueueBackedInbox } from '../queue-backed-inbox';
+import { DedupeLog } from './dedupe-log';
+import { SqliteInboxQueue } from './sqlite-inbox-queue';
+import { WriteBatcher } from './write-batcher';
 
 export interface SqliteInboxOptions {
   dedupeTtlMs: number;
@@ -26,28 +20,43 @@ type Parsed = ReturnType<typeof AcceptInputSchema.parse>;
 /**
  * The SQLite inbox: accepts go through a write-behind batcher, so all deliveries read in one event-loop
  * turn share one transaction; each caller's promise resolves once that transaction has committed.
+ * A commit appends to two tables (the entries and the dedupe log) and touches a few pages at their ends.
  */
-export class SqliteInbox extends QueueBackedInbox<SqliteQueue> {
+export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
   private readonly batcher: WriteBatcher<Parsed, AcceptResult>;
-  private readonly seen: Statement;
-  private readonly remember: Statement;
+  private readonly dedupe: DedupeLog;
+  private readonly sweepTx: (now: number) => void;
 
   constructor(
     db: Database,
-    queue: SqliteQueue,
     private readonly clock: Clock,
     private readonly options: SqliteInboxOptions,
   ) {
-    super(queue);
-    this.seen = db.prepare('SELECT 1 FROM dedupe WHERE key = ? AND expires_at > ?');
-    this.remember = db.prepare('INSERT INTO dedupe (key, expires_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at');
-    const commitBatch = db.transaction((items: Parsed[]) => items.map((item) => this.acceptOne(item)));
+    super(new SqliteInboxQueue(db, clock));
+    this.dedupe = new DedupeLog(db);
+    const commitBatch = db.transaction((items: Parsed[]) => {
+      const now = this.clock.now();
+      this.dedupe.catchUp(now);
+      return items.map((item) => this.acceptOne(item, now));
+    });
     this.batcher = new WriteBatcher({
-      commit: (items) => commitBatch.immediate(items),
+      commit: (items) => {
+        try {
+          const results = commitBatch.immediate(items);
+          this.dedupe.committed();
+          return results;
+        } catch (error) {
+          this.dedupe.rolledBack();
+          throw error;
+        }
+      },
       windowMs: options.batchWindowMs,
       maxBatch: options.maxBatch,
       ...(options.onBatchCommit ? { onCommit: options.onBatchCommit } : {}),
     });
+    this.sweepTx = db.transaction((now: number) => this.dedupe.sweep(now)).immediate;
+    // the keys other connections (and earlier runs) wrote, so the first lookups are exact without a write lock
+    db.transaction(() => this.dedupe.catchUp(clock.now()))();
   }
 
   async accept(raw: AcceptInput): Promise<AcceptResult> {
@@ -61,18 +70,24 @@ export class SqliteInbox extends QueueBackedInbox<SqliteQueue> {
     this.batcher.flush();
   }
 
-  private acceptOne(input: Parsed): AcceptResult {
-    const now = this.clock.now();
+  /** Forgets dedupe keys past their TTL (the store's sweeper). */
+  sweep(): void {
+    this.sweepTx(this.clock.now());
+  }
+
+  /** Dedupe keys held in memory (tests). */
+  get liveDedupeKeys(): number {
+    return this.dedupe.size;
+  }
+
+  private acceptOne(input: Parsed, now: number): AcceptResult {
     const keys = dedupeKeys(input);
-    if (this.seen.get(keys.delivery, now)) return { accepted: false, duplicateOf: 'delivery' };
-    if (keys.dedupe && this.seen.get(keys.dedupe, now)) return { accepted: false, duplicateOf: 'dedupe_key' };
+    if (this.dedupe.has(keys.delivery, now)) return { accepted: false, duplicateOf: 'delivery' };
+    if (keys.dedupe && this.dedupe.has(keys.dedupe, now)) return { accepted: false, duplicateOf: 'dedupe_key' };
     const expiresAt = now + this.options.dedupeTtlMs;
-    this.remember.run(keys.delivery, expiresAt);
-    if (keys.dedupe) this.remember.run(keys.dedupe, expiresAt);
-    const id = newEntryId(now);
-    const item: InboxItem = { tenant: input.tenant, bot: input.bot, deliveryId: input.deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null, envelope: input.envelope as JsonValue };
-    // each inbox entry is its own target: entries are independent, a slow one holds up nothing
-    this.queue.insertNow({ id, target: id, payload: item, notBefore: now, alone: true });
-    return { accepted: true, id };
+    this.dedupe.add(keys.delivery, expiresAt);
+    if (keys.dedupe) this.dedupe.add(keys.dedupe, expiresAt);
+    const item: InboxItem = { tenant: input.tenant, bot: input.bot, deliveryId: input.deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null, envelope: input.envelope as InboxItem['envelope'] };
+    return { accepted: true, id: this.queue.insertNow(JSON.stringify(item), now) };
   }
 }

@@ -83,12 +83,8 @@ export class SqliteQueue {
     };
   }
 
-  /**
-   * Inserts within the caller's transaction (the inbox batcher's). `alone`: the target is new (the
-   * inbox's entries are their own targets), so the entry is its target's head without looking.
-   */
-  insertNow(input: InsertRow): void {
-    const behind = !input.alone && this.sql.hasLine!.get({ queue: this.queue, target: input.target }) !== undefined;
+  private insertNow(input: InsertRow): void {
+    const behind = this.sql.hasLine!.get({ queue: this.queue, target: input.target }) !== undefined;
     const row = {
       id: input.id,
       queue: this.queue,
@@ -212,7 +208,6 @@ interface InsertRow {
   target: string;
   payload: unknown;
   notBefore: number;
-  alone?: boolean;
 }
 
 function prepareQueueStatements(db: Database): Record<string, Statement> {

@@ -86,7 +86,7 @@ function openDatabase(path: string, synchronous: 'NORMAL' | 'FULL'): Db {
 function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
   const { clock } = options;
   const stats: SqliteStoreStats = { inboxBatches: 0, inboxAccepts: 0 };
-  const inbox = new SqliteInbox(db, new SqliteQueue(db, 'inbox', clock), clock, {
+  const inbox = new SqliteInbox(db, clock, {
     dedupeTtlMs: options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
     batchWindowMs: options.inboxBatchWindowMs ?? 0,
     maxBatch: options.inboxMaxBatch ?? 512,
@@ -98,7 +98,7 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
   const outbox: OutboxQueue = new SqliteQueue(db, 'outbox', clock);
   const kvSql = prepareKv(db);
   const kv = (namespace: string): KvSpace => new SqliteKvSpace(kvSql, parseOrThrow(KvNamespaceSchema, namespace, 'namespace'), clock);
-  const sweeper = startSweeper(db, clock);
+  const sweeper = startSweeper(db, clock, () => inbox.sweep());
   const interval = options.checkpointIntervalMs ?? 250;
   const checkpointer = options.path === ':memory:' || interval <= 0 ? undefined : startWalCheckpointer(db, options.path, interval);
   let closed = false;
@@ -129,15 +129,15 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
  * Expired dedupe keys, kv rows and claims are invisible already (every read compares with the clock);
  * this only reclaims their space, so a real timer is fine.
  */
-function startSweeper(db: Db, clock: Clock): ReturnType<typeof setInterval> {
+function startSweeper(db: Db, clock: Clock, sweepInbox: () => void): ReturnType<typeof setInterval> {
   const sweep = db.transaction((now: number) => {
-    db.prepare('DELETE FROM dedupe WHERE expires_at <= ?').run(now);
     db.prepare('DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now);
     db.prepare('DELETE FROM claims WHERE expires_at <= ?').run(now);
   });
   const timer = setInterval(() => {
     try {
       sweep(clock.now());
+      sweepInbox();
     } catch {
       // busy (another process writing) or closing: the next sweep catches up
     }
