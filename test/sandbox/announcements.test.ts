@@ -1,237 +1,202 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../src/clock';
-import { buildSandboxApp } from '../../src/sandbox/app';
-import { SandboxContext } from '../../src/sandbox/context';
-import type { PlatformEvent } from '../../src/sandbox/events';
-import { SANDBOX_MODULES } from '../../src/sandbox/modules';
-import { newUser } from '../../src/sandbox/seed/base';
-import { KIND } from '../../src/sandbox/state/records';
-import { SandboxDb } from '../../src/sandbox/state/sandbox-db';
+import { describe, expect, it } from 'vitest';
+import { ApiNotFoundError, ApiValidationError } from '../../src/api/errors';
 import { PAYLOAD_SCHEMAS } from '../../src/webhooks';
+import { failure, useHttpSandbox, type HttpSandbox } from './http-harness';
 
-const auth = { authorization: 'Bearer svc_sandbox_token' };
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-function build() {
-  const clock = new AdjustableClock({ start: Date.UTC(2026, 10, 22, 8), frozen: true });
-  const ctx = new SandboxContext(new SandboxDb(), clock);
-  const sandbox = buildSandboxApp(ctx, SANDBOX_MODULES);
-  sandbox.reset({ seed: 'empty' });
-  const events: PlatformEvent[] = [];
-  ctx.events.on((e) => events.push(e));
-  const api = (method: Method, url: string, payload?: object) => sandbox.app.inject({ method, url: `/api/open/v1${url}`, headers: auth, ...(payload ? { payload } : {}) });
-  const control = (url: string, payload: object) => sandbox.app.inject({ method: 'POST', url: `/_sandbox${url}`, payload });
-  const group = (name: string) => ctx.db.insert(KIND.groups, { name, type: 'department', is_open: null, created_at: ctx.now() });
-  const user = (first: string, groupIds: number[] = [], fields: object = {}) =>
-    ctx.db.insert(KIND.users, newUser(ctx, { first_name: first, last_name: 'Test', email: `${first}@x.example`, memberships: groupIds.map((group_id) => ({ group_id, is_manager: false })), ...fields }));
-  return { ...sandbox, ctx, clock, events, api, control, group, user };
+/** Groups and users made through the API, so each test names the directory it needs. */
+function directory(h: HttpSandbox) {
+  return {
+    group: (name: string) => h.api.groups.create({ name, type: 'department' }),
+    user: (first: string, groups: number[] = []) => h.api.users.create({ first_name: first, last_name: 'Test', email: `${first}@x.example`, groups }),
+  };
 }
 
 describe('announcements (spec: Announcements)', () => {
-  let s: ReturnType<typeof build>;
-  afterEach(async () => s.app.close());
+  const h = useHttpSandbox({ seed: 'empty' });
+  const { group } = directory(h);
 
   it('creates a published announcement by default and fires announcement.published (spec: Announcements, Events)', async () => {
-    s = build();
-    const res = await s.api('POST', '/announcements', { title: 'Hello', body: 'World' });
-    expect(res.statusCode).toBe(201);
-    const data = res.json().data;
+    const data = await h.api.announcements.create({ title: 'Hello', body: 'World' });
     expect(data).toMatchObject({ title: 'Hello', body: 'World', is_published: true, groups: [], is_confirmable: false, published_at: '2026-11-22T09:00:00+01:00' });
-    expect(s.events.map((e) => e.event)).toEqual(['announcement.published']);
-    expect(s.events[0]?.payload).toMatchObject({ id: data.id, title: 'Hello' });
-    expect(PAYLOAD_SCHEMAS['announcement.published'].safeParse(s.events[0]?.payload).success).toBe(true);
+    expect(h.events.map((e) => e.event)).toEqual(['announcement.published']);
+    expect(h.events[0]?.payload).toMatchObject({ id: data.id, title: 'Hello' });
+    expect(PAYLOAD_SCHEMAS['announcement.published'].safeParse(h.events[0]?.payload).success).toBe(true);
+    // the status itself, which the client does not surface
+    expect((await h.raw('POST', '/announcements', { body: { title: 'Again', body: 'World' } })).status).toBe(201);
   });
 
   it('creates a draft with is_published false and fires nothing until it is published (spec: Announcements)', async () => {
-    s = build();
-    const draft = (await s.api('POST', '/announcements', { title: 'Later', body: 'b', is_published: false })).json().data;
+    const draft = await h.api.announcements.create({ title: 'Later', body: 'b', is_published: false });
     expect(draft).toMatchObject({ is_published: false, published_at: null });
-    expect(s.events).toHaveLength(0);
-    const published = await s.api('PUT', `/announcements/${draft.id}`, { is_published: true });
-    expect(published.json().data).toMatchObject({ is_published: true, title: 'Later', body: 'b' });
-    expect(s.events.map((e) => e.event)).toEqual(['announcement.published']);
+    expect(h.events).toHaveLength(0);
+    expect(await h.api.announcements.update(draft.id, { is_published: true })).toMatchObject({ is_published: true, title: 'Later', body: 'b' });
+    expect(h.events.map((e) => e.event)).toEqual(['announcement.published']);
   });
 
   it('requires title, and body unless article_id is given (spec: Announcements, create body)', async () => {
-    s = build();
-    const noTitle = await s.api('POST', '/announcements', { body: 'x' });
-    expect(noTitle.statusCode).toBe(422);
+    // the client refuses both bodies before sending, so they go over raw HTTP
+    const noTitle = await h.raw('POST', '/announcements', { body: { body: 'x' } });
+    expect(noTitle.status).toBe(422);
     expect(noTitle.json()).toMatchObject({ error: 'validation_error', message: expect.stringContaining('title') });
-    const noBody = await s.api('POST', '/announcements', { title: 'x' });
-    expect(noBody.statusCode).toBe(422);
-    expect(noBody.json().message).toContain('body');
-    expect((await s.api('GET', '/announcements?status=all')).json().meta.total).toBe(0);
+    const noBody = await h.raw('POST', '/announcements', { body: { title: 'x' } });
+    expect(noBody.status).toBe(422);
+    expect(noBody.json<{ message: string }>().message).toContain('body');
+    expect((await h.api.announcements.list({ status: 'all' })).meta!.total).toBe(0);
   });
 
   it('answers 422 for body together with article_id (spec: Errors)', async () => {
-    s = build();
-    const article = (await s.api('POST', '/articles', { title: 'A', body: '<p>rich</p>' })).json().data;
-    const res = await s.api('POST', '/announcements', { title: 'x', body: 'y', article_id: article.id });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('article_id');
+    const article = await h.api.articles.create({ title: 'A', body: '<p>rich</p>' });
+    // the client refuses this body before sending, so raw HTTP
+    const res = await h.raw('POST', '/announcements', { body: { title: 'x', body: 'y', article_id: article.id } });
+    expect(res.status).toBe(422);
+    expect(res.json<{ message: string }>().message).toContain('article_id');
   });
 
   it('answers 422 naming article_id when the article does not exist (spec: Announcements, create body)', async () => {
-    s = build();
-    const res = await s.api('POST', '/announcements', { title: 'x', article_id: 99 });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('article_id');
+    const error = await failure(h.api.announcements.create({ title: 'x', article_id: 99 }));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ field: 'article_id' });
   });
 
   it('links a pre-built article and shows its content as the body (spec: Announcements, article_id)', async () => {
-    s = build();
-    const article = (await s.api('POST', '/articles', { title: 'A', body: '<p>rich</p>' })).json().data;
-    const res = await s.api('POST', '/announcements', { title: 'x', article_id: article.id });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().data).toMatchObject({ article_id: article.id, body: '<p>rich</p>' });
+    const article = await h.api.articles.create({ title: 'A', body: '<p>rich</p>' });
+    expect(await h.api.announcements.create({ title: 'x', article_id: article.id })).toMatchObject({ article_id: article.id, body: '<p>rich</p>' });
   });
 
   it('refuses body on update where it would replace rich article content (spec: Announcements, update)', async () => {
-    s = build();
-    const article = (await s.api('POST', '/articles', { body: '<p>rich</p>' })).json().data;
-    const a = (await s.api('POST', '/announcements', { title: 'x', article_id: article.id })).json().data;
-    const res = await s.api('PUT', `/announcements/${a.id}`, { body: 'plain', title: 'changed' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('body');
-    expect((await s.api('GET', `/announcements/${a.id}`)).json().data).toMatchObject({ title: 'x', body: '<p>rich</p>' });
+    const article = await h.api.articles.create({ body: '<p>rich</p>' });
+    const a = await h.api.announcements.create({ title: 'x', article_id: article.id });
+    const error = await failure(h.api.announcements.update(a.id, { body: 'plain', title: 'changed' }));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ platformMessage: expect.stringContaining('body') });
+    expect(await h.api.announcements.get(a.id)).toMatchObject({ title: 'x', body: '<p>rich</p>' });
   });
 
   it('updates body when the article was built from body itself (spec: Announcements, update)', async () => {
-    s = build();
-    const a = (await s.api('POST', '/announcements', { title: 'x', body: 'one' })).json().data;
-    const res = await s.api('PUT', `/announcements/${a.id}`, { body: 'two' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ body: 'two', title: 'x', article_id: a.article_id });
+    const a = await h.api.announcements.create({ title: 'x', body: 'one' });
+    expect(await h.api.announcements.update(a.id, { body: 'two' })).toMatchObject({ body: 'two', title: 'x', article_id: a.article_id });
   });
 
   it('changes only the sent fields on update (spec: Announcements, PUT)', async () => {
-    s = build();
-    const g = s.group('Sales');
-    const a = (await s.api('POST', '/announcements', { title: 'x', body: 'b', subtitle: 'sub', groups: [g.id] })).json().data;
-    const res = await s.api('PUT', `/announcements/${a.id}`, { title: 'y' });
-    expect(res.json().data).toMatchObject({ title: 'y', body: 'b', subtitle: 'sub', groups: [{ id: g.id, name: 'Sales', type: 'department' }] });
+    const g = await group('Sales');
+    const a = await h.api.announcements.create({ title: 'x', body: 'b', subtitle: 'sub', groups: [g.id] });
+    expect(await h.api.announcements.update(a.id, { title: 'y' })).toMatchObject({ title: 'y', body: 'b', subtitle: 'sub', groups: [{ id: g.id, name: 'Sales', type: 'department' }] });
   });
 
   it('answers 422 naming the group for an unknown group id (spec: Announcement.groups)', async () => {
-    s = build();
-    const res = await s.api('POST', '/announcements', { title: 'x', body: 'b', groups: [42] });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('groups.0');
+    const error = await failure(h.api.announcements.create({ title: 'x', body: 'b', groups: [42] }));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ field: 'groups.0' });
   });
 
   it('lists published announcements by default and filters by status (spec: Pagination, status)', async () => {
-    s = build();
-    await s.api('POST', '/announcements', { title: 'live', body: 'b' });
-    await s.api('POST', '/announcements', { title: 'draft', body: 'b', is_published: false });
-    const titles = async (q: string) => (await s.api('GET', `/announcements${q}`)).json().data.map((a: { title: string }) => a.title);
-    expect(await titles('')).toEqual(['live']);
-    expect(await titles('?status=draft')).toEqual(['draft']);
-    expect(await titles('?status=all')).toEqual(['draft', 'live']);
-    const bad = await s.api('GET', '/announcements?status=scheduled');
-    expect(bad.statusCode).toBe(422);
-    expect(bad.json().message).toContain('status');
+    await h.api.announcements.create({ title: 'live', body: 'b' });
+    await h.api.announcements.create({ title: 'draft', body: 'b', is_published: false });
+    const titles = async (status?: 'draft' | 'all') => (await h.api.announcements.list(status ? { status } : {})).data.map((a) => a.title);
+    expect(await titles()).toEqual(['live']);
+    expect(await titles('draft')).toEqual(['draft']);
+    expect(await titles('all')).toEqual(['draft', 'live']);
+    // the client's types allow only the spec's statuses, so the unknown one goes over raw HTTP
+    const bad = await h.raw('GET', '/announcements?status=scheduled');
+    expect(bad.status).toBe(422);
+    expect(bad.json<{ message: string }>().message).toContain('status');
   });
 
   it('returns a draft on GET by id and 404 with no body for an unknown id (spec: Pagination; Errors)', async () => {
-    s = build();
-    const draft = (await s.api('POST', '/announcements', { title: 'draft', body: 'b', is_published: false })).json().data;
-    expect((await s.api('GET', `/announcements/${draft.id}`)).statusCode).toBe(200);
-    const missing = await s.api('GET', '/announcements/999');
-    expect(missing.statusCode).toBe(404);
-    expect(missing.body).toBe('');
+    const draft = await h.api.announcements.create({ title: 'draft', body: 'b', is_published: false });
+    await expect(h.api.announcements.get(draft.id)).resolves.toMatchObject({ id: draft.id, is_published: false });
+    await expect(h.api.announcements.get(999)).rejects.toBeInstanceOf(ApiNotFoundError);
+    const missing = await h.raw('GET', '/announcements/999');
+    expect(missing.status).toBe(404);
+    expect(missing.text).toBe('');
   });
 
   it('deletes with 204 and an empty body (spec: Errors)', async () => {
-    s = build();
-    const a = (await s.api('POST', '/announcements', { title: 'x', body: 'b' })).json().data;
-    const res = await s.api('DELETE', `/announcements/${a.id}`);
-    expect(res.statusCode).toBe(204);
-    expect(res.body).toBe('');
-    expect((await s.api('GET', `/announcements/${a.id}`)).statusCode).toBe(404);
+    const a = await h.api.announcements.create({ title: 'x', body: 'b' });
+    const res = await h.raw('DELETE', `/announcements/${a.id}`);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    await expect(h.api.announcements.get(a.id)).rejects.toBeInstanceOf(ApiNotFoundError);
+    const b = await h.api.announcements.create({ title: 'y', body: 'b' });
+    await expect(h.api.announcements.delete(b.id)).resolves.toBeUndefined();
+    await expect(h.api.announcements.get(b.id)).rejects.toBeInstanceOf(ApiNotFoundError);
   });
 
   it('cannot create a confirmable announcement through the API (spec: Announcements, create body)', async () => {
-    s = build();
-    const res = await s.api('POST', '/announcements', { title: 'x', body: 'b', is_confirmable: true });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('is_confirmable');
+    // the client's schema has no is_confirmable, so raw HTTP
+    const res = await h.raw('POST', '/announcements', { body: { title: 'x', body: 'b', is_confirmable: true } });
+    expect(res.status).toBe(422);
+    expect(res.json<{ message: string }>().message).toContain('is_confirmable');
   });
 });
 
 describe('announcement confirmations (spec: Events, announcement.confirmed)', () => {
-  let s: ReturnType<typeof build>;
-  afterEach(async () => s.app.close());
+  const h = useHttpSandbox({ seed: 'empty' });
+  const { group, user } = directory(h);
 
-  async function confirmable(groups: number[] = []) {
-    const res = await s.control('/announcements', { title: 'Policy', body: 'Read me', groups, is_confirmable: true });
-    expect(res.statusCode).toBe(201);
-    return res.json().data as { id: number; is_confirmable: boolean };
+  async function confirmable(groups: number[] = []): Promise<{ id: number; is_confirmable: boolean }> {
+    const made = (await h.control.send('POST', '/announcements', { title: 'Policy', body: 'Read me', groups, is_confirmable: true })) as { data: { id: number; is_confirmable: boolean } };
+    return made.data;
   }
 
+  /** Confirms as an employee through the control API; its status is part of what is checked. */
+  const confirm = (announcementId: number, userId: number) => h.raw('POST', `/_sandbox/announcements/${announcementId}/confirm`, { body: { user_id: userId }, token: null });
+
   it('fires announcement.confirmed exactly once per employee, the confirmation id stable (spec: Events)', async () => {
-    s = build();
-    const ada = s.user('ada');
+    const ada = await user('ada');
     const a = await confirmable();
-    s.events.length = 0;
-    const first = await s.control(`/announcements/${a.id}/confirm`, { user_id: ada.id });
-    expect(first.statusCode).toBe(201);
-    const second = await s.control(`/announcements/${a.id}/confirm`, { user_id: ada.id });
-    expect(second.statusCode).toBe(200);
-    expect(second.json().data.id).toBe(first.json().data.id);
-    expect(s.events.map((e) => e.event)).toEqual(['announcement.confirmed']);
-    expect(s.events[0]?.payload).toMatchObject({ id: first.json().data.id, employee: { id: ada.id }, announcement: { id: a.id, title: 'Policy' } });
-    expect(PAYLOAD_SCHEMAS['announcement.confirmed'].safeParse(s.events[0]?.payload).success).toBe(true);
-    expect((await s.api('GET', `/announcements/${a.id}`)).json().data.confirmations_count).toBe(1);
+    h.events.length = 0;
+    const first = await confirm(a.id, ada.id);
+    expect(first.status).toBe(201);
+    const second = await confirm(a.id, ada.id);
+    expect(second.status).toBe(200);
+    const firstId = first.json<{ data: { id: number } }>().data.id;
+    expect(second.json<{ data: { id: number } }>().data.id).toBe(firstId);
+    expect(h.events.map((e) => e.event)).toEqual(['announcement.confirmed']);
+    expect(h.events[0]?.payload).toMatchObject({ id: firstId, employee: { id: ada.id }, announcement: { id: a.id, title: 'Policy' } });
+    expect(PAYLOAD_SCHEMAS['announcement.confirmed'].safeParse(h.events[0]?.payload).success).toBe(true);
+    expect((await h.api.announcements.get(a.id)).confirmations_count).toBe(1);
   });
 
   it('refuses to confirm an announcement that is not confirmable (spec: Events, announcement.confirmed)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = (await s.api('POST', '/announcements', { title: 'x', body: 'b' })).json().data;
-    const res = await s.control(`/announcements/${a.id}/confirm`, { user_id: ada.id });
-    expect(res.statusCode).toBe(422);
-    expect(s.events.filter((e) => e.event === 'announcement.confirmed')).toHaveLength(0);
+    const ada = await user('ada');
+    const a = await h.api.announcements.create({ title: 'x', body: 'b' });
+    expect((await confirm(a.id, ada.id)).status).toBe(422);
+    expect(h.events.filter((e) => e.event === 'announcement.confirmed')).toHaveLength(0);
   });
 
   it('refuses to confirm an unpublished announcement (spec: Events, announcement.confirmed)', async () => {
-    s = build();
-    const ada = s.user('ada');
+    const ada = await user('ada');
     const a = await confirmable();
-    await s.api('PUT', `/announcements/${a.id}`, { is_published: false });
-    expect((await s.control(`/announcements/${a.id}/confirm`, { user_id: ada.id })).statusCode).toBe(422);
+    await h.api.announcements.update(a.id, { is_published: false });
+    expect((await confirm(a.id, ada.id)).status).toBe(422);
   });
 
   it('accepts confirmations only from employees the announcement targets (spec: Announcement.groups)', async () => {
-    s = build();
-    const eng = s.group('Engineering');
-    const inside = s.user('ada', [eng.id]);
-    const outside = s.user('bob');
+    const eng = await group('Engineering');
+    const inside = await user('ada', [eng.id]);
+    const outside = await user('bob');
     const a = await confirmable([eng.id]);
-    expect((await s.control(`/announcements/${a.id}/confirm`, { user_id: outside.id })).statusCode).toBe(422);
-    expect((await s.control(`/announcements/${a.id}/confirm`, { user_id: inside.id })).statusCode).toBe(201);
+    expect((await confirm(a.id, outside.id)).status).toBe(422);
+    expect((await confirm(a.id, inside.id)).status).toBe(201);
   });
 
   it('lists confirmations per announcement and all confirmations newest first with since (spec: Announcements)', async () => {
-    s = build();
-    const [ada, bob] = [s.user('ada'), s.user('bob')];
+    const [ada, bob] = [await user('ada'), await user('bob')];
     const a = await confirmable();
-    await s.control(`/announcements/${a.id}/confirm`, { user_id: ada.id });
-    s.clock.advance(60_000);
-    await s.control(`/announcements/${a.id}/confirm`, { user_id: bob.id });
-    const all = (await s.api('GET', '/confirmations')).json();
-    expect(all.data.map((c: { user: { id: number } }) => c.user.id)).toEqual([bob.id, ada.id]);
-    const since = (await s.api('GET', `/confirmations?since=${encodeURIComponent('2026-11-22T09:00:30+01:00')}`)).json();
-    expect(since.data.map((c: { user: { id: number } }) => c.user.id)).toEqual([bob.id]);
-    const one = (await s.api('GET', `/announcements/${a.id}/confirmations`)).json();
-    expect(one.meta.total).toBe(2);
-    expect((await s.api('GET', '/announcements/999/confirmations')).statusCode).toBe(404);
+    await h.control.send('POST', `/announcements/${a.id}/confirm`, { user_id: ada.id });
+    await h.control.advance(60);
+    await h.control.send('POST', `/announcements/${a.id}/confirm`, { user_id: bob.id });
+    const ids = (list: { data: { user: { id: number } }[] }) => list.data.map((c) => c.user.id);
+    expect(ids(await h.api.confirmations.list())).toEqual([bob.id, ada.id]);
+    expect(ids(await h.api.confirmations.list({ since: '2026-11-22T09:00:30+01:00' }))).toEqual([bob.id]);
+    expect((await h.api.announcements.confirmations(a.id)).meta!.total).toBe(2);
+    await expect(h.api.announcements.confirmations(999)).rejects.toBeInstanceOf(ApiNotFoundError);
   });
 
   it('seeds a published confirmable announcement targeted at a department (DESIGN.md: demo seed)', async () => {
-    s = build();
-    s.reset({ seed: 'demo' });
-    const list = (await s.api('GET', '/announcements')).json().data as { is_confirmable: boolean; is_published: boolean; groups: { type: string }[] }[];
-    const seeded = list.find((a) => a.is_confirmable);
+    await h.reset('demo');
+    const seeded = (await h.api.announcements.list()).data.find((a) => a.is_confirmable);
     expect(seeded).toMatchObject({ is_published: true });
     expect(seeded?.groups[0]?.type).toBe('department');
   });
