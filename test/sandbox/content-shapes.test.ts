@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   AchievementSchema,
@@ -18,37 +18,26 @@ import {
   metaListEnvelope,
   singleEnvelope,
 } from '../../src/api/schemas';
-import { AdjustableClock } from '../../src/clock';
-import { buildSandboxApp, type SandboxApp } from '../../src/sandbox/app';
-import { SandboxContext } from '../../src/sandbox/context';
-import { SANDBOX_MODULES } from '../../src/sandbox/modules';
 import { achievementRefs } from '../../src/sandbox/seed/achievements';
 import { contentRefs } from '../../src/sandbox/seed/content';
-import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
-import { SandboxDb } from '../../src/sandbox/state/sandbox-db';
+import { useHttpSandbox } from './http-harness';
 
-const auth = { authorization: 'Bearer svc_sandbox_token' };
-
+/**
+ * The wire shapes themselves (envelopes with links and meta, or without), which the typed client
+ * unwraps: read over raw HTTP and parsed with the client's schemas.
+ */
 describe('content and achievement answers parse with the client schemas (src/api/schemas)', () => {
-  let sandbox: SandboxApp;
-  let ctx: SandboxContext;
-  beforeAll(async () => {
-    const clock = new AdjustableClock({ start: Date.UTC(2026, 10, 22, 8), frozen: true });
-    ctx = new SandboxContext(new SandboxDb(), clock);
-    sandbox = buildSandboxApp(ctx, SANDBOX_MODULES);
-    sandbox.reset({ seed: 'demo' });
-    const refs = contentRefs(ctx);
+  const h = useHttpSandbox();
+
+  beforeEach(async () => {
     // the seeded confirmable announcement targets Engineering
-    const engineer = directoryRefs(ctx)?.managers.Engineering;
-    const res = await sandbox.app.inject({ method: 'POST', url: `/_sandbox/announcements/${refs?.confirmable_announcement_id}/confirm`, payload: { user_id: engineer } });
-    expect(res.statusCode).toBe(201);
+    await h.control.send('POST', `/announcements/${contentRefs(h.sandbox.ctx)?.confirmable_announcement_id}/confirm`, { user_id: h.refs.managers.Engineering });
   });
-  afterAll(async () => sandbox.app.close());
 
   const get = async (url: string) => {
-    const res = await sandbox.app.inject({ method: 'GET', url: `/api/open/v1${url}`, headers: auth });
-    expect(res.statusCode).toBe(200);
-    return res.json() as unknown;
+    const res = await h.raw('GET', url);
+    expect(res.status).toBe(200);
+    return res.json<unknown>();
   };
   const parses = (schema: z.ZodType, body: unknown) => {
     const result = schema.safeParse(body);
@@ -74,15 +63,15 @@ describe('content and achievement answers parse with the client schemas (src/api
   });
 
   it('single achievements, announcements and events parse', async () => {
-    const a = achievementRefs(ctx);
-    const c = contentRefs(ctx);
+    const a = achievementRefs(h.sandbox.ctx);
+    const c = contentRefs(h.sandbox.ctx);
     parses(singleEnvelope(AchievementSchema), await get(`/achievements/${a?.employee_of_the_month_id}`));
     parses(singleEnvelope(AnnouncementSchema), await get(`/announcements/${c?.confirmable_announcement_id}`));
     parses(singleEnvelope(EventSchema), await get(`/events/${c?.scheduled_event_id}`));
   });
 
   it('award lists parse with meta and no links, and a user achievement list as a plain array', async () => {
-    const a = achievementRefs(ctx);
+    const a = achievementRefs(h.sandbox.ctx);
     const awards = await get(`/achievements/${a?.employment_id}/awards`);
     parses(metaListEnvelope(AwardSchema), awards);
     const holder = (awards as { data: { user: { id: number } }[] }).data[0]?.user.id;
