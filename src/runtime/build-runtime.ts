@@ -81,7 +81,7 @@ export interface Runtime {
   /** Provisioning alone (the CLI's `provision [--dry-run]`). */
   provision(options?: { dryRun?: boolean; publicUrl?: string }): Promise<ProvisionResult[]>;
   /** Records a delivery as the receiver does, without HTTP (Probot's `receive` door). */
-  receive(delivery: Omit<AcceptedDelivery, 'event' | 'dedupeKey'> & { dedupeKey?: string }): Promise<{ duplicate: boolean }>;
+  receive(delivery: Omit<AcceptedDelivery, 'event' | 'dedupeKey' | 'envelopeJson'> & { dedupeKey?: string }): Promise<{ duplicate: boolean }>;
   close(): Promise<void>;
 }
 
@@ -173,13 +173,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     engine.deployments().flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone })),
   );
 
-  const accept = async (delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope'> & { dedupeKey?: string | undefined }) => {
+  const accept = async (delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope'> & Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson'>>) => {
     const result = await store.inbox.accept({
       tenant: delivery.tenant,
       bot: delivery.bot,
       deliveryId: delivery.deliveryId,
       envelope: delivery.envelope as never,
       ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
+      ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
     });
     metrics.deliveriesReceived.inc({ tenant: delivery.tenant, bot: delivery.bot, event: eventOf(delivery.envelope), duplicate: String(!result.accepted) });
     return { duplicate: !result.accepted };

@@ -20,6 +20,12 @@ export const AcceptInputSchema = z.object({
   envelope: z.unknown().refine((value) => value !== undefined, 'expected the parsed JSON envelope'),
   /** The event name without the brand prefix (`post.created`), kept for the router. */
   event: z.string().min(1).optional(),
+  /**
+   * The envelope's JSON text as it was received, when the caller has it (the receiver does): stored as
+   * is instead of serialising `envelope` again on the ingest path. It must be the text `envelope` was
+   * parsed from.
+   */
+  envelopeJson: z.string().min(2).optional(),
 });
 export type AcceptInput = z.input<typeof AcceptInputSchema>;
 
@@ -32,6 +38,14 @@ export const InboxItemSchema = z.object({
   envelope: JsonValueSchema,
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
+
+/** The stored form of an accepted delivery (an `InboxItem` as JSON); reuses the received text when given. */
+export function inboxItemJson(input: z.output<typeof AcceptInputSchema>): string {
+  const { tenant, bot, deliveryId, envelopeJson } = input;
+  const rest = { tenant, bot, deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null };
+  if (envelopeJson === undefined) return JSON.stringify({ ...rest, envelope: input.envelope });
+  return `${JSON.stringify(rest).slice(0, -1)},"envelope":${envelopeJson}}`;
+}
 
 export const InboxEntrySchema = QueueEntrySchema.extend({ payload: InboxItemSchema });
 export type InboxEntry = z.infer<typeof InboxEntrySchema>;

@@ -26,6 +26,8 @@ export interface AcceptedDelivery {
   event: string;
   dedupeKey?: string | undefined;
   envelope: Envelope;
+  /** The body's text, which `envelope` was parsed from (stored as is). */
+  envelopeJson: string;
 }
 
 export interface ReceiverOptions {
@@ -91,14 +93,15 @@ async function receive(options: ReceiverOptions, request: FastifyRequest<{ Param
   const verdict = verifyAny(target.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
   if (!verdict.ok) throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
 
-  const envelope = parseEnvelope(rawBody);
+  const envelopeJson = rawBody.toString('utf8');
+  const envelope = parseEnvelope(envelopeJson);
   if (target.customer !== undefined && envelope.customer !== target.customer) {
     throw new ReceiverRejection('customer_mismatch', 'customer', 'the delivery is for another customer');
   }
   const event = fromPlatformEvent(envelope.event, target.eventPrefix) ?? envelope.event;
   if (options.acknowledgeOnly?.includes(event)) return reply.code(200).send({ ok: true });
 
-  const delivery: AcceptedDelivery = { tenant, bot, deliveryId: envelope.id, event, dedupeKey: dedupeKeyOf(event, envelope), envelope };
+  const delivery: AcceptedDelivery = { tenant, bot, deliveryId: envelope.id, event, dedupeKey: dedupeKeyOf(event, envelope), envelope, envelopeJson };
   const { duplicate } = await options.accept(delivery);
   void reply.code(200).send({ ok: true, duplicate });
   if (!duplicate) options.onAccepted?.(delivery);
@@ -114,10 +117,10 @@ function verifyAny(secrets: string | readonly string[], signature: string | unde
   return verdict;
 }
 
-function parseEnvelope(rawBody: Buffer): Envelope {
+function parseEnvelope(text: string): Envelope {
   let json: unknown;
   try {
-    json = JSON.parse(rawBody.toString('utf8'));
+    json = JSON.parse(text);
   } catch {
     throw new ReceiverRejection('invalid_input', 'envelope', 'the body is not valid JSON');
   }

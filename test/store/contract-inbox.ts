@@ -86,6 +86,14 @@ export function inboxContract(ctx: ContractContext): void {
       expect(ids).toEqual(['b-0', 'b-1', 'b-2', 'b-3', 'b-4']);
     });
 
+    it('keeps the envelope from the text it was received as, byte for byte in meaning', async () => {
+      const text = '{ "id": "d-text", "event": "service.post.created", "payload": { "id": 9, "body": "caf\\u00e9 \\"quoted\\"" } }';
+      const result = await ctx.store.inbox.accept({ tenant: 't1', bot: 'kudos', deliveryId: 'd-text', dedupeKey: 'post.created:9', envelope: JSON.parse(text), envelopeJson: text });
+      const entry = await ctx.store.inbox.get(result.accepted ? result.id : '');
+      expect(entry?.payload).toEqual({ tenant: 't1', bot: 'kudos', deliveryId: 'd-text', dedupeKey: 'post.created:9', event: null, envelope: JSON.parse(text) });
+      expect((entry?.payload.envelope as { payload: { body: string } }).payload.body).toBe('café "quoted"');
+    });
+
     it('refuses a delivery without a delivery id, naming the field', async () => {
       await expect(ctx.store.inbox.accept({ tenant: 't1', bot: 'kudos', deliveryId: '', envelope: {} })).rejects.toMatchObject({
         code: 'invalid_input',

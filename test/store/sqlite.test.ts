@@ -151,10 +151,10 @@ describe('sqlite store', () => {
     clock.advance(30_000);
     inbox.sweep();
     expect(inbox.liveDedupeKeys).toBe(2);
-    expect(store.db.prepare('SELECT key FROM inbox_dedupe ORDER BY seq').pluck().all()).toEqual([
+    expect(store.db.prepare('SELECT keys FROM inbox_dedupe ORDER BY seq').pluck().all().map((k) => JSON.parse(k as string))).toEqual([[
       JSON.stringify(['delivery', 't', 'b', 'new']),
       JSON.stringify(['key', 't', 'b', 'post.created:1']),
-    ]);
+    ]]);
     expect((await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'new', envelope: {} })).accepted).toBe(false);
   });
 

@@ -1,14 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
 import { parseOrThrow } from '../../validation';
-import type { JsonValue } from '../json';
 import { dedupeKeys } from '../dedupe-keys';
-import {
-  AcceptInputSchema,
-  type AcceptInput,
-  type AcceptResult,
-  type InboxItem,
-} from '../inbox';
+import { AcceptInputSchema, inboxItemJson, type AcceptInput, type AcceptResult } from '../inbox';
 import { newEntryId } from '../queue';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
 import { ACCEPT } from './queue-scripts';
@@ -35,7 +29,6 @@ export class RedisInbox extends QueueBackedInbox<RedisQueue> {
     const input = parseOrThrow(AcceptInputSchema, raw, 'delivery');
     const now = this.clock.now();
     const keys = dedupeKeys(input);
-    const item: InboxItem = { tenant: input.tenant, bot: input.bot, deliveryId: input.deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null, envelope: input.envelope as JsonValue };
     const args = [
       this.queue.q,
       this.keys.dedupe(keys.delivery),
@@ -44,7 +37,7 @@ export class RedisInbox extends QueueBackedInbox<RedisQueue> {
       now + this.dedupeTtlMs,
       this.dedupeTtlMs + GC_MARGIN_MS,
       newEntryId(now),
-      JSON.stringify(item),
+      inboxItemJson(input),
     ];
     const [ok, detail] = (await ACCEPT.run(this.redis, [], args)) as [number, string];
     return ok === 1 ? { accepted: true, id: detail } : { accepted: false, duplicateOf: detail === 'delivery' ? 'delivery' : 'dedupe_key' };

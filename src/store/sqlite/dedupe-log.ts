@@ -2,28 +2,29 @@ import type { Database, Statement } from 'better-sqlite3';
 
 interface LogRow {
   seq: number;
-  key: string;
+  /** A JSON array of the keys one batch remembered. */
+  keys: string;
   expires_at: number;
 }
 
 /**
- * The inbox's dedupe keys: an append-only table (`inbox_dedupe`) for durability and for other
- * connections, and an in-memory index of the live keys for lookups. Appending touches one page per
- * commit where a B-tree keyed by random delivery ids touched one per key, and the acknowledgement of
- * every webhook waits for that commit.
+ * The inbox's dedupe keys: an append-only table (`inbox_dedupe`, one row per committed batch) for
+ * durability and for other connections, and an in-memory index of the live keys for lookups. Appending
+ * touches one page per commit where a B-tree keyed by random delivery ids touched one per key, and the
+ * acknowledgement of every webhook waits for that commit.
  *
  * Exact across connections to the same file: `catchUp` runs inside the write transaction (which holds
  * SQLite's write lock), so every key another process committed before is known before a key is checked.
- * A connection's new keys become visible to its own lookups at once (within the batch) but enter the
- * index only once their transaction committed: a rolled-back batch leaves no key behind that would
- * wrongly drop the platform's retry.
+ * A batch's new keys are visible to its own lookups at once, but enter the index only once their
+ * transaction committed: a rolled-back batch leaves no key behind that would wrongly drop the
+ * platform's retry.
  *
  * Memory: about 150 bytes per live key (two per delivery for post and comment events), for the dedupe TTL.
  */
 export class DedupeLog {
   /** Key -> expiry (ms). Insertion order is expiry order as long as the TTL does not change. */
   private readonly live = new Map<string, number>();
-  /** Keys written by the open transaction, not yet committed. */
+  /** Keys of the open transaction, not yet committed. */
   private pending = new Map<string, number>();
   private lastSeq = 0;
   private pendingSeq = 0;
@@ -33,8 +34,8 @@ export class DedupeLog {
   private readonly deleteUpTo: Statement;
 
   constructor(db: Database) {
-    this.since = db.prepare('SELECT seq, key, expires_at FROM inbox_dedupe WHERE seq > ? ORDER BY seq');
-    this.append = db.prepare('INSERT INTO inbox_dedupe (key, expires_at) VALUES (?, ?)');
+    this.since = db.prepare('SELECT seq, keys, expires_at FROM inbox_dedupe WHERE seq > ? ORDER BY seq');
+    this.append = db.prepare('INSERT INTO inbox_dedupe (keys, expires_at) VALUES (?, ?)');
     this.oldest = db.prepare('SELECT seq, expires_at FROM inbox_dedupe ORDER BY seq');
     this.deleteUpTo = db.prepare('DELETE FROM inbox_dedupe WHERE seq <= ?');
   }
@@ -42,7 +43,7 @@ export class DedupeLog {
   /** Within a write transaction, before the first lookup: takes in what other connections appended. */
   catchUp(now: number): void {
     for (const row of this.since.iterate(this.lastSeq) as IterableIterator<LogRow>) {
-      if (row.expires_at > now) this.put(this.live, row.key, row.expires_at);
+      if (row.expires_at > now) for (const key of JSON.parse(row.keys) as string[]) this.put(this.live, key, row.expires_at);
       this.lastSeq = row.seq;
     }
     this.pendingSeq = this.lastSeq;
@@ -53,10 +54,16 @@ export class DedupeLog {
     return expiresAt !== undefined && expiresAt > now;
   }
 
-  /** Within the write transaction: appended to the log, visible to `has` of this batch at once. */
+  /** Within the write transaction: visible to `has` at once, written by `write`. */
   add(key: string, expiresAt: number): void {
-    this.pendingSeq = Number(this.append.run(key, expiresAt).lastInsertRowid);
     this.put(this.pending, key, expiresAt);
+  }
+
+  /** Within the write transaction, after the batch's last `add`: its keys as one row. */
+  write(): void {
+    if (this.pending.size === 0) return;
+    const expiresAt = Math.max(...this.pending.values());
+    this.pendingSeq = Number(this.append.run(JSON.stringify([...this.pending.keys()]), expiresAt).lastInsertRowid);
   }
 
   /** The transaction committed: its keys are part of the index. */
@@ -74,7 +81,7 @@ export class DedupeLog {
 
   /**
    * Forgets expired keys, in memory and in the log (within a write transaction). The log is read from its
-   * oldest row and cut at the first live one, so a sweep costs what it removes.
+   * oldest row and cut before the first live one, so a sweep costs what it removes.
    */
   sweep(now: number): void {
     for (const [key, expiresAt] of this.live) {
@@ -89,7 +96,7 @@ export class DedupeLog {
     if (cut !== undefined) this.deleteUpTo.run(cut);
   }
 
-  /** Live keys in memory (tests, metrics). */
+  /** Live keys in memory (tests). */
   get size(): number {
     return this.live.size;
   }

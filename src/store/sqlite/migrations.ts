@@ -57,7 +57,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     // it touched. Random dedupe keys in a B-tree touched a page per key, and queue_entries has three
     // indexes the inbox does not need (each inbox entry is its own target). Rows of both new tables are
     // appended at the right edge (AUTOINCREMENT: a rowid is never reused, so readers can follow the log
-    // by seq), so a commit touches a handful of pages however many deliveries it carries.
+    // by seq), and a batch's dedupe keys go in one row (a JSON array), so a commit touches a handful of
+    // pages however many deliveries it carries.
     up: `
       CREATE TABLE inbox_entries (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -77,8 +78,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
         SELECT payload, dead, not_before, available_at, lease_until, lease_token, attempts, last_error, dead_reason, enqueued_at
         FROM queue_entries WHERE queue = 'inbox' ORDER BY seq;
       DELETE FROM queue_entries WHERE queue = 'inbox';
-      CREATE TABLE inbox_dedupe (seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, expires_at INTEGER NOT NULL);
-      INSERT INTO inbox_dedupe (key, expires_at) SELECT key, expires_at FROM dedupe ORDER BY expires_at;
+      CREATE TABLE inbox_dedupe (seq INTEGER PRIMARY KEY AUTOINCREMENT, keys TEXT NOT NULL, expires_at INTEGER NOT NULL);
+      INSERT INTO inbox_dedupe (keys, expires_at) SELECT json_array(key), expires_at FROM dedupe ORDER BY expires_at;
       DROP TABLE dedupe;
     `,
   },

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../../clock';
 import { parseOrThrow } from '../../validation';
-import { AcceptInputSchema, type AcceptInput, type AcceptResult, type InboxItem } from '../inbox';
+import { AcceptInputSchema, inboxItemJson, type AcceptInput, type AcceptResult } from '../inbox';
 import { dedupeKeys } from '../dedupe-keys';
 import { QueueBackedInbox } from '../queue-backed-inbox';
 import { DedupeLog } from './dedupe-log';
@@ -37,7 +37,9 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
     const commitBatch = db.transaction((items: Parsed[]) => {
       const now = this.clock.now();
       this.dedupe.catchUp(now);
-      return items.map((item) => this.acceptOne(item, now));
+      const results = items.map((item) => this.acceptOne(item, now));
+      this.dedupe.write();
+      return results;
     });
     this.batcher = new WriteBatcher({
       commit: (items) => {
@@ -87,7 +89,6 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
     const expiresAt = now + this.options.dedupeTtlMs;
     this.dedupe.add(keys.delivery, expiresAt);
     if (keys.dedupe) this.dedupe.add(keys.dedupe, expiresAt);
-    const item: InboxItem = { tenant: input.tenant, bot: input.bot, deliveryId: input.deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null, envelope: input.envelope as InboxItem['envelope'] };
-    return { accepted: true, id: this.queue.insertNow(JSON.stringify(item), now) };
+    return { accepted: true, id: this.queue.insertNow(inboxItemJson(input), now) };
   }
 }
