@@ -1,49 +1,37 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../src/clock';
-import { buildSandboxApp } from '../../src/sandbox/app';
-import { SandboxContext } from '../../src/sandbox/context';
+import { describe, expect, it } from 'vitest';
+import { ApiNotFoundError, ApiValidationError } from '../../src/api/errors';
+import type { AchievementCreate } from '../../src/api/schemas/achievement';
+import type { AwardRow } from '../../src/api/schemas/award';
 import type { PlatformEvent } from '../../src/sandbox/events';
-import { SANDBOX_MODULES } from '../../src/sandbox/modules';
 import { newUser } from '../../src/sandbox/seed/base';
 import { KIND, type UserRecord } from '../../src/sandbox/state/records';
-import { SandboxDb } from '../../src/sandbox/state/sandbox-db';
 import { PAYLOAD_SCHEMAS } from '../../src/webhooks';
-
-const auth = { authorization: 'Bearer svc_sandbox_token' };
-type Method = 'GET' | 'POST' | 'PATCH';
-
-function build() {
-  const clock = new AdjustableClock({ start: Date.UTC(2026, 10, 22, 8), frozen: true });
-  const ctx = new SandboxContext(new SandboxDb(), clock);
-  const sandbox = buildSandboxApp(ctx, SANDBOX_MODULES);
-  sandbox.reset({ seed: 'empty' });
-  const events: PlatformEvent[] = [];
-  ctx.events.on((e) => events.push(e));
-  const api = (method: Method, url: string, payload?: object, headers: Record<string, string> = auth) =>
-    sandbox.app.inject({ method, url: `/api/open/v1${url}`, headers, ...(payload ? { payload } : {}) });
-  const dept = (name: string, type = 'department') => ctx.db.insert(KIND.groups, { name, type, is_open: null, created_at: ctx.now() });
-  const user = (first: string, groupIds: number[] = [], fields: Partial<UserRecord> = {}) =>
-    ctx.db.insert(KIND.users, newUser(ctx, { first_name: first, last_name: 'Test', email: `${first}@x.example`, memberships: groupIds.map((group_id) => ({ group_id, is_manager: false })), ...fields }));
-  const achievement = async (body: object = { type: 'custom', title: 'Helper', is_published: true }) => (await api('POST', '/achievements', body)).json().data as { id: number };
-  const award = (id: number, awards: object[], headers?: Record<string, string>) => api('POST', `/achievements/${id}/awards`, { awards }, headers);
-  return { ...sandbox, ctx, clock, events, api, dept, user, achievement, award };
-}
+import { failure, useHttpSandbox } from './http-harness';
 
 const awarded = (events: PlatformEvent[]) => events.filter((e) => e.event === 'achievement.awarded');
+const userIds = (awards: { user?: { id: number } | undefined }[]) => awards.map((w) => w.user?.id);
 
 describe('awards (spec: Achievements, award rules; Award)', () => {
-  let s: ReturnType<typeof build>;
-  afterEach(async () => s.app.close());
+  const h = useHttpSandbox({ seed: 'empty' });
+
+  const dept = (name: string, type: 'department' | 'profession' = 'department') => h.api.groups.create({ name, type });
+  const user = (first: string, groups: number[] = []) => h.api.users.create({ first_name: first, last_name: 'Test', email: `${first}@x.example`, groups });
+  /** Kiosk, bot, shadow, pending and deactivated users: the API cannot make them, so they are written in process. */
+  const special = (first: string, fields: Partial<UserRecord>) => {
+    const ctx = h.sandbox.ctx;
+    return ctx.db.insert(KIND.users, newUser(ctx, { first_name: first, last_name: 'Test', email: `${first}@x.example`, memberships: [], ...fields }));
+  };
+  const achievement = (body: AchievementCreate = { type: 'custom', title: 'Helper', is_published: true }) => h.api.achievements.create(body);
+  const award = (id: number, rows: AwardRow[]) => h.api.achievements.award(id, rows);
+  /** A body the client refuses or rewrites before sending, over raw HTTP. */
+  const rawAward = (id: number, awards: unknown[]) => h.raw('POST', `/achievements/${id}/awards`, { body: { awards } });
 
   it('creates awards in the order sent, answering 201 with the Award shape (spec: Achievements; Award)', async () => {
-    s = build();
-    const sales = s.dept('Sales');
-    const [ada, bob] = [s.user('ada', [sales.id]), s.user('bob')];
-    const a = await s.achievement();
-    const res = await s.award(a.id, [{ user_id: bob.id, awarded_at: '2026-11-01' }, { user_id: ada.id, awarded_at: '2026-11-02', department_id: sales.id }]);
-    expect(res.statusCode).toBe(201);
-    const data = res.json().data;
-    expect(data.map((w: { user: { id: number } }) => w.user.id)).toEqual([bob.id, ada.id]);
+    const sales = await dept('Sales');
+    const [ada, bob] = [await user('ada', [sales.id]), await user('bob')];
+    const a = await achievement();
+    const data = await award(a.id, [{ user_id: bob.id, awarded_at: '2026-11-01' }, { user_id: ada.id, awarded_at: '2026-11-02', department_id: sales.id }]);
+    expect(userIds(data)).toEqual([bob.id, ada.id]);
     expect(data[1]).toMatchObject({
       awarded_at: '2026-11-02T00:00:00+01:00',
       is_manually_added: true,
@@ -51,28 +39,30 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
       assigned_by: { id: 2, type: 'customer' },
       achievement: { id: a.id, title: 'Helper', awarded_users_count: 2 },
     });
-    expect(data[0].department).toBeNull();
+    expect(data[0]!.department).toBeNull();
+    // the status itself, which the client does not surface
+    expect((await rawAward(a.id, [{ user_id: bob.id, awarded_at: '2026-11-03' }])).status).toBe(201);
   });
 
   it('answers 422 on a draft achievement (spec: Achievement publication state)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement({ type: 'custom', title: 'Draft' });
-    expect((await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }])).statusCode).toBe(422);
-    expect(awarded(s.events)).toHaveLength(0);
+    const ada = await user('ada');
+    const a = await achievement({ type: 'custom', title: 'Draft' });
+    await expect(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }])).rejects.toBeInstanceOf(ApiValidationError);
+    expect(awarded(h.events)).toHaveLength(0);
   });
 
   it('awards nobody when any row is invalid, naming the row as awards.<index>.<field> (spec: Achievements, award rule 2)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    const res = await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: 999, awarded_at: '2026-11-22' }]);
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ error: 'validation_error', message: expect.stringContaining('awards.1.user_id') });
-    expect((await s.api('GET', `/achievements/${a.id}/awards`)).json().meta.total).toBe(0);
-    expect(awarded(s.events)).toHaveLength(0);
-    const missingDate = await s.award(a.id, [{ user_id: ada.id }]);
-    expect(missingDate.json().message).toContain('awards.0.awarded_at');
+    const ada = await user('ada');
+    const a = await achievement();
+    const error = await failure(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: 999, awarded_at: '2026-11-22' }]));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ field: 'awards.1.user_id' });
+    expect((await h.api.achievements.awards(a.id)).meta!.total).toBe(0);
+    expect(awarded(h.events)).toHaveLength(0);
+    // a row without awarded_at is refused by the client before sending, so raw HTTP
+    const missingDate = await rawAward(a.id, [{ user_id: ada.id }]);
+    expect(missingDate.status).toBe(422);
+    expect(missingDate.json<{ message: string }>().message).toContain('awards.0.awarded_at');
   });
 
   it.each([
@@ -81,160 +71,151 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
     ['a pending user', { status: 'pending' }],
     ['a deactivated user', { status: 'deactivated' }],
   ] as const)('answers 422 for %s (spec: Achievements, award request body)', async (_name, fields) => {
-    s = build();
-    const target = s.user('kim', [], fields);
-    const a = await s.achievement();
-    const res = await s.award(a.id, [{ user_id: target.id, awarded_at: '2026-11-22' }]);
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('awards.0.user_id');
+    const target = special('kim', fields);
+    const a = await achievement();
+    const error = await failure(award(a.id, [{ user_id: target.id, awarded_at: '2026-11-22' }]));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ field: 'awards.0.user_id' });
   });
 
   it("answers 422 when department_id is not one of the user's departments (spec: Errors)", async () => {
-    s = build();
-    const [sales, ops, prof] = [s.dept('Sales'), s.dept('Ops'), s.dept('Engineer', 'profession')];
-    const ada = s.user('ada', [sales.id, prof.id]);
-    const a = await s.achievement();
-    expect((await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: ops.id }])).json().message).toContain('awards.0.department_id');
-    expect((await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: prof.id }])).statusCode).toBe(422);
+    const [sales, ops, prof] = [await dept('Sales'), await dept('Ops'), await dept('Engineer', 'profession')];
+    const ada = await user('ada', [sales.id, prof.id]);
+    const a = await achievement();
+    expect(await failure(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: ops.id }]))).toMatchObject({ field: 'awards.0.department_id' });
+    await expect(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: prof.id }])).rejects.toBeInstanceOf(ApiValidationError);
   });
 
   it('requires department_id for employee of the month (spec: Achievements, award request body)', async () => {
-    s = build();
-    const sales = s.dept('Sales');
-    const ada = s.user('ada', [sales.id]);
-    const a = await s.achievement({ type: 'employee_of_the_month', is_published: true });
-    const res = await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('awards.0.department_id');
-    expect((await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: sales.id }])).statusCode).toBe(201);
+    const sales = await dept('Sales');
+    const ada = await user('ada', [sales.id]);
+    const a = await achievement({ type: 'employee_of_the_month', is_published: true });
+    const error = await failure(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]));
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect(error).toMatchObject({ field: 'awards.0.department_id' });
+    await expect(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: sales.id }])).resolves.toHaveLength(1);
   });
 
   it('returns the existing award for an identical row, creating none and firing nothing (spec: Achievements, award rule 3)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    const first = (await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }])).json().data[0];
-    s.clock.advance(60_000);
-    const again = await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22T15:30:00+01:00' }]);
-    expect(again.statusCode).toBe(201);
-    expect(again.json().data[0]).toMatchObject({ id: first.id, created_at: first.created_at });
-    expect(awarded(s.events)).toHaveLength(1);
-    expect((await s.api('GET', `/achievements/${a.id}`)).json().data.awarded_users_count).toBe(1);
+    const ada = await user('ada');
+    const a = await achievement();
+    const [first] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
+    await h.control.advance(60);
+    const [again] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
+    expect(again).toMatchObject({ id: first!.id, created_at: first!.created_at });
+    // with a time on the day, as sent on the wire (the client would cut it off itself)
+    const timed = await rawAward(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22T15:30:00+01:00' }]);
+    expect(timed.status).toBe(201);
+    expect(timed.json<{ data: { id: number }[] }>().data[0]).toMatchObject({ id: first!.id, created_at: first!.created_at });
+    expect(awarded(h.events)).toHaveLength(1);
+    expect((await h.api.achievements.get(a.id)).awarded_users_count).toBe(1);
   });
 
   it('answers one award for two identical rows in one request (spec: Achievements, award rule 3)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    const res = await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: ada.id, awarded_at: '2026-11-22' }]);
-    const [x, y] = res.json().data;
-    expect(y.id).toBe(x.id);
-    expect(awarded(s.events)).toHaveLength(1);
+    const ada = await user('ada');
+    const a = await achievement();
+    const [x, y] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: ada.id, awarded_at: '2026-11-22' }]);
+    expect(y!.id).toBe(x!.id);
+    expect(awarded(h.events)).toHaveLength(1);
   });
 
   it('answers 422 for an empty awards array (spec: Achievements, award request body)', async () => {
-    s = build();
-    const a = await s.achievement();
-    const res = await s.award(a.id, []);
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toContain('awards');
+    const a = await achievement();
+    // refused by the client before sending, so raw HTTP
+    const res = await rawAward(a.id, []);
+    expect(res.status).toBe(422);
+    expect(res.json<{ message: string }>().message).toContain('awards');
   });
 
   it('makes a new award for the same user on another day (spec: Achievements, award rule 4)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    const res = await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: ada.id, awarded_at: '2026-10-22' }]);
-    const [x, y] = res.json().data;
-    expect(x.id).not.toBe(y.id);
-    expect(awarded(s.events)).toHaveLength(2);
+    const ada = await user('ada');
+    const a = await achievement();
+    const [x, y] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: ada.id, awarded_at: '2026-10-22' }]);
+    expect(x!.id).not.toBe(y!.id);
+    expect(awarded(h.events)).toHaveLength(2);
   });
 
   it('drops a time sent with awarded_at and answers midnight in the customer zone (spec: Award.awarded_at)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    const summer = (await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-07-04T18:45:00+02:00' }])).json().data[0];
-    expect(summer.awarded_at).toBe('2026-07-04T00:00:00+02:00');
+    const ada = await user('ada');
+    const a = await achievement();
+    // the client drops the time itself, so the platform's own dropping is seen over raw HTTP
+    const summer = await rawAward(a.id, [{ user_id: ada.id, awarded_at: '2026-07-04T18:45:00+02:00' }]);
+    expect(summer.json<{ data: { awarded_at: string }[] }>().data[0]?.awarded_at).toBe('2026-07-04T00:00:00+02:00');
+    const [viaClient] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-07-05T18:45:00+02:00' }]);
+    expect(viaClient!.awarded_at).toBe('2026-07-05T00:00:00+02:00');
   });
 
   it('assigns API awards to the company user whichever user the token acts as (spec: Achievements, award rule 5)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    const token = (await s.app.inject({ method: 'POST', url: '/_sandbox/tokens', payload: { name: 'sys', scopes: ['write:achievements'], attribution: 'system' } })).json().token as string;
-    const res = await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }], { authorization: `Bearer ${token}` });
-    expect(res.json().data[0].assigned_by).toMatchObject({ id: 2, type: 'customer', name: 'Sandbox GmbH' });
+    const ada = await user('ada');
+    const a = await achievement();
+    const system = await h.clientWith(['write:achievements'], { attribution: 'system' });
+    const [made] = await system.achievements.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
+    expect(made!.assigned_by).toMatchObject({ id: 2, type: 'customer', name: 'Sandbox GmbH' });
   });
 
   it('assigns awards to the system user on a platform without a company user (spec: Award.assigned_by)', async () => {
-    s = build();
-    s.ctx.updateSettings({ company_user: false });
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    const res = await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
-    expect(res.json().data[0].assigned_by).toMatchObject({ id: 3, type: 'system' });
+    await h.control.settings({ company_user: false });
+    const ada = await user('ada');
+    const a = await achievement();
+    const [made] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
+    expect(made!.assigned_by).toMatchObject({ id: 3, type: 'system' });
   });
 
   it('fires achievement.awarded per new award with achievement and user embedded, filterable by achievement (spec: Events)', async () => {
-    s = build();
-    const ada = s.user('ada');
-    const a = await s.achievement();
-    await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
-    const [event] = awarded(s.events);
+    const ada = await user('ada');
+    const a = await achievement();
+    await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
+    const [event] = awarded(h.events);
     expect(event?.entityIds).toEqual({ achievement: a.id });
     expect(event?.payload).toMatchObject({ is_manually_added: true, user: { id: ada.id, name: 'ada Test' }, achievement: { id: a.id, awarded_users_count: 1 } });
     expect(PAYLOAD_SCHEMAS['achievement.awarded'].safeParse(event?.payload).success).toBe(true);
   });
 
   it('lists awards newest first with user embedded, meta without links, since on created_at (spec: Achievements; Pagination)', async () => {
-    s = build();
-    const [ada, bob] = [s.user('ada'), s.user('bob')];
-    const a = await s.achievement();
-    await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
-    s.clock.advance(60_000);
-    await s.award(a.id, [{ user_id: bob.id, awarded_at: '2020-01-01' }]);
-    const list = (await s.api('GET', `/achievements/${a.id}/awards`)).json();
-    expect(list.data.map((w: { user: { id: number } }) => w.user.id)).toEqual([bob.id, ada.id]);
+    const [ada, bob] = [await user('ada'), await user('bob')];
+    const a = await achievement();
+    await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
+    await h.control.advance(60);
+    await award(a.id, [{ user_id: bob.id, awarded_at: '2020-01-01' }]);
+    const list = await h.api.achievements.awards(a.id);
+    expect(userIds(list.data)).toEqual([bob.id, ada.id]);
     expect(list.meta).toEqual({ current_page: 1, per_page: 25, total: 2 });
-    expect(list.links).toBeUndefined();
-    const since = (await s.api('GET', `/achievements/${a.id}/awards?since=${encodeURIComponent('2026-11-22T09:00:30+01:00')}`)).json();
-    expect(since.data.map((w: { user: { id: number } }) => w.user.id)).toEqual([bob.id]);
-    const paged = (await s.api('GET', `/achievements/${a.id}/awards?per_page=1&page=2`)).json();
-    expect(paged.data.map((w: { user: { id: number } }) => w.user.id)).toEqual([ada.id]);
+    // that the envelope has no links at all is seen on the wire
+    const wire = (await h.raw('GET', `/achievements/${a.id}/awards`)).json<{ links?: unknown; meta: unknown }>();
+    expect(wire.links).toBeUndefined();
+    expect(wire.meta).toEqual({ current_page: 1, per_page: 25, total: 2 });
+    expect(userIds((await h.api.achievements.awards(a.id, { since: '2026-11-22T09:00:30+01:00' })).data)).toEqual([bob.id]);
+    expect(userIds((await h.api.achievements.awards(a.id, { per_page: 1, page: 2 })).data)).toEqual([ada.id]);
   });
 
   it('leaves awards of deleted users out of the award list (spec: Achievements)', async () => {
-    s = build();
-    const [ada, bob] = [s.user('ada'), s.user('bob')];
-    const a = await s.achievement();
-    await s.award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: bob.id, awarded_at: '2026-11-22' }]);
-    s.ctx.db.update(KIND.users, bob.id, { deleted_at: s.ctx.now() });
-    const list = (await s.api('GET', `/achievements/${a.id}/awards`)).json();
-    expect(list.data.map((w: { user: { id: number } }) => w.user.id)).toEqual([ada.id]);
+    const [ada, bob] = [await user('ada'), await user('bob')];
+    const a = await achievement();
+    await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: bob.id, awarded_at: '2026-11-22' }]);
+    await h.api.users.delete(bob.id);
+    expect(userIds((await h.api.achievements.awards(a.id)).data)).toEqual([ada.id]);
   });
 
   it("lists a user's awards on published achievements only, newest first, achievement embedded, not paginated (spec: Achievements)", async () => {
-    s = build();
-    const ada = s.user('ada');
-    const [one, two] = [await s.achievement(), await s.achievement({ type: 'custom', title: 'Second', is_published: true })];
-    await s.award(one.id, [{ user_id: ada.id, awarded_at: '2026-11-20' }]);
-    s.clock.advance(60_000);
-    await s.award(two.id, [{ user_id: ada.id, awarded_at: '2026-11-21' }]);
-    await s.api('PATCH', `/achievements/${one.id}`, { is_published: false });
-    const res = (await s.api('GET', `/users/${ada.id}/achievements`)).json();
-    expect(Object.keys(res)).toEqual(['data']);
-    expect(res.data.map((w: { achievement: { id: number } }) => w.achievement.id)).toEqual([two.id]);
-    await s.api('PATCH', `/achievements/${one.id}`, { is_published: true });
-    const again = (await s.api('GET', `/users/${ada.id}/achievements`)).json();
-    expect(again.data.map((w: { achievement: { id: number } }) => w.achievement.id)).toEqual([two.id, one.id]);
+    const ada = await user('ada');
+    const [one, two] = [await achievement(), await achievement({ type: 'custom', title: 'Second', is_published: true })];
+    await award(one.id, [{ user_id: ada.id, awarded_at: '2026-11-20' }]);
+    await h.control.advance(60);
+    await award(two.id, [{ user_id: ada.id, awarded_at: '2026-11-21' }]);
+    await h.api.achievements.patch(one.id, { is_published: false });
+    const achievementIds = async () => (await h.api.achievements.userAchievements(ada.id)).map((w) => w.achievement?.id);
+    expect(await achievementIds()).toEqual([two.id]);
+    // not paginated: the wire envelope holds data only
+    expect(Object.keys((await h.raw('GET', `/users/${ada.id}/achievements`)).json())).toEqual(['data']);
+    await h.api.achievements.patch(one.id, { is_published: true });
+    expect(await achievementIds()).toEqual([two.id, one.id]);
   });
 
   it.each(['kiosk', 'bot', 'shadow'] as const)("answers 404 for a %s user's achievements (spec: Errors)", async (kind) => {
-    s = build();
-    const u = s.user('k', [], { kind });
-    const res = await s.api('GET', `/users/${u.id}/achievements`);
-    expect(res.statusCode).toBe(404);
-    expect(res.body).toBe('');
+    const u = special('k', { kind });
+    await expect(h.api.achievements.userAchievements(u.id)).rejects.toBeInstanceOf(ApiNotFoundError);
+    const res = await h.raw('GET', `/users/${u.id}/achievements`);
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('');
   });
 });
