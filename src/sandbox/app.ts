@@ -22,7 +22,7 @@ export interface SandboxApp {
 
 /**
  * The emulated platform as a Fastify app: the Open API under `/api/open/v1` and the control API
- * under `/_sandbox`. Tests use `app.inject()`; `createSandbox` listens on a port.
+ * under `/_sandbox`. `createSandbox` listens on a port; tests drive it there over real HTTP.
  */
 export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxModule[]): SandboxApp {
   const app = Fastify({ logger: false, bodyLimit: 1_048_576, trustProxy: false });

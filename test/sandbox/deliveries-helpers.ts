@@ -1,27 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AdjustableClock } from '../../src/clock';
-import { buildSandboxApp } from '../../src/sandbox/app';
-import { SandboxContext } from '../../src/sandbox/context';
-import type { SandboxModule, SeedName } from '../../src/sandbox/module';
-import { formsModule } from '../../src/sandbox/routes/forms';
-import { messagingModule } from '../../src/sandbox/routes/messaging';
-import { webhooksModule } from '../../src/sandbox/routes/webhooks';
-import { SandboxDb } from '../../src/sandbox/state/sandbox-db';
 
 /** 2026-11-23 09:00 in Berlin, a Monday. */
 export const START = Date.UTC(2026, 10, 23, 8);
-export const AUTH = { authorization: 'Bearer svc_sandbox_token' };
-export const API = '/api/open/v1';
-
-/** The sandbox with this area's modules on a frozen clock (the directory's data is inserted by each test). */
-export function buildTestSandbox(options: { seed?: SeedName; modules?: readonly SandboxModule[]; start?: number; db?: SandboxDb } = {}) {
-  const clock = new AdjustableClock({ start: options.start ?? START, frozen: true });
-  const ctx = new SandboxContext(options.db ?? new SandboxDb(), clock);
-  const sandbox = buildSandboxApp(ctx, options.modules ?? [webhooksModule, messagingModule, formsModule]);
-  if (!options.db) sandbox.reset({ seed: options.seed ?? 'empty' });
-  return { ...sandbox, ctx, clock };
-}
 
 export interface Received {
   headers: IncomingHttpHeaders;

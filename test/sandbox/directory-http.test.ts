@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
-import { pngBytes } from './directory-harness';
+import { pngBytes } from './http-harness';
 
 describe('sandbox over real HTTP', () => {
   let sandbox: Sandbox | undefined;

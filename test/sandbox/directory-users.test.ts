@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiForbiddenError, ApiNotFoundError, ApiValidationError } from '../../src/api/errors';
 import type { User } from '../../src/api/schemas/user';
-import { pngBytes } from './directory-harness';
-import { failure, useHttpSandbox } from './http-harness';
+import { failure, pngBytes, useHttpSandbox } from './http-harness';
 
 function imageForm(name: string, type: string, bytes: Uint8Array): FormData {
   const form = new FormData();

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiNotFoundError, ApiValidationError } from '../../src/api/errors';
 import { dueForPublication, nextPublication } from '../../src/sandbox/routes/content/event-state';
-import { START } from './directory-harness';
-import { failure, useHttpSandbox } from './http-harness';
+import { failure, START, useHttpSandbox } from './http-harness';
 
 const HOUR = 3_600_000;
 

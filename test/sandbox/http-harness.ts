@@ -10,9 +10,8 @@ import type { SandboxModule, SeedName } from '../../src/sandbox/module';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { directoryRefs, type DirectorySeedRefs } from '../../src/sandbox/seed/directory-refs';
 import { SandboxControl as PlatformControl } from '../../src/testing/sandbox-control';
-import { START } from './directory-harness';
-
-export { START };
+/** 2026-11-22 09:00 in Berlin, a Sunday. */
+export const START = Date.UTC(2026, 10, 22, 8);
 
 /** High enough that a test's many calls are never throttled; the limit itself has its own tests. */
 const RATE_LIMIT = 100_000;
@@ -181,4 +180,24 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
     },
     (error: unknown) => error,
   );
+}
+
+/** A multipart body with text fields and an optional file, as bytes, for uploads the client refuses to send. */
+export async function multipart(fields: Record<string, string>, file?: { field: string; name: string; type: string; bytes: Uint8Array }) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file) form.append(file.field, new Blob([file.bytes], { type: file.type }), file.name);
+  const request = new Request('http://x/', { method: 'POST', body: form });
+  return { payload: Buffer.from(await request.arrayBuffer()), headers: { 'content-type': request.headers.get('content-type') as string } };
+}
+
+/** A minimal PNG header (signature + IHDR) claiming the given size. */
+export function pngBytes(width: number, height: number): Uint8Array {
+  const bytes = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes, 0);
+  bytes.writeUInt32BE(13, 8);
+  bytes.write('IHDR', 12, 'latin1');
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  return bytes;
 }

@@ -4,8 +4,7 @@ import { ApiForbiddenError, ApiValidationError } from '../../src/api/errors';
 import type { Media } from '../../src/api/schemas/media';
 import type { Post } from '../../src/api/schemas/post';
 import { galleryKind } from '../../src/sandbox/routes/posts/gallery';
-import { multipart, pngBytes } from './directory-harness';
-import { failure, useHttpSandbox } from './http-harness';
+import { failure, multipart, pngBytes, useHttpSandbox } from './http-harness';
 
 /** The client's Post does not name `media` and `gallery` (the spec's Post does not show them). */
 type PostWithMedia = Post & { media: Media[]; gallery: { type: string; media_ids: number[] } | null };
