@@ -4,6 +4,7 @@ import {
   DirectMessagePayloadSchema,
   WallPostPayloadSchema,
 } from '../../../api/schemas/incoming-webhook';
+import { incomingWebhookEndpoints } from '../../../api/schemas/endpoints/incoming';
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
 import { notFound, validationError } from '../../http/sandbox-error';
@@ -100,5 +101,6 @@ export function registerIncomingTrigger(router: ApiRouter, ctx: SandboxContext):
     void reply.headers(ctx.limiter.hit(`incoming:${hook.id}`, ctx.settings.rate_limit_per_minute));
     const result = await ACTIONS[hook.action](ctx, hook, request.body);
     return { ok: true, data: result };
-  }, { status: 201 });
+  // the status the client's endpoint catalog documents for this call (our choice; the spec does not say)
+  }, { status: incomingWebhookEndpoints['incomingWebhooks.send'].successStatus });
 }
