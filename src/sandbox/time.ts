@@ -2,17 +2,29 @@
  * Dates as the platform writes them (spec: Resources and their fields): datetimes are ISO 8601 with
  * the offset of the customer's time zone, dates are `YYYY-MM-DD` read in that zone.
  */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per zone: building one costs far more than formatting (seeding formats thousands of dates). */
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, fmt);
+  }
+  return fmt;
+}
+
 function parts(ms: number, timeZone: string): Record<string, string> {
-  const fmt = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
+  const fmt = formatterFor(timeZone);
   const out: Record<string, string> = {};
   for (const p of fmt.formatToParts(new Date(ms))) out[p.type] = p.value;
   return out;
