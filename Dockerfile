@@ -12,8 +12,10 @@ COPY src ./src
 COPY bots ./bots
 COPY templates ./templates
 COPY bin ./bin
+# the CLI runs from a build of src/ (bin/build.mjs); made here so a container starts without building
+RUN node bin/build.mjs
 ENV INTRABOT_HOST=0.0.0.0 INTRABOT_PORT=3000 INTRABOT_LOG_FORMAT=json NODE_ENV=production
 EXPOSE 3000
 VOLUME ["/app/.intrabot"]
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "bin/intrabot.mjs", "start"]
+CMD ["node", "--max-semi-space-size=4", "bin/intrabot.mjs", "start"]

@@ -7,10 +7,12 @@ import { fileURLToPath } from 'node:url';
 import type { CliCommand } from './command';
 
 const COMMANDS_DIR = new URL('./commands/', import.meta.url);
+/** Commands are `.ts` when run from source (tsx), `.js` when run from a build (bin/build.mjs). */
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 async function loadCommand(name: string): Promise<CliCommand | undefined> {
   if (!/^[a-z][a-z-]*$/.test(name)) return undefined;
-  const file = new URL(`${name}.ts`, COMMANDS_DIR);
+  const file = new URL(`${name}${EXT}`, COMMANDS_DIR);
   if (!existsSync(fileURLToPath(file))) return undefined;
   const mod = (await import(file.href)) as { command?: CliCommand };
   return mod.command;
@@ -19,8 +21,8 @@ async function loadCommand(name: string): Promise<CliCommand | undefined> {
 async function listCommands(): Promise<CliCommand[]> {
   const { readdirSync } = await import('node:fs');
   const names = readdirSync(fileURLToPath(COMMANDS_DIR))
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => f.slice(0, -3));
+    .filter((f) => f.endsWith(EXT))
+    .map((f) => f.slice(0, -EXT.length));
   const loaded = await Promise.all(names.map(loadCommand));
   return loaded.filter((c): c is CliCommand => c !== undefined).sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -46,9 +48,9 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+// `tsx src/cli/main.ts ...` (npm run intrabot); bin/intrabot.mjs imports `main` and calls it itself
 const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
-const viaBin = process.argv[1]?.endsWith('intrabot.mjs') || process.argv[1]?.endsWith('/intrabot');
-if (invokedDirectly || viaBin) {
+if (invokedDirectly) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

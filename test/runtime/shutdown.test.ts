@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SandboxControl } from '../../src/testing/sandbox-control';
 
 function startProcess(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env: { ...process.env, ...env }, stdio: process.env.SHUTDOWN_DEBUG ? 'inherit' : 'ignore' });
+  // the CLI as users run it: from the build, the bot compiled as it loads
+  return spawn(process.execPath, ['bin/intrabot.mjs', 'start'], { env: { ...process.env, ...env }, stdio: process.env.SHUTDOWN_DEBUG ? 'inherit' : 'ignore' });
 }
 
 async function waitReady(url: string): Promise<void> {

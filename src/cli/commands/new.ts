@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../package-root';
 import type { CliCommand } from '../command';
 import { paint, processIo, type CliIo } from '../output';
 
@@ -10,7 +10,7 @@ const USAGE = 'new <name>';
 const SLUG = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
 
 /** The framework's `src/`, which scaffolded files import (bots live inside the framework repo). */
-const SRC_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const SRC_DIR = `${join(PACKAGE_ROOT, 'src')}${sep}`;
 
 /** The files of a new bot, by path relative to its folder. */
 export function scaffoldFiles(name: string, botDir: string): Record<string, string> {

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
+import { PACKAGE_ROOT } from '../package-root';
+
+/**
+ * Whether intrabot runs from its TypeScript sources (tsx, vitest): a bot's `index.ts` is then imported
+ * as it is. From a build (`bin/build.mjs`, what `intrabot start` runs) there is no TypeScript loader in
+ * the process, and each bot is compiled by `bundleBot` first.
+ */
+export const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+const SRC_DIR = join(PACKAGE_ROOT, 'src');
+/** Compiled bots, by name and content hash; a few are kept per bot, for `intrabot dev`'s reloads. */
+const BUNDLES_DIR = join(PACKAGE_ROOT, '.build', 'bots');
+const KEEP_PER_BOT = 3;
+
+/** The build this module runs from: the directory `bin/build.mjs` marked complete. */
+function buildDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, '.complete'))) {
+    const parent = dirname(dir);
+    if (parent === dir || dir === PACKAGE_ROOT) throw new Error(`intrabot: ${fileURLToPath(import.meta.url)} is not part of a build`);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** `src/x/y` as imported (with or without extension, or a folder with index.ts) -> the source file. */
+function sourceFileOf(path: string): string {
+  for (const candidate of [path, `${path}.ts`, join(path, 'index.ts')]) {
+    if (candidate.endsWith('.ts') && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  const jsTwin = path.replace(/\.js$/, '.ts');
+  if (existsSync(jsTwin)) return jsTwin;
+  throw new Error(`no intrabot source file for ${path}`);
+}
+
+/**
+ * Imports of the framework (`intrabot`, or a path into intrabot's `src/`) point at the running build's
+ * module for the same file, so a bot shares the runtime's classes and state (an `instanceof
+ * ApiForbiddenError` holds). Packages are resolved where the bot is and imported by absolute path, so
+ * a compiled bot can live anywhere. Everything else (the bot's own files) is bundled.
+ */
+function frameworkPlugin(build: string): Plugin {
+  return {
+    name: 'intrabot-framework',
+    setup(b) {
+      b.onResolve({ filter: /^intrabot(\/testing)?$/ }, (args) => ({ path: join(build, args.path === 'intrabot' ? 'index.js' : 'testing/index.js'), external: true }));
+      b.onResolve({ filter: /^(\.\.?(\/|$)|\/)/ }, (args) => {
+        const target = resolve(args.resolveDir, args.path);
+        if (target !== SRC_DIR && !target.startsWith(`${SRC_DIR}${sep}`)) return undefined;
+        const rel = relative(SRC_DIR, sourceFileOf(target)).replace(/\.ts$/, '.js');
+        return { path: join(build, rel), external: true };
+      });
+      // a bot's own file keeps knowing where it is (templates and data beside it), though bundled elsewhere
+      b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.')) return undefined;
+        const contents = text
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+          .replaceAll('import.meta.filename', JSON.stringify(args.path))
+          .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)));
+        return { contents, loader: /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js' };
+      });
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (isBuiltin(args.path) || (args.pluginData as { plain?: boolean } | undefined)?.plain) return undefined;
+        const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { plain: true } });
+        return found.errors.length ? { errors: found.errors } : { path: found.path, external: true };
+      });
+    },
+  };
+}
+
+/** What a compiled bot was made from: reused while every input file is unchanged. */
+interface BundleIndex {
+  entry: string;
+  build: string;
+  bundle: string;
+  /** Absolute path -> [size, mtimeMs] of every file esbuild read. */
+  inputs: Record<string, [number, number]>;
+}
+
+const stamp = (file: string): [number, number] => {
+  const { size, mtimeMs } = statSync(file);
+  return [size, mtimeMs];
+};
+
+function reusable(index: BundleIndex, entry: string, build: string): boolean {
+  if (index.entry !== entry || index.build !== build || !existsSync(index.bundle)) return false;
+  return Object.entries(index.inputs).every(([file, [size, mtime]]) => {
+    if (!existsSync(file)) return false;
+    const [s, m] = stamp(file);
+    return s === size && m === mtime;
+  });
+}
+
+function readIndex(file: string): BundleIndex | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as BundleIndex;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a file whole or not at all, so concurrent starts never read half of one. */
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+/**
+ * Compiles a bot's entry file (TypeScript, with its own imports) into one ES module and returns its
+ * path. A bot whose files did not change since its last compile (same build of intrabot) is not
+ * compiled again. Written atomically, one file per content, so a running process keeps its own.
+ */
+export async function bundleBot(name: string, entryFile: string): Promise<string> {
+  const entry = resolve(entryFile);
+  const build = buildDir();
+  const indexFile = join(BUNDLES_DIR, `${name}.json`);
+  const previous = readIndex(indexFile);
+  if (previous && reusable(previous, entry, build)) return previous.bundle;
+
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'silent',
+    absWorkingDir: dirname(entry),
+    plugins: [frameworkPlugin(build)],
+  });
+  const code = result.outputFiles[0]!.text;
+  const file = join(BUNDLES_DIR, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  mkdirSync(BUNDLES_DIR, { recursive: true });
+  if (!existsSync(file)) writeAtomically(file, code);
+  const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => {
+    const path = resolve(dirname(entry), input);
+    return [path, stamp(path)];
+  }));
+  writeAtomically(indexFile, JSON.stringify({ entry, build, bundle: file, inputs } satisfies BundleIndex));
+  prune(name, basename(file));
+  return file;
+}
+
+/** The compiler is a child process: not kept around once the bots are loaded. */
+export async function stopBundler(): Promise<void> {
+  if (RUNNING_FROM_SOURCE) return;
+  const esbuild = await import('esbuild');
+  await esbuild.stop();
+}
+
+function prune(name: string, current: string): void {
+  try {
+    const mine = readdirSync(BUNDLES_DIR)
+      .filter((f) => f !== current && f.startsWith(`${name}-`) && /^[0-9a-f]{16}\.mjs$/.test(f.slice(name.length + 1)))
+      .map((f) => ({ f, mtime: statSync(join(BUNDLES_DIR, f)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const old of mine.slice(KEEP_PER_BOT - 1)) rmSync(join(BUNDLES_DIR, old.f), { force: true });
+  } catch {
+    // housekeeping only
+  }
+}
