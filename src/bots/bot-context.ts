@@ -64,7 +64,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   const render = async (message: OutgoingMessage): Promise<Rendered> => {
     const parsed = parseOrThrow(OutgoingMessageSchema, message, 'message');
     if (typeof parsed === 'string') return { text: parsed, media: [] };
-    const text = parsed.template ? await deps.templates.render(parsed.template, parsed.data ?? {}) : (parsed.text ?? '');
+    const text = parsed.template ? deps.templates.render(parsed.template, parsed.data ?? {}) : (parsed.text ?? '');
     return { text, media: parsed.media ?? [] };
   };
 

@@ -93,7 +93,6 @@ export interface BotDefinition<C = Record<string, unknown>> {
  * Any bot, whatever its config type: what the runtime holds in its registry. Handlers take the
  * context as a parameter, so `BotDefinition<{ greeting: string }>` is not a `BotDefinition<unknown>`.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyBotDefinition = BotDefinition<any>;
 
 /** A module whose `defineBot(...)` input is wrong: names the field (`on.post.deleted`). */

@@ -1,0 +1,27 @@
+// Lint for what the type checker cannot see: promises nobody awaits. Bot handlers, the outbox and the
+// sandbox are async; an unawaited send is a lost message and an unhandled rejection crashes Node.
+// Typed rules only, no style: formatting is not this tool's job.
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig([
+  { ignores: ['.build/', 'node_modules/', '.scratch/', 'coverage/', '.intrabot/'] },
+  {
+    files: ['{src,test,bots,bench}/**/*.ts', 'bin/**/*.mjs'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: {
+        // tsconfig.json covers the .ts trees; bin/ is plain JS outside it, typed by a default project
+        projectService: { allowDefaultProject: ['bin/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+]);
