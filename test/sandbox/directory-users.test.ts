@@ -72,6 +72,15 @@ describe('sandbox users', () => {
     expect(since.data.length).toBeLessThan(5);
   });
 
+  it('compares `since` at the second the platform prints: the newest created_at passed back returns nothing again (spec: Pagination, since)', async () => {
+    h.clock.advance(1_500); // mid-second: 09:00:01.500 Berlin
+    const created = await h.api.users.create({ email: 'mid.second@sandbox.example', first_name: 'Mid', last_name: 'Second' });
+    expect(created.created_at).toBe('2026-11-22T09:00:01+01:00');
+    const ids = async (since: string): Promise<number[]> => (await h.api.users.list({ since, per_page: 50 })).data.map((u) => u.id);
+    expect(await ids(created.created_at)).not.toContain(created.id);
+    expect(await ids('2026-11-22T09:00:00+01:00')).toContain(created.id);
+  });
+
   it('reports the manual hire date over the synced one (spec: User.hired_at)', async () => {
     const user = await h.api.users.get(h.refs.manual_hire_user_id);
     expect(user.hired_at).toBe(h.refs.manual_hire.manual);

@@ -42,6 +42,15 @@ function pageUrl(request: FastifyRequest, page: number): string {
 }
 
 /**
+ * Whether a record created at `createdAtMs` is "created after" `since` (spec: Pagination). The platform
+ * prints created_at to the second and a client passes the newest one back, so the comparison is at
+ * that precision: otherwise that record would come back on every incremental sync.
+ */
+export function createdAfter(createdAtMs: number, since: number): boolean {
+  return Math.floor(createdAtMs / 1000) * 1000 > since;
+}
+
+/**
  * Builds the list envelope `{ data, links, meta }` for already filtered and ordered `rows`,
  * applying `since` (on each row's `created_at`, epoch ms) and the page window.
  */
@@ -52,7 +61,7 @@ export function paginate<T extends { created_at: number }>(
   serialize: (row: T) => unknown,
 ): { data: unknown[]; links: Record<string, string | null>; meta: Record<string, number | null> } {
   const { since } = query;
-  const filtered = since === undefined ? rows : rows.filter((r) => r.created_at > since);
+  const filtered = since === undefined ? rows : rows.filter((r) => createdAfter(r.created_at, since));
   const total = filtered.length;
   const lastPage = Math.max(1, Math.ceil(total / query.perPage));
   const start = (query.page - 1) * query.perPage;

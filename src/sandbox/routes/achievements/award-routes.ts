@@ -1,7 +1,7 @@
 import { AwardCreateSchema } from '../../../api/schemas';
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
-import { readPageQuery } from '../../http/pagination';
+import { createdAfter, readPageQuery } from '../../http/pagination';
 import { notFound } from '../../http/sandbox-error';
 import { idParam, validate } from '../../http/validate';
 import { KIND, type UserRecord } from '../../state/records';
@@ -42,7 +42,7 @@ export function registerAwardRoutes(router: ApiRouter, ctx: SandboxContext): voi
     const page = readPageQuery(request.query as Record<string, unknown>, ctx.settings.timezone);
     const since = page.since;
     const rows = newestFirst(
-      ctx.db.filter<AwardRecord>(ACHIEVEMENT_KIND.awards, (w) => w.achievement_id === achievement.id && holderExists(ctx, w) && (since === undefined || w.created_at > since)),
+      ctx.db.filter<AwardRecord>(ACHIEVEMENT_KIND.awards, (w) => w.achievement_id === achievement.id && holderExists(ctx, w) && (since === undefined || createdAfter(w.created_at, since))),
     );
     const start = (page.page - 1) * page.perPage;
     return {
