@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runDev, type DevSession } from '../../src/cli/commands/dev';
 import { runNew } from '../../src/cli/commands/new';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
@@ -99,6 +99,19 @@ describe('intrabot dev', () => {
     // give a second answer time to show itself (as the end-to-end loop test does)
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await platform.commentsOn(postId)).map((c) => c.body)).toEqual(['Third version here']);
+  });
+
+  it('reports a runtime that fails to close on reload, and goes on with the new one', async () => {
+    const runtime = session.runtime!;
+    const close = runtime.close.bind(runtime);
+    // closed, then failing: before, the reload's rejection went unhandled (the watcher does not await it)
+    vi.spyOn(runtime, 'close').mockImplementationOnce(async () => {
+      await close();
+      throw new Error('the store would not close');
+    });
+    await edit("'Third version here'", "'Fourth version here'");
+    expect(io.err).toContain('closing the runtime failed: the store would not close');
+    expect(await hello()).toBe('Fourth version here');
   });
 
   it('exits 2 on an unknown flag', async () => {

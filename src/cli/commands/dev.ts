@@ -74,7 +74,7 @@ export class DevSession {
       this.reloading = undefined;
       if (this.again) {
         this.again = false;
-        void this.reload('more changes');
+        void this.reload('more changes').catch((error: unknown) => this.deps.io.stderr(`reload failed: ${messageOf(error)}\n`));
       }
     });
     return this.reloading;
@@ -91,7 +91,12 @@ export class DevSession {
     const { io } = this.deps;
     const c = paint(io);
     io.stdout(`${c.cyan('reloading')} (${reason})\n`);
-    await this.current?.close();
+    // reloads run unawaited from the file watcher: a failure here is reported, never thrown
+    try {
+      await this.current?.close();
+    } catch (error) {
+      io.stderr(`${c.red('closing the runtime failed')}: ${messageOf(error)}\n`);
+    }
     this.current = undefined;
     try {
       await this.deps.onRestarting?.();
@@ -149,7 +154,9 @@ export async function runDev(argv: string[], deps: DevDeps): Promise<number> {
     session = new DevSession({ config, clock, io: deps, onRestarting: deps.onRestarting, ...(poll ? { poll: { intervalMs: 10_000 } } : {}) }, sandbox);
     await session.start();
     const s = session;
-    watcher = watchBots(config.bots_dir, deps.debounceMs ?? 300, (file) => void s.reload(`${relative(deps.cwd, join(config.bots_dir, file))} changed`));
+    watcher = watchBots(config.bots_dir, deps.debounceMs ?? 300, (file) => {
+      void s.reload(`${relative(deps.cwd, join(config.bots_dir, file))} changed`).catch((error: unknown) => deps.stderr(`reload failed: ${messageOf(error)}\n`));
+    });
     deps.stdout(`watching ${relative(deps.cwd, config.bots_dir) || config.bots_dir} for changes (Ctrl-C to stop)\n`);
     deps.onReady?.(session);
     await deps.stopped;
