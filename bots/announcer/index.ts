@@ -1,16 +1,8 @@
-import { defineBot, type JobRun } from '../../src';
-import type { BotContext } from '../../src';
-import { AnnouncerConfigSchema, type AnnouncerConfig } from './announcer-config';
+import { defineBot } from '../../src';
+import { AnnouncerConfigSchema } from './announcer-config';
 import { markConfirmed } from './confirmations';
-import { scheduledJobNames } from './job-names';
 import { publishJob } from './publish-job';
 import { remind } from './remind';
-
-const REMIND_JOB = 'remind';
-
-const publishJobs = Object.fromEntries(
-  scheduledJobNames([REMIND_JOB]).map((name) => [name, (ctx: BotContext<AnnouncerConfig>, run: JobRun) => publishJob(ctx, run)]),
-);
 
 /**
  * Recurring announcements and events from templates on cron schedules, and reminders to confirm
@@ -22,7 +14,9 @@ export default defineBot({
     'announcement.confirmed': async (event, ctx) => markConfirmed(ctx.store, event.payload.announcement.id, event.payload.employee.id),
   },
   jobs: {
-    ...publishJobs,
-    [REMIND_JOB]: remind,
+    remind,
+    // every other scheduled job publishes the config entry of its name: adding an announcement takes
+    // a `schedules` line and a config entry, no code
+    '*': publishJob,
   },
 });

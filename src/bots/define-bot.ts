@@ -75,6 +75,13 @@ export interface BotDefinitionInput<S extends z.ZodType | undefined> {
   config?: S;
   on?: { [E in EventName]?: EventHandler<E, ConfigOf<S>> };
   commands?: Record<string, CommandHandler<ConfigOf<S>> | CommandSpec<ConfigOf<S>>>;
+  /**
+   * Cron jobs by the name `schedules` gives them. `'*'` runs every scheduled job that has no handler
+   * of its own (`run.name` says which): for bots whose jobs come from configuration.
+   *
+   * @example
+   * jobs: { digest: postDigest, '*': async (ctx, run) => publishConfigured(ctx, run.name) }
+   */
   jobs?: Record<string, JobHandler<ConfigOf<S>>>;
   reports?: { [R in ReportName]?: ReportHandler<R, ConfigOf<S>> };
 }
@@ -105,6 +112,9 @@ export class BotDefinitionError extends IntrabotError {
 }
 
 const FunctionSchema = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'expected a function');
+/** The key of a `jobs` handler that runs every scheduled job without a handler of its own. */
+export const ANY_JOB = '*';
+
 const HandlerNameSchema = z.string().regex(/^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/, 'use lower-case letters, digits and dashes');
 
 const DefinitionInputSchema = z.strictObject({
@@ -124,7 +134,7 @@ const DefinitionInputSchema = z.strictObject({
       ]),
     )
     .optional(),
-  jobs: z.record(HandlerNameSchema, FunctionSchema).optional(),
+  jobs: z.record(HandlerNameSchema.or(z.literal(ANY_JOB)), FunctionSchema).optional(),
   reports: z.record(z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'expected a report name such as todoliststats.daily'), FunctionSchema).optional(),
 });
 

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../errors';
 import type { EventName } from '../webhooks/events';
-import type { AnyBotDefinition } from './define-bot';
+import { ANY_JOB, type AnyBotDefinition } from './define-bot';
 import { manifestForTenant, type BotManifest } from './manifest';
 
 export interface BotProblem {
@@ -25,7 +25,7 @@ export function checkBotAgainstManifest(manifest: BotManifest, bot: AnyBotDefini
 
 function checkJobs(manifest: BotManifest, bot: AnyBotDefinition): BotProblem[] {
   return manifest.schedules.flatMap((schedule, i) =>
-    schedule.job in bot.jobs ? [] : [error(`schedules.${i}.job`, `job "${schedule.job}" is not defined in the bot's jobs`)],
+    schedule.job in bot.jobs || ANY_JOB in bot.jobs ? [] : [error(`schedules.${i}.job`, `job "${schedule.job}" is not defined in the bot's jobs`)],
   );
 }
 

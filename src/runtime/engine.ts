@@ -4,6 +4,7 @@ import type { IntrabotApi } from '../api/create-api-client';
 import { createBotContext, type EntrySink, type ReplySource } from '../bots/bot-context';
 import type { BotContext, BotLogger } from '../bots/context';
 import { dispatchDelivery, withTimeLimit, type DispatchOutcome } from '../bots/dispatch';
+import { ANY_JOB } from '../bots/define-bot';
 import type { LoopGuard } from '../bots/loop-guard';
 import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest';
 import { webhookSecretName } from '../bots/provision/provision-bot';
@@ -139,7 +140,8 @@ export class BotEngine {
   async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs'> & { signal?: AbortSignal }): Promise<void> {
     const deployment = this.deployment(run.tenant, run.bot);
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
-    const job = deployment.bot.definition.jobs[run.job];
+    const jobs = deployment.bot.definition.jobs;
+    const job = jobs[run.job] ?? jobs[ANY_JOB];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
     const log = this.logger(deployment, { job: run.job });
     // the schedule's own `timeout` when it has one (a weekly directory re-sync may take minutes)

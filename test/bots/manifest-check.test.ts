@@ -22,6 +22,12 @@ describe('checkBotAgainstManifest', () => {
     expect(problems).toEqual([{ field: 'schedules.0.job', message: expect.stringContaining('digest'), severity: 'error' }]);
   });
 
+  it("accepts scheduled jobs without handlers of their own when the bot has a '*' job", () => {
+    const m = manifest('schedules: [{ job: menu, cron: "0 9 * * MON" }, { job: remind, cron: "0 * * * *" }]\n');
+    expect(checkBotAgainstManifest(m, defineBot({ jobs: { remind: noop, '*': noop } }))).toEqual([]);
+    expect(checkBotAgainstManifest(m, defineBot({ jobs: { remind: noop } })).map((p) => p.field)).toEqual(['schedules.0.job']);
+  });
+
   it('refuses config the bot\'s schema rejects, in the base and in a tenant override', () => {
     const m = manifest('config: { greeting: Hi }\noverrides:\n  us: { config: { greeting: 5 } }\n');
     const bot = defineBot({ config: z.object({ greeting: z.string() }) });
