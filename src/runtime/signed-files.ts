@@ -64,10 +64,8 @@ export class SignedFiles {
     this.key ??= (async () => {
       const existing = await this.store.secrets.get(KEY_SECRET);
       if (existing) return Buffer.from(existing, 'base64');
-      const fresh = randomBytes(32).toString('base64');
-      await this.store.secrets.put(KEY_SECRET, fresh);
-      // another replica may have written its key first: use whichever the store kept
-      return Buffer.from((await this.store.secrets.get(KEY_SECRET)) ?? fresh, 'base64');
+      // replicas starting together each offer a key; every one of them keeps the first written
+      return Buffer.from(await this.store.secrets.putIfAbsent(KEY_SECRET, randomBytes(32).toString('base64')), 'base64');
     })();
     return createHmac('sha256', await this.key).update(value).digest('hex').slice(0, 32);
   }

@@ -16,6 +16,11 @@ export const SecretNameSchema = z.string().min(1);
  */
 export interface Secrets {
   put(name: string, plaintext: string): Promise<void>;
+  /**
+   * Stores `plaintext` unless the name holds a secret already, atomically, and returns the one kept:
+   * replicas creating the same key at once all end up with the first one written.
+   */
+  putIfAbsent(name: string, plaintext: string): Promise<string>;
   get(name: string): Promise<string | undefined>;
   delete(name: string): Promise<boolean>;
   /** Names only, sorted. */
@@ -26,6 +31,8 @@ export interface Secrets {
 export interface SealedSecretStorage {
   read(name: string): Promise<string | undefined>;
   write(name: string, sealed: string): Promise<void>;
+  /** Writes unless the name exists; returns the sealed value stored (either). One atomic step. */
+  writeIfAbsent(name: string, sealed: string): Promise<string>;
   remove(name: string): Promise<boolean>;
   names(): Promise<string[]>;
   /** The store's salt, created once. */
@@ -45,6 +52,12 @@ export function createSecrets(storage: SealedSecretStorage, configuredKey: strin
       parseOrThrow(SecretNameSchema, name, 'name');
       parseOrThrow(z.string(), plaintext, 'plaintext');
       await storage.write(name, sealSecret(await getKey(), name, plaintext));
+    },
+    async putIfAbsent(name, plaintext) {
+      parseOrThrow(SecretNameSchema, name, 'name');
+      parseOrThrow(z.string(), plaintext, 'plaintext');
+      const sealKey = await getKey();
+      return openSecret(sealKey, name, await storage.writeIfAbsent(name, sealSecret(sealKey, name, plaintext)));
     },
     async get(name) {
       parseOrThrow(SecretNameSchema, name, 'name');

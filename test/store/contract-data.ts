@@ -51,6 +51,15 @@ export function dataContract(ctx: ContractContext): void {
       expect(await ctx.store.secrets.names()).toEqual(['webhook:t1:kudos']);
     });
 
+    it('keeps the first of two keys offered at once for the same name, on two connections, and tells both', async () => {
+      const other = await ctx.open();
+      const kept = await Promise.all([ctx.store.secrets.putIfAbsent('files-key', 'first'), other.secrets.putIfAbsent('files-key', 'second')]);
+      expect(kept[0]).toBe(kept[1]);
+      expect(['first', 'second']).toContain(kept[0]);
+      expect(await other.secrets.putIfAbsent('files-key', 'third')).toBe(kept[0]);
+      expect(await ctx.store.secrets.get('files-key')).toBe(kept[0]);
+    });
+
     it('reads secrets with the same passphrase from a new connection', async () => {
       const first = await ctx.open('a long passphrase, not a key');
       await first.secrets.put('token:t1', 'svc_abc');

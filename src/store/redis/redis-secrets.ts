@@ -8,6 +8,10 @@ export function redisSecretStorage(redis: Redis, keys: RedisKeys): SealedSecretS
   return {
     read: async (name) => (await redis.hget(keys.secrets, name)) ?? undefined,
     write: async (name, sealed) => void (await redis.hset(keys.secrets, name, sealed)),
+    writeIfAbsent: async (name, sealed) => {
+      await redis.hsetnx(keys.secrets, name, sealed);
+      return (await redis.hget(keys.secrets, name)) ?? sealed;
+    },
     remove: async (name) => (await redis.hdel(keys.secrets, name)) === 1,
     names: async () => (await redis.hkeys(keys.secrets)).sort(),
     salt: async () => {
