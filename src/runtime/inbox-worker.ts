@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock';
-import type { Inbox, InboxItem } from '../store/inbox';
+import type { Inbox, InboxEntry, InboxItem } from '../store/inbox';
+import type { QueueLease } from '../store/queue';
+
+type InboxLease = QueueLease<InboxEntry>;
 
 export interface InboxWorkerOptions {
   inbox: Inbox;
@@ -42,7 +45,8 @@ export class InboxWorker {
   }
 
   start(): void {
-    for (let i = 0; i < this.o.concurrency; i++) this.lanes.push(this.lane());
+    // a lane catches its own failures; this only keeps a bug in one from being an unhandled rejection
+    for (let i = 0; i < this.o.concurrency; i++) this.lanes.push(this.lane().catch((error: unknown) => this.options.logger.error({ err: error }, 'inbox: a lane stopped')));
   }
 
   /** A delivery was accepted: an idle lane takes it at once. */
@@ -77,16 +81,21 @@ export class InboxWorker {
         await this.options.inbox.complete(lease);
         log.debug({ outcome }, 'delivery handled');
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (lease.attempts >= this.o.maxAttempts) {
-          log.error({ err: error, attempts: lease.attempts }, 'delivery failed for good: moved to the dead letters');
-          await this.options.inbox.deadLetter(lease, message);
-        } else {
-          const wait = this.o.backoffMs[lease.attempts - 1] ?? this.o.backoffMs.at(-1) ?? 60_000;
-          log.warn({ err: error, attempts: lease.attempts, retryInMs: wait }, 'delivery failed: will retry');
-          await this.options.inbox.retry(lease, this.options.clock.now() + wait, message);
-        }
+        // the store failing too must not end the lane: the lease runs out and the delivery comes back
+        await this.recordFailure(lease, log, error).catch((err: unknown) => log.error({ err }, 'inbox: could not record a failed delivery'));
       }
+    }
+  }
+
+  private async recordFailure(lease: InboxLease, log: FastifyBaseLogger, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    if (lease.attempts >= this.o.maxAttempts) {
+      log.error({ err: error, attempts: lease.attempts }, 'delivery failed for good: moved to the dead letters');
+      await this.options.inbox.deadLetter(lease, message);
+    } else {
+      const wait = this.o.backoffMs[lease.attempts - 1] ?? this.o.backoffMs.at(-1) ?? 60_000;
+      log.warn({ err: error, attempts: lease.attempts, retryInMs: wait }, 'delivery failed: will retry');
+      await this.options.inbox.retry(lease, this.options.clock.now() + wait, message);
     }
   }
 
