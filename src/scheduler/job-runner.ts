@@ -66,7 +66,8 @@ export class JobRunner {
   run(entry: ScheduleEntry, slotMs: number, trigger: RunTrigger): Promise<RunRecord> {
     const handled = this.handle(entry, slotMs, trigger);
     this.handling.add(handled);
-    void handled.finally(() => this.handling.delete(handled));
+    // handle() records failures instead of throwing; were it to throw, the caller gets it from `handled`
+    void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);
     return handled;
   }
 

@@ -24,10 +24,17 @@ async function startPlatform(): Promise<{ server: Server; baseUrl: string; recei
   const received: Received[] = [];
   let nextId = 100;
   const server = createServer((req, res) => {
-    void handle(req).then((reply) => {
-      res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply));
-    });
+    void handle(req).then(
+      (reply) => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(reply));
+      },
+      // a request this double cannot parse fails the client's call, not the test process
+      (error: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(error));
+      },
+    );
   });
   async function handle(req: IncomingMessage): Promise<unknown> {
     const chunks: Buffer[] = [];
