@@ -3,7 +3,7 @@ import { createApiClient } from '../src/api/create-api-client';
 import type { RateLimiter } from '../src/api/rate-limiter';
 import { SharedRateLimiter } from '../src/outbox/shared-rate-limiter';
 import { openStore, type StoreConfig } from '../src/store';
-import { WarpClock, type WarpParams } from './lib/warp-clock';
+import { warpClock, type WarpParams } from './lib/warp-clock';
 
 /**
  * One replica of `bench/pacing.ts`, in its own process: `node --import tsx bench/pacing-replica.ts
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
 
 /** Runs one replica's calls; exported so a single-process variant can run several in one loop. */
 export async function runReplica(spec: ReplicaSpec): Promise<ReplicaReport> {
-  const clock = new WarpClock(spec.warp);
+  const clock = warpClock(spec.warp);
   const store = await openStore(spec.store, { clock });
   const shared = new SharedRateLimiter({ rate: store.rate, clock });
   let tooManyRequests = 0;

@@ -6,7 +6,7 @@ import { createSandbox } from '../src/sandbox/sandbox';
 import type { StoreConfig } from '../src/store';
 import { benchFile, runTs } from './lib/child';
 import { emit, round, target, type InfoResult, type TargetResult } from './lib/result';
-import { WarpClock, type WarpParams } from './lib/warp-clock';
+import { warpClock, type WarpParams } from './lib/warp-clock';
 import type { ReplicaReport, ReplicaSpec } from './pacing-replica';
 
 /**
@@ -77,7 +77,7 @@ async function runCase(name: string, replicas: number, calls: number, dir: strin
   const now = Date.now();
   const warp: WarpParams = { wallStart: now, clockStart: now, speed: SPEED };
   // a fresh sandbox per case: its rate window must start empty, as the store does
-  const sandbox = await createSandbox({ clock: new WarpClock(warp), port: 0 });
+  const sandbox = await createSandbox({ clock: warpClock(warp), port: 0 });
   try {
     await control(sandbox.baseUrl, 'PUT', '/_sandbox/settings', { rate_limit_per_minute: LIMIT });
     const store: StoreConfig = process.env.INTRABOT_REDIS_URL

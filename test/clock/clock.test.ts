@@ -38,4 +38,28 @@ describe('AdjustableClock', () => {
     await expect(slept).rejects.toThrow('stop');
     expect(clock.pendingTimers).toBe(0);
   });
+
+  it('runs `speed` times as fast as real time from where wallStart anchors it, so processes given the same anchor agree', () => {
+    const wallStart = Date.now() - 250;
+    const a = new AdjustableClock({ start: 1_000_000, wallStart, speed: 4 });
+    const b = new AdjustableClock({ start: 1_000_000, wallStart, speed: 4 });
+    const [ta, tb] = [a.now(), b.now()];
+    expect(ta).toBeGreaterThanOrEqual(1_000_000 + 1_000);
+    expect(Math.abs(ta - tb)).toBeLessThanOrEqual(4 * 5);
+    a.set(5_000_000);
+    expect(a.now()).toBeGreaterThanOrEqual(5_000_000);
+    expect(a.now()).toBeLessThan(5_000_000 + 4 * 1_000);
+  });
+
+  it("fires a sped-up clock's timers at its speed: a one-minute wait of a 1000x clock ends within real seconds", async () => {
+    const clock = new AdjustableClock({ speed: 1_000 });
+    const started = clock.now();
+    await clock.sleep(60_000);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('refuses a speed that is not a positive number', () => {
+    expect(() => new AdjustableClock({ speed: 0 })).toThrow(RangeError);
+    expect(() => new AdjustableClock({ speed: Number.NaN })).toThrow(RangeError);
+  });
 });
