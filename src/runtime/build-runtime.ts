@@ -70,6 +70,8 @@ export interface Runtime {
   registry: BotRegistry;
   metrics: RuntimeMetrics;
   outbox: Outbox;
+  /** Sends what the outbox holds, with the runtime's loop prevention; `start` starts it (`intrabot run` alone). */
+  sender: OutboxSender;
   scheduler: Scheduler;
   /** Where the runtime listens, once it does. */
   url: string | undefined;
@@ -112,10 +114,10 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   }
 
   const loopGuard = new LoopGuard(store.kv('runtime:loop'));
-  let sender: OutboxSender | undefined;
   let alerts: ReturnType<typeof wireAlertInputs> | undefined;
-  const outbox = new Outbox({ store, clock, onEnqueued: () => sender?.wake?.() });
-  sender = new OutboxSender({
+  // the outbox wakes the sender, made right after it (and before anything can be enqueued)
+  const outbox = new Outbox({ store, clock, onEnqueued: () => sender.wake() });
+  const sender = new OutboxSender({
     store,
     clock,
     clientFor: (id) => tenants.get(id)?.api,
@@ -277,6 +279,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     registry,
     metrics,
     outbox,
+    sender,
     scheduler,
     url: undefined,
     provisionResults: [],
@@ -303,7 +306,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       });
       beat();
       if (deps.poll) startPolling(deps.poll.intervalMs);
-      sender?.start();
+      sender.start();
       await scheduler.start();
       ready = true;
       return runtime.url;
@@ -328,7 +331,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       await step('recovery finished', () => recovery);
       await step('scheduler stopped', () => scheduler.stop());
       await step('inbox worker stopped', () => worker.stop());
-      await step('outbox sender stopped', async () => sender?.stop());
+      await step('outbox sender stopped', async () => sender.stop());
       await step('API clients closed', async () => {
         for (const tenant of tenants.values()) await tenant.api.close();
       });

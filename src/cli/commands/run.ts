@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
-import { LoopGuard } from '../../bots/loop-guard';
 import { createSystemClock, type Clock } from '../../clock';
 import { OutboxRecordSchema } from '../../outbox/entry';
-import { OutboxSender } from '../../outbox/sender';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
 import type { QueueEntry } from '../../store/queue';
@@ -91,7 +89,7 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
   }
   const clock = deps.clock ?? createSystemClock();
   // every bot, not only this one: provisioning retires what the manifests it is given do not name
-  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock, env: deps.env });
+  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock, env: deps.env, pollMs: 100 });
   try {
     if (runtime.registry.failures.length > 0) {
       for (const failure of runtime.registry.failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
@@ -116,18 +114,10 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
   }
 }
 
-/** Sends the tenant's queued messages with a sender of our own (the runtime does not listen here). */
+/** Sends the tenant's queued messages with the runtime's own sender (the runtime does not listen here). */
 async function deliver(deps: CliIo, runtime: Runtime, clock: Clock, tenant: string, waitMs: number, before: { queued: number; deadBefore: Set<string> }): Promise<number> {
   const c = paint(deps);
-  const loopGuard = new LoopGuard(runtime.store.kv('runtime:loop'));
-  const sender = new OutboxSender({
-    store: runtime.store,
-    clock,
-    clientFor: (id) => runtime.engine.deployments().find((d) => d.tenant.config.id === id)?.tenant.api,
-    // what the job creates must not trigger the bots once the runtime runs (loop prevention)
-    hooks: { onCreated: (x) => loopGuard.noteCreated(x.tenant, x.kind, x.id), onSentText: (x) => loopGuard.noteSentText(x.tenant, x.text) },
-    pollMs: 100,
-  });
+  const sender = runtime.sender;
   const line = before.queued > 0 ? progress(deps, `delivering ${before.queued} message(s)`) : undefined;
   sender.start();
   let left = before.queued;
