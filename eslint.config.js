@@ -5,7 +5,8 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig([
-  { ignores: ['.build/', 'node_modules/', '.scratch/', 'coverage/', '.intrabot/'] },
+  // dot folders too, as tsconfig's include skips them: tests make scratch bots in test/**/.tmp-*/
+  { ignores: ['.build/', 'node_modules/', '.scratch/', 'coverage/', '.intrabot/', '**/.*/'] },
   {
     files: ['{src,test,bots,bench}/**/*.ts', 'bin/**/*.mjs'],
     languageOptions: {
