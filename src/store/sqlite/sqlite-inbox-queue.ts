@@ -14,19 +14,10 @@ import {
   type QueueLease,
   type QueueOps,
 } from '../queue';
+import { rowToEntry, type QueueRow } from './sqlite-queue';
 
-interface InboxRow {
-  seq: number;
-  payload: string;
-  dead: number;
-  not_before: number;
-  lease_until: number;
-  lease_token: string | null;
-  attempts: number;
-  last_error: string | null;
-  dead_reason: string | null;
-  enqueued_at: number;
-}
+/** A row of `inbox_entries`: a queue row without the columns the inbox does not need. */
+type InboxRow = Omit<QueueRow, 'id' | 'target'>;
 
 /** An inbox entry's id is its row's seq (AUTOINCREMENT: never reused), as a string like every queue id. */
 const idOf = (seq: number): string => String(seq);
@@ -35,23 +26,8 @@ function seqOf(id: string): number | undefined {
   return /^[1-9]\d{0,15}$/.test(id) ? Number(id) : undefined;
 }
 
-function rowToEntry(row: InboxRow, now: number): QueueEntry {
-  const leased = row.dead === 0 && row.lease_token !== null && row.lease_until > now;
-  const id = idOf(row.seq);
-  return {
-    id,
-    // each inbox entry is its own target: entries are independent, a slow one holds up nothing
-    target: id,
-    payload: JSON.parse(row.payload),
-    state: row.dead ? 'dead' : leased ? 'leased' : 'pending',
-    attempts: row.attempts,
-    lastError: row.last_error,
-    deadReason: row.dead_reason,
-    enqueuedAt: row.enqueued_at,
-    notBefore: row.not_before,
-    leaseUntil: leased ? row.lease_until : null,
-  };
-}
+/** Each inbox entry is its own target: entries are independent, a slow one holds up nothing. */
+const toEntry = (row: InboxRow, now: number): QueueEntry => rowToEntry({ ...row, id: idOf(row.seq), target: idOf(row.seq) }, now);
 
 /**
  * The inbox's queue, in its own table (`inbox_entries`): no per-target lines, since every entry is its
@@ -93,7 +69,7 @@ export class SqliteInboxQueue implements QueueOps {
       if (!row) break;
       const leaseToken = newId();
       const leased = this.sql.lease.get({ seq: row.seq, until: now + leaseMs, token: leaseToken }) as InboxRow;
-      leases.push({ ...rowToEntry(leased, now), leaseToken });
+      leases.push({ ...toEntry(leased, now), leaseToken });
     }
     return leases;
   }
@@ -122,7 +98,7 @@ export class SqliteInboxQueue implements QueueOps {
   async get(id: string): Promise<QueueEntry | undefined> {
     const seq = seqOf(id);
     const row = seq === undefined ? undefined : (this.sql.get.get(seq) as InboxRow | undefined);
-    return row && rowToEntry(row, this.clock.now());
+    return row && toEntry(row, this.clock.now());
   }
 
   async list(raw: ListQueueInput = {}): Promise<QueueEntry[]> {
@@ -130,7 +106,7 @@ export class SqliteInboxQueue implements QueueOps {
     const seq = input.target === undefined ? null : (seqOf(input.target) ?? -1);
     const now = this.clock.now();
     const rows = this.sql.list.all({ dead: input.state === 'dead' ? 1 : 0, seq, limit: input.limit }) as InboxRow[];
-    return rows.map((row) => rowToEntry(row, now));
+    return rows.map((row) => toEntry(row, now));
   }
 
   async requeue(id: string): Promise<boolean> {
