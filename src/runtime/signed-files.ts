@@ -66,7 +66,11 @@ export class SignedFiles {
       if (existing) return Buffer.from(existing, 'base64');
       // replicas starting together each offer a key; every one of them keeps the first written
       return Buffer.from(await this.store.secrets.putIfAbsent(KEY_SECRET, randomBytes(32).toString('base64')), 'base64');
-    })();
+    })().catch((error: unknown) => {
+      // not remembered: the next link tries the store again
+      this.key = undefined;
+      throw error;
+    });
     return createHmac('sha256', await this.key).update(value).digest('hex').slice(0, 32);
   }
 }

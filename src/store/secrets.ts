@@ -44,7 +44,14 @@ export function createSecrets(storage: SealedSecretStorage, configuredKey: strin
   let key: Promise<Buffer> | undefined;
   const getKey = (): Promise<Buffer> => {
     if (configuredKey === undefined || configuredKey.trim() === '') return Promise.reject(new SecretKeyMissingError());
-    key ??= storage.salt().then((salt) => deriveSecretKey(configuredKey, salt));
+    // a failed first read (the store briefly down) is not remembered: the next call tries again
+    key ??= storage.salt().then(
+      (salt) => deriveSecretKey(configuredKey, salt),
+      (error: unknown) => {
+        key = undefined;
+        throw error;
+      },
+    );
     return key;
   };
   return {
