@@ -18,4 +18,4 @@ ENV INTRABOT_HOST=0.0.0.0 INTRABOT_PORT=3000 INTRABOT_LOG_FORMAT=json NODE_ENV=p
 EXPOSE 3000
 VOLUME ["/app/.intrabot"]
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--max-semi-space-size=4", "--expose-gc", "bin/intrabot.mjs", "start"]
+CMD ["node", "--max-semi-space-size=8", "--v8-pool-size=1", "--expose-gc", "bin/intrabot.mjs", "start"]

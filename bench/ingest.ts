@@ -115,6 +115,7 @@ function report(rounds: Round[], bareSteady: LoadReport, steady: LoadReport, run
     `load generator: a separate process, undici Pool, ${CONNECTIONS} keep-alive connections (closed loop), ${ROUNDS} alternating rounds of ${PHASE_MS / 1000} s after a warm-up; distinct pre-signed post.created deliveries; the ratio is the median of the per-round ratios`,
     'capacity: the server process\'s CPU time (user + system, every thread, the WAL checkpointer included) per answered request, bare ÷ runtime: the req/s ratio the two would reach each saturating a core, independent of what else runs on the machine',
     `latency: an open loop at ${OPEN_RATE} req/s, ${OPEN_ROUNDS} alternating chunks of ${OPEN_MS / 1000} s per side, timed from each request's planned start; the bare app's p99 is the machine's noise floor`,
+    `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start, which apply to both servers)`,
     `runtime: buildRuntime wired as startPair does, SQLite store with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, log level silent (the bare app logs nothing either); its 4 inbox lanes hold 5-second handlers throughout`,
     runtime.handlersRan ? "the slow bot's handlers ran during the measurement" : 'WARNING: no handler of the slow bot started: the 5-second load was not in effect',
   ];

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { benchFile, runTs } from './lib/child';
 import { parseResults, type BenchResult } from './lib/result';
+import { startScript } from './lib/start-flags';
 
 /**
  * `npm run bench` runs every benchmark in sequence, each in its own process (nothing one leaves
@@ -25,7 +26,9 @@ async function main(): Promise<number> {
     console.log(`\n== ${name} ==`);
     const t0 = performance.now();
     try {
-      const output = await runTs(benchFile(`${name}.ts`), [], { echo: true, timeoutMs: 150_000 }).done;
+      // ingest runs the runtime in its own process: with the node flags `npm start` uses, as users run it
+      const nodeFlags = name === 'ingest' ? startScript().nodeFlags : [];
+      const output = await runTs(benchFile(`${name}.ts`), [], { echo: true, timeoutMs: 150_000, nodeFlags }).done;
       results.push(...parseResults(output));
     } catch (error) {
       failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { createSandbox, type Sandbox } from '../src/sandbox/sandbox';
 import { freePorts } from './lib/free-port';
+import { startScript } from './lib/start-flags';
 import { emit, round, target, type InfoResult } from './lib/result';
 import { median } from './lib/stats';
 
@@ -19,12 +20,10 @@ import { median } from './lib/stats';
  * and connected mode (the runtime alone, against a sandbox this process runs).
  */
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-/** What `npm start` runs (node's flags included), read from package.json so the bench cannot drift from it. */
+/** What `npm start` runs, node's flags included. */
 const START_ARGS = ((): string[] => {
-  const script = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const [node, ...args] = script.split(/\s+/);
-  if (node !== 'node') throw new Error(`package.json's start script does not run node: ${script}`);
-  return args;
+  const { nodeFlags, args } = startScript();
+  return [...nodeFlags, ...args];
 })();
 const RUNS = 3;
 const CONNECTED_RUNS = 2;
