@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runDev, type DevSession } from '../../src/cli/commands/dev';
+import { runDev, watchBots, type DevSession } from '../../src/cli/commands/dev';
 import { runNew } from '../../src/cli/commands/new';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { SandboxControl } from '../../src/testing';
@@ -112,6 +113,22 @@ describe('intrabot dev', () => {
     await edit("'Third version here'", "'Fourth version here'");
     expect(io.err).toContain('closing the runtime failed: the store would not close');
     expect(await hello()).toBe('Fourth version here');
+  });
+
+  it("reloads for a bot's own files, not for a SQLite store kept beside the bots", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'intrabot-watch-'));
+    const changed: string[] = [];
+    const watcher = watchBots(dir, 20, (file) => changed.push(file));
+    try {
+      for (const name of ['intrabot.db', 'intrabot.db-wal', 'intrabot.db-shm']) writeFileSync(join(dir, name), 'x');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(changed).toEqual([]);
+      writeFileSync(join(dir, 'index.ts'), 'export {};');
+      await vi.waitFor(() => expect(changed).toEqual(['index.ts']), { timeout: 5_000 });
+    } finally {
+      watcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 on an unknown flag', async () => {

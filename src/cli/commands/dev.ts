@@ -116,13 +116,19 @@ export class DevSession {
   }
 }
 
-/** Calls `onChange` once things are quiet again after changes under `dir` (tests and dotfiles are ignored). */
+/**
+ * Files under the bots folder that are not a bot's source: tests, dotfiles, installed packages and
+ * SQLite files (a data directory kept beside the bots would otherwise reload them on every commit).
+ */
+const NOT_SOURCE = /(^|\/)(\.|node_modules\/)|\.test\.ts$|\.(db|sqlite3?)(-wal|-shm|-journal)?$/;
+
+/** Calls `onChange` once things are quiet again after changes under `dir` to a bot's own files. */
 export function watchBots(dir: string, debounceMs: number, onChange: (file: string) => void): FSWatcher {
   let timer: NodeJS.Timeout | undefined;
   let last = '';
   return watch(dir, { recursive: true }, (_event, file) => {
     const name = file?.toString() ?? '';
-    if (/(^|\/)\./.test(name) || name.endsWith('.test.ts')) return;
+    if (NOT_SOURCE.test(name)) return;
     last = name;
     clearTimeout(timer);
     timer = setTimeout(() => onChange(last), debounceMs);
