@@ -73,13 +73,17 @@ export async function ensureBuild() {
   return dir;
 }
 
+/** A temporary build this old was left by a process that died while building. */
+const STALE_TMP_MS = 10 * 60_000;
+
 function prune(current) {
   try {
-    const builds = readdirSync(BUILDS)
-      .filter((name) => name !== current && name !== 'bots' && !name.includes('.tmp-'))
-      .map((name) => ({ name, mtime: statSync(join(BUILDS, name)).mtimeMs }))
-      .sort((a, b) => b.mtime - a.mtime);
-    for (const old of builds.slice(KEEP - 1)) rmSync(join(BUILDS, old.name), { recursive: true, force: true });
+    const entries = readdirSync(BUILDS)
+      .filter((name) => name !== current && name !== 'bots')
+      .map((name) => ({ name, mtime: statSync(join(BUILDS, name)).mtimeMs }));
+    const builds = entries.filter((e) => !e.name.includes('.tmp-')).sort((a, b) => b.mtime - a.mtime);
+    const stale = entries.filter((e) => e.name.includes('.tmp-') && Date.now() - e.mtime > STALE_TMP_MS);
+    for (const old of [...builds.slice(KEEP - 1), ...stale]) rmSync(join(BUILDS, old.name), { recursive: true, force: true });
   } catch {
     // pruning is housekeeping: never a reason to fail a start
   }
