@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
@@ -14,9 +15,40 @@ import { PACKAGE_ROOT } from '../package-root';
 export const RUNNING_FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 const SRC_DIR = join(PACKAGE_ROOT, 'src');
-/** Compiled bots, by name and content hash; a few are kept per bot, for `intrabot dev`'s reloads. */
-const BUNDLES_DIR = join(PACKAGE_ROOT, '.build', 'bots');
 const KEEP_PER_BOT = 3;
+
+/**
+ * The first of `candidates` that exists (or can be made) and can be written to; undefined when none
+ * can. `access` reports a read-only file system even to root.
+ */
+export function firstWritableDir(candidates: readonly string[]): string | undefined {
+  for (const dir of candidates) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+      return dir;
+    } catch {
+      // not here: try the next
+    }
+  }
+  return undefined;
+}
+
+let bundlesDir: string | undefined;
+
+/**
+ * Where compiled bots go, by name and content hash (a few are kept per bot, for `intrabot dev`'s
+ * reloads): beside the build, or, when the installation is read-only (a container with a read-only
+ * root file system), a directory of the system's temporary folder owned by this installation.
+ */
+function bundles(): string {
+  bundlesDir ??= firstWritableDir([
+    join(PACKAGE_ROOT, '.build', 'bots'),
+    join(tmpdir(), `intrabot-bots-${createHash('sha256').update(PACKAGE_ROOT).digest('hex').slice(0, 12)}`),
+  ]);
+  if (!bundlesDir) throw new Error(`intrabot: nowhere to write compiled bots: neither ${join(PACKAGE_ROOT, '.build', 'bots')} nor ${tmpdir()} is writable`);
+  return bundlesDir;
+}
 
 /** The build this module runs from: the directory `bin/build.mjs` marked complete. */
 function buildDir(): string {
@@ -121,7 +153,8 @@ function writeAtomically(file: string, text: string): void {
 export async function bundleBot(name: string, entryFile: string): Promise<string> {
   const entry = resolve(entryFile);
   const build = buildDir();
-  const indexFile = join(BUNDLES_DIR, `${name}.json`);
+  const dir = bundles();
+  const indexFile = join(dir, `${name}.json`);
   const previous = readIndex(indexFile);
   if (previous && reusable(previous, entry, build)) return previous.bundle;
 
@@ -140,15 +173,14 @@ export async function bundleBot(name: string, entryFile: string): Promise<string
     plugins: [frameworkPlugin(build)],
   });
   const code = result.outputFiles[0]!.text;
-  const file = join(BUNDLES_DIR, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-  mkdirSync(BUNDLES_DIR, { recursive: true });
+  const file = join(dir, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
   if (!existsSync(file)) writeAtomically(file, code);
   const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => {
     const path = resolve(dirname(entry), input);
     return [path, stamp(path)];
   }));
   writeAtomically(indexFile, JSON.stringify({ entry, build, bundle: file, inputs } satisfies BundleIndex));
-  prune(name, basename(file));
+  prune(dir, name, basename(file));
   return file;
 }
 
@@ -159,13 +191,13 @@ export async function stopBundler(): Promise<void> {
   await esbuild.stop();
 }
 
-function prune(name: string, current: string): void {
+function prune(dir: string, name: string, current: string): void {
   try {
-    const mine = readdirSync(BUNDLES_DIR)
+    const mine = readdirSync(dir)
       .filter((f) => f !== current && f.startsWith(`${name}-`) && /^[0-9a-f]{16}\.mjs$/.test(f.slice(name.length + 1)))
-      .map((f) => ({ f, mtime: statSync(join(BUNDLES_DIR, f)).mtimeMs }))
+      .map((f) => ({ f, mtime: statSync(join(dir, f)).mtimeMs }))
       .sort((a, b) => b.mtime - a.mtime);
-    for (const old of mine.slice(KEEP_PER_BOT - 1)) rmSync(join(BUNDLES_DIR, old.f), { force: true });
+    for (const old of mine.slice(KEEP_PER_BOT - 1)) rmSync(join(dir, old.f), { force: true });
   } catch {
     // housekeeping only
   }
