@@ -20,7 +20,7 @@ import { BotEngine, type TenantRuntime } from './engine';
 import { handleError } from './error-handler';
 import { InboxWorker } from './inbox-worker';
 import { SignedFiles } from './signed-files';
-import { loggerOptions } from './logger';
+import { loggerOptions, OneLinePerRequest } from './logger';
 import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
 import { provisionAll } from './provisioning';
@@ -98,7 +98,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const env = config.mode === 'sandbox' ? withSandboxEnv(deps.env ?? process.env, deps.rootDir ?? process.cwd()) : (deps.env ?? process.env);
   // on close, connections are cut rather than waited for: a delivery cut before its 200 was not
   // acknowledged, so the platform retries it (and dedupe drops it if it was recorded after all)
-  const host = deps.app ?? Fastify({ logger: loggerOptions(config.log_level), bodyLimit: 1_048_576, forceCloseConnections: true });
+  const host = deps.app ?? Fastify({ logger: loggerOptions(config.log_level), logController: new OneLinePerRequest(), bodyLimit: 1_048_576, forceCloseConnections: true });
   const logger = host.log;
   const store = deps.store ?? (await openRuntimeStore(config, clock, env));
   const ownsStore = deps.store === undefined;

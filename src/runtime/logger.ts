@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 
 /**
  * Paths pino removes from every log line: credentials in headers and the fields where secrets live
@@ -42,4 +42,25 @@ function prefersPretty(): boolean {
   if (format === 'json') return false;
   if (format === 'pretty') return true;
   return process.stdout.isTTY === true;
+}
+
+/** Routes polled by health checks and scrapers: their lines only at debug, so info is not a heartbeat log. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * One log line per request, once it is answered: method and URL (through the route's serializers,
+ * which redact tokens in URLs), status and time, where Fastify writes two (received, completed); at
+ * info, a webhook delivery is one line. Fastify's error lines are kept as they are.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {
+    // the completed line carries the request
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const fields = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 100) / 100 };
+    if (error) return request.log.error({ ...fields, err: error }, 'request errored');
+    const level = QUIET_PATHS.has(request.url.split('?', 1)[0]!) ? 'debug' : 'info';
+    request.log[level](fields, 'request completed');
+  }
 }

@@ -1,0 +1,62 @@
+import { Writable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loggerOptions, OneLinePerRequest } from '../../src/runtime/logger';
+
+/** A Fastify app logging as the runtime does, into `lines` (JSON). */
+function appLoggingTo(lines: Record<string, unknown>[], level = 'info'): FastifyInstance {
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const options = loggerOptions(level, false) as Record<string, unknown>;
+  return Fastify({ logger: { ...options, stream }, logController: new OneLinePerRequest() });
+}
+
+describe('request log', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => app?.close());
+
+  it('writes one line per answered request, with method, URL, status and time', async () => {
+    const lines: Record<string, unknown>[] = [];
+    app = appLoggingTo(lines);
+    app.post('/hooks/:tenant/:bot', async (_req, reply) => reply.code(401).send({ error: 'signature_mismatch' }));
+    await app.inject({ method: 'POST', url: '/hooks/acme/welcome', payload: {} });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 30, msg: 'request completed', req: { method: 'POST', url: '/hooks/acme/welcome' }, res: { statusCode: 401 } });
+    expect(typeof lines[0]!.responseTime).toBe('number');
+  });
+
+  it('logs health checks and metrics scrapes only at debug', async () => {
+    const lines: Record<string, unknown>[] = [];
+    app = appLoggingTo(lines);
+    app.get('/healthz', async () => ({ ok: true }));
+    app.get('/metrics', async () => '');
+    await app.inject({ method: 'GET', url: '/healthz' });
+    await app.inject({ method: 'GET', url: '/metrics?x=1' });
+    expect(lines).toHaveLength(0);
+
+    const debug: Record<string, unknown>[] = [];
+    await app.close();
+    app = appLoggingTo(debug, 'debug');
+    app.get('/healthz', async () => ({ ok: true }));
+    await app.inject({ method: 'GET', url: '/healthz' });
+    expect(debug).toMatchObject([{ level: 20, req: { url: '/healthz' } }]);
+  });
+
+  it('never writes an incoming-webhook token or a route-redacted ?token= into the line (secrets stay out of logs)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    app = appLoggingTo(lines);
+    app.post('/proxy/incoming/:token', async () => ({ ok: true }));
+    app.post('/alerts/:tenant/:bot/:input', { logSerializers: { req: (req) => ({ method: req.method, url: req.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]') }) } }, async () => ({ ok: true }));
+    await app.inject({ method: 'POST', url: '/proxy/incoming/s3cr3t-incoming', payload: {} });
+    await app.inject({ method: 'POST', url: '/alerts/acme/ops/grafana?token=s3cr3t-query', payload: {} });
+    const text = JSON.stringify(lines);
+    expect(lines).toHaveLength(2);
+    expect(text).not.toContain('s3cr3t');
+    expect(text).toContain('/incoming/[redacted]');
+    expect(text).toContain('token=[redacted]');
+  });
+});
