@@ -40,6 +40,21 @@ describe('todo-digest bot', () => {
     expect(body).toContain(`(${payload.data.completed_tasks} of ${payload.data.total_tasks} tasks)`);
   });
 
+  it('posts the weekly report too, saying it covers the week (spec: Outgoing reports, schedules daily and weekly)', async () => {
+    const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
+    const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
+      url: `${pair.runtime.url}/reports/sandbox/todo-digest`,
+      schedule: 'weekly',
+      secret: 'sandbox-report-secret',
+    });
+    const sent = await pair.platform.request<{ data: { state: string } }>('POST', `/_sandbox/reports/${report.data.id}/test`, {});
+    expect(sent.data.state).toBe('delivered');
+    const [attempt] = await pair.platform.deliveries({ event: 'service.todoliststats.weekly' });
+    expect(attempt).toBeDefined();
+    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((post) => String(post.body).startsWith('✅ Todo lists, week to ')));
+    expect(posts.filter((post) => String(post.body).startsWith('✅ Todo lists, week to '))).toHaveLength(1);
+  });
+
   it('refuses a report signed with another secret, posting nothing', async () => {
     const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
     const before = (await pair.platform.wallPosts(wall)).length;

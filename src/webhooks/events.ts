@@ -23,8 +23,11 @@ export const EVENT_NAMES = [
 
 export type EventName = (typeof EVENT_NAMES)[number];
 
-/** Outgoing reports travel as signed deliveries too (spec: Outgoing reports); only the daily name is shown. */
-export const REPORT_NAMES = ['todoliststats.daily'] as const;
+/**
+ * Outgoing reports travel as signed deliveries too (spec: Outgoing reports). Only the daily name is
+ * shown; the weekly one is our reading of the same pattern (the sandbox sends it).
+ */
+export const REPORT_NAMES = ['todoliststats.daily', 'todoliststats.weekly'] as const;
 
 export type ReportName = (typeof REPORT_NAMES)[number];
 

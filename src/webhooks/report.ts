@@ -62,6 +62,8 @@ export type TodoListStatsReport = z.infer<typeof TodoListStatsReportSchema>;
 /** The payload schema of every report, keyed by the short report name. */
 export const REPORT_SCHEMAS = {
   'todoliststats.daily': TodoListStatsReportSchema,
+  // the same report type on the weekly schedule (spec: Outgoing reports, "Schedules")
+  'todoliststats.weekly': TodoListStatsReportSchema,
 } as const satisfies Record<ReportName, z.ZodType>;
 
 export type ReportPayloadOf<R extends ReportName> = z.infer<(typeof REPORT_SCHEMAS)[R]>;
