@@ -36,8 +36,15 @@ export class LoopGuard {
     await this.kv.set(`bots:${tenant}`, { ours, all: [...new Set([...all, ...Object.values(ours)])] });
   }
 
-  async noteTokenUser(tenant: string, userId: number): Promise<void> {
-    await this.kv.set(`token-user:${tenant}`, userId);
+  /**
+   * The user the token's content is attributed to (spec: Authentication, 4: its creator or a system
+   * user), learned from a comment or post the runtime created. A system user's content is all the
+   * runtime's, so it is ignored; an employee's (`type` `default`, a token attributed to its creator)
+   * is theirs too, so only what the runtime remembers creating is ignored.
+   */
+  async noteTokenUser(tenant: string, user: { id: number; type?: string | undefined }): Promise<void> {
+    if (user.type === 'default') await this.kv.delete(`token-user:${tenant}`);
+    else await this.kv.set(`token-user:${tenant}`, user.id);
   }
 
   async noteCreated(tenant: string, kind: 'post' | 'comment', id: number): Promise<void> {

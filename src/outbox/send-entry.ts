@@ -20,9 +20,24 @@ export interface SendEntryContext {
 
 /** What a delivered entry created, for the loop guard. */
 export interface SendOutcome {
-  created?: { kind: 'post' | 'comment'; id: number };
+  /** `tokenUser`: the author, when the content is the token's own (a comment, a post without `bot_user_id`). */
+  created?: { kind: 'post' | 'comment'; id: number; tokenUser?: TokenUser };
   /** Text posted through an incoming webhook (it comes back as a post without a known id). */
   sentText?: string;
+}
+
+/** The user content created with the token is attributed to, and its `type` (`system`, or `default` for an employee). */
+export interface TokenUser {
+  id: number;
+  type?: string | undefined;
+}
+
+type Created = { id: number; author?: { id?: unknown; type?: unknown } | null };
+
+/** Content created through the API is attributed to the token's user (spec: Authentication, 4): learned from what it creates. */
+function tokenUser(created: Created): { tokenUser?: TokenUser } {
+  const { id, type } = created.author ?? {};
+  return typeof id === 'number' ? { tokenUser: { id, type: typeof type === 'string' ? type : undefined } } : {};
 }
 
 /** Sends one entry with a single attempt; throws the client's error class on failure. */
@@ -34,12 +49,13 @@ export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Prom
         ? await uploadOnce({ client: ctx.client, kv: ctx.kv, entryId: ctx.entryId, media: entry.media, ttlMs: ctx.ttlMs, signal: ctx.signal })
         : undefined;
       const body = { body: entry.body, ...(entry.botUserId ? { bot_user_id: entry.botUserId } : {}), ...(mediaIds ? { media_ids: mediaIds } : {}) };
-      const post = (await callOnce(ctx.client, endpoints['posts.create'], { ...base, params: { wall_id: entry.wallId }, body })) as { id: number };
-      return { created: { kind: 'post', id: post.id } };
+      const post = (await callOnce(ctx.client, endpoints['posts.create'], { ...base, params: { wall_id: entry.wallId }, body })) as Created;
+      return { created: { kind: 'post', id: post.id, ...(entry.botUserId ? {} : tokenUser(post)) } };
     }
     case 'comment': {
-      const comment = (await callOnce(ctx.client, endpoints['comments.create'], { ...base, params: { post_id: entry.postId }, body: { body: entry.body } })) as { id: number };
-      return { created: { kind: 'comment', id: comment.id } };
+      // spec: comments cannot carry bot_user_id, so every comment the runtime writes is the token's user's
+      const comment = (await callOnce(ctx.client, endpoints['comments.create'], { ...base, params: { post_id: entry.postId }, body: { body: entry.body } })) as Created;
+      return { created: { kind: 'comment', id: comment.id, ...tokenUser(comment) } };
     }
     case 'dm':
       await callOnce(ctx.client, endpoints['directMessages.send'], {

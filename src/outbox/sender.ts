@@ -12,12 +12,12 @@ import { DONE_TTL_MS, doneKey, OUTBOX_KV } from './outbox';
 import { messagesWithin } from './pacer';
 import { reconcileEntry } from './reconcile';
 import type { SendClient } from './send-client';
-import { isReconcilable, isRepeatable, sendEntry, type SendOutcome } from './send-entry';
+import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
 /** Called after content is created, so the loop guard ignores the events it causes (src/bots/loop-guard.ts). */
 export interface OutboxHooks {
   /** `entryId` is the outbox entry that created it (the id `Outbox.enqueue` answered). */
-  onCreated?(input: { tenant: string; kind: 'post' | 'comment'; id: number; entryId: string }): Promise<void> | void;
+  onCreated?(input: { tenant: string; kind: 'post' | 'comment'; id: number; entryId: string; tokenUser?: TokenUser }): Promise<void> | void;
   onSentText?(input: { tenant: string; text: string }): Promise<void> | void;
 }
 

@@ -124,6 +124,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     hooks: {
       onCreated: async (c) => {
         await loopGuard.noteCreated(c.tenant, c.kind, c.id);
+        if (c.tokenUser) await loopGuard.noteTokenUser(c.tenant, c.tokenUser);
         if (c.kind === 'post') await alerts?.onEntryCreated(c.entryId, c.id);
       },
       onSentText: (t) => loopGuard.noteSentText(t.tenant, t.text),

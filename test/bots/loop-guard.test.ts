@@ -48,6 +48,19 @@ describe('LoopGuard', () => {
     expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload })).toEqual({ ignore: false });
   });
 
+  it("ignores content by the token's system user, learned from what the runtime created (spec: Authentication, 4)", async () => {
+    await guard.noteTokenUser('acme', { id: 3, type: 'system' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(3) })).toEqual({ ignore: true, reason: 'token_user' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'comment.created', payload: { ...post(3), post_id: 9 } })).toEqual({ ignore: true, reason: 'token_user' });
+  });
+
+  it("does not silence an employee whose token the runtime uses: only what it remembers creating is theirs to ignore", async () => {
+    await guard.noteTokenUser('acme', { id: 3, type: 'system' });
+    // the token turns out to be attributed to its creator, an employee
+    await guard.noteTokenUser('acme', { id: 3, type: 'default' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(3) })).toEqual({ ignore: false });
+  });
+
   it('keeps tenants apart', async () => {
     await guard.noteCreated('acme', 'post', 1007);
     expect(await guard.check({ tenant: 'globex', bot: 'kudos', event: 'post.created', payload: post(7) })).toEqual({ ignore: false });

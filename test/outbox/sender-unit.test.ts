@@ -70,6 +70,30 @@ describe('OutboxSender', () => {
     expect(calls).toBe(0);
   });
 
+  it("tells the loop guard the token's user from the author of what it writes as that user: a comment, a post without bot_user_id", async () => {
+    const created: unknown[] = [];
+    const { clock, store, sender: s, outbox } = await setup(
+      async (endpoint, input) => {
+        if (endpoint.id === 'comments.create') return { id: 5, author: { id: 3, name: 'System', type: 'system' } };
+        const botPost = (input.body as { bot_user_id?: number }).bot_user_id !== undefined;
+        return { id: botPost ? 6 : 7, author: botPost ? { id: 40, name: 'Kudos', type: 'bot' } : { id: 3, name: 'System', type: 'system' } };
+      },
+      { hooks: { onCreated: (c) => void created.push(c) } },
+    );
+    await outbox.enqueue({ kind: 'comment', tenant: 't', postId: 1, body: 'thanks' });
+    await outbox.enqueue({ kind: 'post', tenant: 't', wallId: 3, body: 'as the bot', botUserId: 40 });
+    await outbox.enqueue({ kind: 'post', tenant: 't', wallId: 3, body: 'as the token' });
+    s.start();
+    expect(await runClockUntil(clock, async () => (await store.outbox.list()).length === 0)).toBe(true);
+    const system = { id: 3, type: 'system' };
+    expect(created).toEqual(expect.arrayContaining([
+      { tenant: 't', kind: 'comment', id: 5, tokenUser: system, entryId: expect.any(String) },
+      { tenant: 't', kind: 'post', id: 6, entryId: expect.any(String) },
+      { tenant: 't', kind: 'post', id: 7, tokenUser: system, entryId: expect.any(String) },
+    ]));
+    expect(created).toHaveLength(3);
+  });
+
   it('tells the loop guard what it created and what it posted through an incoming webhook', async () => {
     const created: unknown[] = [];
     const texts: unknown[] = [];
