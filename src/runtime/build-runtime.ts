@@ -1,4 +1,4 @@
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { createApiClient } from '../api/create-api-client';
@@ -30,6 +30,7 @@ import { registerProxy } from '../proxy/plugin';
 import { registerOpenApiRoutes } from '../proxy/openapi-route';
 import { outboxBusyFrom } from '../proxy/outbox-busy';
 import { validateAlertInputs } from '../alerts/alert-input';
+import { ConfigError } from '../errors';
 import { HEARTBEAT_MS, heartbeat, pollMissed, recoverMissed } from './recovery';
 
 /** Everything the runtime needs, passed in once (STYLE.md rule 5). */
@@ -104,6 +105,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const ownsStore = deps.store === undefined;
 
   const registry = await loadBots(config.bots_dir, env, deps.only, deps.botsVersion ? { version: deps.botsVersion } : {});
+  refuseBadAlertInputs(registry, config.mode);
   for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
 
   const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
@@ -350,7 +352,9 @@ function refuseBadAlertInputs(registry: BotRegistry, mode: RuntimeConfig['mode']
       validateAlertInputs(bot.manifest, mode);
     } catch (error) {
       registry.bots.splice(registry.bots.indexOf(bot), 1);
-      registry.failures.push({ dir: bot.dir, name: bot.name, error: error instanceof Error ? error : new Error(String(error)) });
+      // named like the manifest loader's errors: the file, then the field
+      const where = error instanceof ConfigError ? `${join(bot.dir, 'bot.yaml')} ${error.key}: ` : '';
+      registry.failures.push({ dir: bot.dir, name: bot.name, error: new Error(`${where}${error instanceof Error ? error.message : String(error)}`, { cause: error }) });
     }
   }
 }

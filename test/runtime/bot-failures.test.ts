@@ -55,4 +55,18 @@ describe('loading bots', () => {
     expect(messages).toContainEqual(expect.stringMatching(/badyaml\/bot\.yaml:5 events\.1/));
     expect(messages).toContainEqual(expect.stringContaining('no index.ts'));
   });
+
+  it('skips a bot whose alert input cannot work, naming the input and field, and runs the others', async () => {
+    const pair = await startPair({ botsDir: resolve('test/fixtures/bots-bad-alerts') });
+    try {
+      expect(pair.runtime.registry.bots.map((b) => b.name)).toEqual(['good']);
+      const [failure] = pair.runtime.registry.failures;
+      expect(failure?.error.message).toContain(`${resolve('test/fixtures/bots-bad-alerts/nocreds/bot.yaml')} alerts.0.options.mapping: `);
+      expect(failure?.error.message).toContain('alert input "custom" of bot "nocreds"');
+      const alert = await fetch(`${pair.runtime.url}/alerts/nocreds/custom`, { method: 'POST', headers: { authorization: 'Bearer a-token-of-our-own', 'content-type': 'application/json' }, body: '{}' });
+      expect(alert.status).toBe(404);
+    } finally {
+      await pair.close();
+    }
+  });
 });
