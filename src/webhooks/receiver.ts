@@ -16,7 +16,8 @@ export interface ReceiverTarget {
   eventPrefix: string;
 }
 
-export type RejectReason = 'unknown_target' | 'media_type' | 'too_large' | 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' | 'envelope' | 'customer';
+/** Why a delivery was refused (the `reason` of `intrabot_deliveries_rejected_total`); `bad_request`: HTTP-level faults such as a wrong Content-Length. */
+export type RejectReason = 'unknown_target' | 'media_type' | 'too_large' | 'bad_request' | 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' | 'envelope' | 'customer';
 
 export interface AcceptedDelivery {
   tenant: string;
@@ -148,6 +149,10 @@ function toRejection(error: unknown): ReceiverRejection {
   const status = (error as { statusCode?: number }).statusCode;
   if (status === 413) return new ReceiverRejection('payload_too_large', 'too_large', 'the delivery is larger than the limit');
   if (status === 415) return new ReceiverRejection('unsupported_media_type', 'media_type', 'deliveries must be application/json');
+  // anything else Fastify refuses before the route (an empty body, a Content-Length that lies) is a 400 with a reason too
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ReceiverRejection('invalid_input', 'bad_request', `the request is malformed: ${(error as Error).message}`);
+  }
   if (error instanceof IntrabotError) throw error;
   throw error instanceof Error ? error : new Error(String(error));
 }

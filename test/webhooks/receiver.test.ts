@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { request } from 'undici';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { registerReceiver, type AcceptedDelivery, type RejectReason } from '../../src/webhooks/receiver';
 import { sign } from '../../src/webhooks/signature';
@@ -30,7 +31,18 @@ async function setup(options: { customer?: string } = {}) {
     acknowledgeOnly: ['test'],
     bodyLimit: 4_096,
   });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  onTestFinished(() => app.close());
   return { app, clock, recorded, routed, rejected };
+}
+
+/** A POST over loopback, as the platform sends it; answered like `inject` (statusCode, json()). */
+async function post(app: FastifyInstance, url: string, payload: string, headers: Record<string, string>) {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the receiver is not listening');
+  const res = await request(`http://127.0.0.1:${address.port}${url}`, { method: 'POST', body: payload, headers });
+  const text = await res.body.text();
+  return { statusCode: res.statusCode, json: () => JSON.parse(text) as Record<string, unknown> & { message: string } };
 }
 
 function envelope(event = 'service.post.created', extra: Record<string, unknown> = {}) {
@@ -45,7 +57,7 @@ describe('webhook receiver', () => {
   it('records a correctly signed delivery before answering 200 and hands it on with the short event name', async () => {
     const { app, recorded, routed } = await setup();
     const body = envelope();
-    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body) });
+    const res = await post(app, '/hooks/acme/kudos', body, signed(body));
     expect(res.statusCode).toBe(200);
     expect(recorded).toHaveLength(1);
     expect(routed[0]).toMatchObject({ tenant: 'acme', bot: 'kudos', event: 'post.created', dedupeKey: 'post.created:7' });
@@ -54,7 +66,7 @@ describe('webhook receiver', () => {
   it('rejects a forged signature with 401 and records nothing (spec: Events, Outgoing webhooks)', async () => {
     const { app, recorded, rejected } = await setup();
     const body = envelope();
-    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body, NOW / 1000, 'not-the-secret') });
+    const res = await post(app, '/hooks/acme/kudos', body, signed(body, NOW / 1000, 'not-the-secret'));
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ error: 'signature_mismatch' });
     expect(recorded).toHaveLength(0);
@@ -64,8 +76,8 @@ describe('webhook receiver', () => {
   it('rejects a Timestamp header more than 5 minutes old or ahead (spec: Limits, Signature replay window)', async () => {
     const { app, recorded, rejected } = await setup();
     const body = envelope();
-    const stale = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body, NOW / 1000 - 301) });
-    const future = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body, NOW / 1000 + 301) });
+    const stale = await post(app, '/hooks/acme/kudos', body, signed(body, NOW / 1000 - 301));
+    const future = await post(app, '/hooks/acme/kudos', body, signed(body, NOW / 1000 + 301));
     expect([stale.statusCode, future.statusCode]).toEqual([401, 401]);
     expect(stale.json()).toMatchObject({ error: 'signature_stale' });
     expect(rejected).toEqual(['stale', 'future']);
@@ -75,7 +87,7 @@ describe('webhook receiver', () => {
   it('accepts a retry re-signed with a fresh Timestamp even when the envelope timestamp is old', async () => {
     const { app, recorded } = await setup();
     const body = envelope('service.post.created', { timestamp: NOW / 1000 - 600 });
-    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body) });
+    const res = await post(app, '/hooks/acme/kudos', body, signed(body));
     expect(res.statusCode).toBe(200);
     expect(recorded).toHaveLength(1);
   });
@@ -83,8 +95,8 @@ describe('webhook receiver', () => {
   it('acknowledges a replayed delivery id with 200 without handling it again', async () => {
     const { app, routed } = await setup();
     const body = envelope();
-    const first = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body) });
-    const again = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body) });
+    const first = await post(app, '/hooks/acme/kudos', body, signed(body));
+    const again = await post(app, '/hooks/acme/kudos', body, signed(body));
     expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
     expect(again.json()).toMatchObject({ duplicate: true });
     expect(routed).toHaveLength(1);
@@ -93,7 +105,7 @@ describe('webhook receiver', () => {
   it('refuses a delivery for another customer when the tenant names its customer', async () => {
     const { app, recorded } = await setup({ customer: 'globex' });
     const body = envelope();
-    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body) });
+    const res = await post(app, '/hooks/acme/kudos', body, signed(body));
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error: 'customer_mismatch' });
     expect(recorded).toHaveLength(0);
@@ -102,18 +114,28 @@ describe('webhook receiver', () => {
   it('answers 404 for a bot that is not deployed, 415 for a non-JSON body and 413 over the size limit', async () => {
     const { app, rejected } = await setup();
     const body = envelope();
-    const unknown = await app.inject({ method: 'POST', url: '/hooks/acme/nobody', payload: body, headers: signed(body) });
-    const text = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: 'hello', headers: { 'content-type': 'text/plain' } });
+    const unknown = await post(app, '/hooks/acme/nobody', body, signed(body));
+    const text = await post(app, '/hooks/acme/kudos', 'hello', { 'content-type': 'text/plain' });
     const big = envelope('service.post.created', { payload: { id: 1, body: 'x'.repeat(5_000) } });
-    const large = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: big, headers: signed(big) });
+    const large = await post(app, '/hooks/acme/kudos', big, signed(big));
     expect([unknown.statusCode, text.statusCode, large.statusCode]).toEqual([404, 415, 413]);
     expect(rejected).toEqual(['unknown_target', 'media_type', 'too_large']);
+  });
+
+  it('counts a request Fastify refuses before the route (a Content-Length that lies) as a bad_request rejection', async () => {
+    const { app, rejected, recorded } = await setup();
+    const body = envelope();
+    // only an in-process request can send a body whose length differs from its header; a socket would wait for the rest
+    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: { ...signed(body), 'content-length': String(body.length - 5) } });
+    expect(res.statusCode).toBe(400);
+    expect(rejected).toEqual(['bad_request']);
+    expect(recorded).toHaveLength(0);
   });
 
   it('answers 400 naming the field when a signed body is not an envelope', async () => {
     const { app, recorded } = await setup();
     const body = JSON.stringify({ id: 'not-a-uuid', event: 'service.post.created', version: 'v1', timestamp: 1, customer: 'acme', payload: {} });
-    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body) });
+    const res = await post(app, '/hooks/acme/kudos', body, signed(body));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain('envelope.id');
     expect(recorded).toHaveLength(0);
@@ -122,7 +144,7 @@ describe('webhook receiver', () => {
   it('acknowledges the ping event service.test without recording or routing it', async () => {
     const { app, recorded, routed } = await setup();
     const body = envelope('service.test', { payload: {} });
-    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: signed(body) });
+    const res = await post(app, '/hooks/acme/kudos', body, signed(body));
     expect(res.statusCode).toBe(200);
     expect(recorded).toHaveLength(0);
     expect(routed).toHaveLength(0);
