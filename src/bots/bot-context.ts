@@ -129,6 +129,13 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     return toIncoming(ref, target, message);
   };
 
+  /** A comment is text only (spec: Comments, body `{ body }`): media would be lost, so it is refused. */
+  const commentText = async (message: OutgoingMessage, what: string): Promise<string> => {
+    const { text, media } = await render(message);
+    if (media.length > 0) throw new InvalidInputError('media', `media: ${what} writes a comment, and comments carry text only; post it (ctx.post) or send it as a direct message (ctx.dm)`);
+    return text;
+  };
+
   const reply = async (message: OutgoingMessage): Promise<SendReceipt> => {
     const source = deps.source;
     if (!source) throw new InvalidInputError('reply', 'ctx.reply answers an event or a command; a job has nothing to answer: use ctx.post');
@@ -141,7 +148,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
       return dm(source.authorId, message);
     }
     // spec: Comments — comments carry no bot_user_id: the comment is the token's user's
-    const { text } = await render(message);
+    const text = await commentText(message, 'ctx.reply (the bot answers with comments)');
     return sink.enqueue({ kind: 'comment', ...base, postId: source.postId, ...(source.wallId ? { wallId: source.wallId } : {}), body: text });
   };
 
@@ -156,7 +163,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     post: send,
     reply,
     async comment(postId, message) {
-      const { text } = await render(message);
+      const text = await commentText(message, 'ctx.comment');
       return sink.enqueue({ kind: 'comment', ...base, postId, body: text });
     },
     dm,

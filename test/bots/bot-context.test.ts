@@ -1,20 +1,25 @@
-import { describe, expect, it } from 'vitest';
-import { createBotContext, type EntrySink } from '../../src/bots/bot-context';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { createServer } from 'node:http';
+import { createBotContext, type EntrySink, type ReplySource } from '../../src/bots/bot-context';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import type { EnqueueOptions } from '../../src/outbox/outbox';
 import type { OutboxEntryInput } from '../../src/outbox/entry';
 import { createTemplateEngine } from '../../src/templates';
 
-function contextWith(targets: Record<string, unknown>, incoming: Record<string, number> = {}) {
+function contextWith(targets: Record<string, unknown>, incoming: Record<string, number> = {}, extra: { reply?: 'comment' | 'post' | 'dm'; source?: ReplySource } = {}) {
   const sent: { entry: OutboxEntryInput; options: EnqueueOptions | undefined }[] = [];
+  const stashed: Buffer[] = [];
   const sink: EntrySink = {
     enqueue: async (entry, options) => {
       sent.push({ entry, options });
       return { id: `e${sent.length}` };
     },
-    stashMedia: async () => 'blob',
+    stashMedia: async (data) => {
+      stashed.push(Buffer.from(data));
+      return `blob${stashed.length}`;
+    },
   };
-  const manifest = BotManifestSchema.parse({ name: 'probe', display_name: 'Probe', targets });
+  const manifest = BotManifestSchema.parse({ name: 'probe', display_name: 'Probe', targets, ...(extra.reply ? { reply: extra.reply } : {}) });
   const silent = { debug() {}, info() {}, warn() {}, error() {} };
   const ctx = createBotContext({
     tenant: { id: 't', timezone: 'Europe/Berlin' },
@@ -28,8 +33,9 @@ function contextWith(targets: Record<string, unknown>, incoming: Record<string, 
     signal: new AbortController().signal,
     incoming,
     resolveWall: async () => 7,
+    source: extra.source,
   });
-  return { ctx, sent };
+  return { ctx, sent, stashed };
 }
 
 describe('the handler context', () => {
@@ -54,5 +60,52 @@ describe('the handler context', () => {
 
   it('refuses on_uncertain values other than resend and drop, naming the field', () => {
     expect(() => BotManifestSchema.parse({ name: 'p', display_name: 'P', targets: { room: { chat: 2, on_uncertain: 'maybe' } } })).toThrow(/on_uncertain/);
+  });
+
+  it('comments on a post by id, as the token user (spec: Comments carry no bot_user_id)', async () => {
+    const { ctx, sent } = contextWith({});
+    await ctx.comment(12, 'noted');
+    expect(sent[0]?.entry).toEqual({ kind: 'comment', tenant: 't', postId: 12, body: 'noted' });
+  });
+
+  it('refuses media in a comment instead of dropping it: comments carry text only (spec: Comments, body { body })', async () => {
+    const source = { postId: 12, wallId: 3, authorId: 8 };
+    const { ctx, sent } = contextWith({}, {}, { reply: 'comment', source });
+    const withMedia = { text: 'chart', media: [{ type: 'image' as const, data: Buffer.from('png'), filename: 'c.png' }] };
+    await expect(ctx.comment(12, withMedia)).rejects.toThrow(/media: ctx.comment writes a comment, and comments carry text only/);
+    await expect(ctx.reply(withMedia)).rejects.toThrow(/media: ctx.reply/);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('replies as the manifest says: a bot post on the same wall, or a direct message to the author', async () => {
+    const source = { postId: 12, wallId: 3, authorId: 8 };
+    const asPost = contextWith({}, {}, { reply: 'post', source });
+    await asPost.ctx.reply('on the wall');
+    expect(asPost.sent[0]?.entry).toEqual({ kind: 'post', tenant: 't', wallId: 3, body: 'on the wall', botUserId: 42 });
+    const asDm = contextWith({}, {}, { reply: 'dm', source });
+    await asDm.ctx.reply('just for you');
+    expect(asDm.sent[0]?.entry).toEqual({ kind: 'dm', tenant: 't', userId: 8, botUserId: 42, text: 'just for you' });
+  });
+
+  it('queues an activity-feed notification as given', async () => {
+    const { ctx, sent } = contextWith({});
+    await ctx.notify({ title: 'Heads up', body: 'Office closed Friday', groups: [4] } as never);
+    expect(sent[0]?.entry).toEqual({ kind: 'notification', tenant: 't', notification: { title: 'Heads up', body: 'Office closed Friday', groups: [4] } });
+  });
+
+  it('fetches a media URL once and hands the bytes to the outbox to upload (the posts API takes uploads only)', async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/charts/cpu%20load.png') res.end('PNGDATA');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    onTestFinished(() => void server.close());
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { ctx, sent, stashed } = contextWith({ team: { wall: 3 } });
+    await ctx.post('team', { text: 'load', media: [{ type: 'image', url: `${origin}/charts/cpu%20load.png` }] });
+    expect(stashed.map(String)).toEqual(['PNGDATA']);
+    expect(sent[0]?.entry).toMatchObject({ kind: 'post', media: [{ type: 'image', blobRef: 'blob1', filename: 'cpu load.png' }] });
+    await expect(ctx.post('team', { text: 'x', media: [{ type: 'image', url: `${origin}/missing.png` }] })).rejects.toThrow(/media.url: .*missing.png answered 404/);
+    expect(sent).toHaveLength(1);
   });
 });
