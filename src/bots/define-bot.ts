@@ -19,6 +19,11 @@ export interface BotEvent<E extends EventName = EventName> {
   /** Unix seconds, from the envelope. */
   timestamp: number;
   customer: string;
+  /**
+   * True when the platform never delivered it: the runtime found it by listing what was created
+   * while it was down (or, with `intrabot dev --poll`, by polling). Still handled exactly once.
+   */
+  recovered: boolean;
 }
 
 /** A chat-ops command found in a post or comment. */

@@ -76,7 +76,7 @@ export async function dispatchDelivery(deps: DispatchDeps, event: string, envelo
   }
   const handler = deps.definition.on[event];
   if (!handler) return { status: 'ignored', reason: `no handler for ${event}` };
-  const botEvent = { ...base, name: event, payload } as unknown as BotEvent;
+  const botEvent = { ...base, name: event, payload, recovered: (envelope as { recovered?: unknown }).recovered === true } as unknown as BotEvent;
   await run(deps, `on.${event}`, source, (ctx) => handler(botEvent as never, ctx));
   return { status: 'handled', what: `on.${event}` };
 }

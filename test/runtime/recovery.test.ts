@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { openRuntimeStore } from '../../src/runtime/open-runtime-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
@@ -76,5 +77,27 @@ describe('deliveries recorded but not handled when the runtime stopped', () => {
     });
     const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post!.id), (c) => c.length > 0);
     expect(comments.map((c) => c.body)).toEqual(['On call: Ada Lovelace']);
+  });
+});
+
+describe('a recovered event, as its handler sees it', () => {
+  it('is marked recovered, where a delivered one is not', async () => {
+    const pair = await startPair({ botsDir: resolve('test/fixtures/bots'), bots: ['echo'] });
+    try {
+      const refs = directoryRefs(pair.sandbox.ctx)!;
+      const author = refs.employee_ids[2]!;
+      const delivered = await pair.platform.employeePost(author, { wall_id: refs.company_wall_id, body: 'live' });
+      await pair.platform.waitFor(() => pair.platform.commentsOn(delivered.id), (c) => c.length > 0);
+      let missed: Item | undefined;
+      await pair.restartRuntime(async () => {
+        missed = await pair.platform.employeePost(author, { wall_id: refs.company_wall_id, body: 'while down' });
+        await pair.platform.advance(11 * 60);
+      });
+      const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+      expect(comments.map((c) => c.body)).toEqual(['echo: while down (recovered)']);
+      expect((await pair.platform.commentsOn(delivered.id)).map((c) => c.body)).toEqual(['echo: live']);
+    } finally {
+      await pair.close();
+    }
   });
 });
