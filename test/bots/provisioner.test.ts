@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type IntrabotApi } from '../../src/api/create-api-client';
 import { AdjustableClock } from '../../src/clock';
 import { BotManifestSchema, type BotManifest } from '../../src/bots/manifest';
-import { webhookSecretName } from '../../src/bots/provision/provision-bot';
+import { incomingSecretName, webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { provisionTenant, type ProvisionTenantInput } from '../../src/bots/provision/provisioner';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import type { Store } from '../../src/store';
@@ -11,6 +11,9 @@ import { tempStore } from '../helpers/temp-store';
 const manifest = (fields: Record<string, unknown>): BotManifest => BotManifestSchema.parse(fields);
 const kudos = manifest({ name: 'kudos', display_name: 'Kudos Bot', events: ['post.created', { event: 'comment.created', walls: [2] }] });
 const welcome = manifest({ name: 'welcome', display_name: 'Welcome Bot', events: ['user.registered'], targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } } });
+
+const notice = manifest({ name: 'notice', display_name: 'Notice Bot', targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } } });
+const awards = manifest({ name: 'awards', display_name: 'Awards Bot', events: ['achievement.awarded'] });
 
 describe('provisionTenant against the sandbox', () => {
   let sandbox: Sandbox;
@@ -124,10 +127,62 @@ describe('provisionTenant against the sandbox', () => {
     const narrow = createApiClient({ baseUrl: sandbox.baseUrl, token, clock });
     try {
       const result = await provisionTenant(input([kudos, welcome], { api: narrow }));
+      const result2 = await provisionTenant(input([kudos, welcome, notice], { api: narrow }));
       expect(result.bots.kudos).toMatchObject({ enabled: false, reason: expect.stringContaining('read:webhooks') });
       expect(result.bots.welcome?.enabled).toBe(false);
+      // a bot that needs only what the token has keeps running
+      expect(result2.bots.notice).toMatchObject({ enabled: true });
+      expect(result2.bots.notice!.incoming.team).toBeTypeOf('number');
     } finally {
       await narrow.close();
     }
+  });
+
+  it("updates the bot user's name and avatar, and the endpoint's event rules, when the manifest changes", async () => {
+    const first = await provisionTenant(input([kudos]));
+    const renamed = manifest({ name: 'kudos', display_name: 'Kudos', avatar_url: 'https://example.com/kudos.png', events: ['post.created'] });
+    const after = await provisionTenant(input([renamed]));
+    expect(after.actions).toEqual(expect.arrayContaining([
+      expect.objectContaining({ resource: 'bot_user', name: 'kudos', action: 'update' }),
+      expect.objectContaining({ resource: 'webhook', name: 'kudos', action: 'update' }),
+    ]));
+    const bot = (await api.bots.get(first.bots.kudos!.botUserId!)) as { name: string; avatar_url?: string | null };
+    expect(bot.name).toBe('Kudos');
+    expect(bot.avatar_url).toBe('https://example.com/kudos.png');
+    const hook = (await api.webhooks.get(first.bots.kudos!.webhookId!)) as { events: unknown[] };
+    expect(JSON.stringify(hook.events)).not.toContain('comment.created');
+    expect((await provisionTenant(input([renamed]))).actions.every((a) => a.action === 'unchanged')).toBe(true);
+  });
+
+  it('revokes and recreates an incoming webhook whose URL the store lost (its token is shown only once)', async () => {
+    const first = await provisionTenant(input([welcome]));
+    await store.secrets.delete(incomingSecretName('sandbox', 'welcome', 'team'));
+    const after = await provisionTenant(input([welcome]));
+    expect(after.actions).toContainEqual(expect.objectContaining({ resource: 'incoming_webhook', name: 'welcome/team', action: 'recreate' }));
+    expect(after.bots.welcome!.incoming.team).not.toBe(first.bots.welcome!.incoming.team);
+    expect(((await api.incomingWebhooks.get(first.bots.welcome!.incoming.team!)) as { revoked_at: string | null }).revoked_at).not.toBeNull();
+    expect(await store.secrets.get(incomingSecretName('sandbox', 'welcome', 'team'))).toContain('/incoming/');
+  });
+
+  it('finds its incoming webhook by name when the whole store is lost, revoking it and creating a new one', async () => {
+    const first = await provisionTenant(input([welcome]));
+    const fresh = await tempStore(clock);
+    try {
+      const again = await provisionTenant(input([welcome], { store: fresh }));
+      expect(again.actions).toContainEqual(expect.objectContaining({ resource: 'incoming_webhook', name: 'welcome/team', action: 'recreate' }));
+      expect(((await api.incomingWebhooks.get(first.bots.welcome!.incoming.team!)) as { revoked_at: string | null }).revoked_at).not.toBeNull();
+      const live = [];
+      for await (const hook of api.incomingWebhooks.all()) if (!(hook as { revoked_at: string | null }).revoked_at) live.push(hook);
+      expect(live).toHaveLength(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('switches off a bot subscribed to achievement.awarded when the feature is disabled (403), provisioning the others', async () => {
+    await fetch(`${sandbox.baseUrl}/_sandbox/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ achievements_enabled: false }) });
+    const result = await provisionTenant(input([awards, kudos]));
+    expect(result.bots.awards).toMatchObject({ enabled: false, reason: 'the achievements feature is disabled on this platform' });
+    expect(result.bots.kudos).toMatchObject({ enabled: true });
   });
 });

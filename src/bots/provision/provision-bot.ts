@@ -1,5 +1,5 @@
 import type { IntrabotApi } from '../../api/create-api-client';
-import { ApiNotFoundError } from '../../api/errors';
+import { ApiForbiddenError, ApiNotFoundError } from '../../api/errors';
 import type { Store } from '../../store/store';
 import { toWebhookSubscription } from '../../webhooks/subscription';
 import type { BotManifest } from '../manifest';
@@ -18,6 +18,8 @@ export interface ProvisionAction {
 export interface Observed {
   bots: Remote[];
   webhooks: Remote[];
+  /** The token's incoming webhooks, read only when one must be found by name (a store that lost its record). */
+  incoming?: Remote[];
 }
 
 export interface ProvisionContext {
@@ -134,6 +136,19 @@ function incomingBody(bot: string, targetName: string, target: Extract<Target, {
   return { name: incomingName(bot, targetName), action, ...ids, ...(action === 'direct_message' && botUserId ? { bot_user_id: botUserId } : {}) };
 }
 
+/** The token's incoming webhooks, listed once per run; none when the token may not read them. */
+async function incomingWebhooks(ctx: ProvisionContext): Promise<Remote[]> {
+  if (ctx.observed.incoming) return ctx.observed.incoming;
+  const found: Remote[] = [];
+  try {
+    for await (const hook of ctx.api.incomingWebhooks.all()) found.push(hook as Remote);
+  } catch (error) {
+    if (!(error instanceof ApiForbiddenError)) throw error;
+  }
+  ctx.observed.incoming = found;
+  return found;
+}
+
 /**
  * Incoming webhooks a manifest's targets ask for. Their URL (with its token) is shown only once, at
  * creation: a webhook whose URL the store lost is revoked and created again.
@@ -153,9 +168,12 @@ export async function provisionIncoming(ctx: ProvisionContext, manifest: BotMani
       out[targetName] = Number(record.remoteId);
       continue;
     }
-    note(ctx, { resource: 'incoming_webhook', name: key, action: record ? 'recreate' : 'create', detail: String(body.action) });
+    // without a record (a lost store), ours is found by name: its token is gone with the store, so it is revoked too
+    const orphans = record ? [] : (await incomingWebhooks(ctx)).filter((hook) => hook.name === body.name && !hook.revoked_at);
+    note(ctx, { resource: 'incoming_webhook', name: key, action: record || orphans.length ? 'recreate' : 'create', detail: String(body.action) });
     if (ctx.dryRun) continue;
     if (record) await getOrUndefined(() => ctx.api.incomingWebhooks.revoke(record.remoteId));
+    for (const orphan of orphans) await getOrUndefined(() => ctx.api.incomingWebhooks.revoke(orphan.id));
     const created = (await ctx.api.incomingWebhooks.create(body as never)) as Remote & { url: string };
     await ctx.store.secrets.put(secretName, created.url);
     await ctx.store.provisioning.put(ctx.tenant, { kind: 'incoming_webhook', name: key, remoteId: created.id, fingerprint });
