@@ -110,9 +110,12 @@ async function pingBot(store: Store, api: ReturnType<typeof createApiClient>, te
   if (!record) return { name, status: 'warn', detail: 'not provisioned yet', fix: 'start the runtime (or run intrabot provision)' };
   try {
     const answer = (await api.webhooks.ping(record.remoteId)) as { ok: boolean; status: string };
-    return answer.ok
-      ? { name, status: 'ok', detail: `ping ${answer.status}` }
-      : { name, status: 'fail', detail: `ping ${answer.status}`, fix: 'is the runtime running and INTRABOT_PUBLIC_URL reachable from the platform?' };
+    if (answer.ok) return { name, status: 'ok', detail: `ping ${answer.status}` };
+    // the runtime answered but refused the signature: the secret it holds is not the endpoint's
+    if (/\b401\b/.test(answer.status)) {
+      return { name, status: 'fail', detail: `ping ${answer.status}`, fix: 'the runtime holds another signing secret than the endpoint: run intrabot provision, then restart the runtime' };
+    }
+    return { name, status: 'fail', detail: `ping ${answer.status}`, fix: 'is the runtime running and INTRABOT_PUBLIC_URL reachable from the platform?' };
   } catch (error) {
     return { name, status: 'fail', detail: message(error), fix: 'run intrabot provision to recreate the endpoint' };
   }

@@ -185,4 +185,15 @@ describe('provisionTenant against the sandbox', () => {
     expect(result.bots.awards).toMatchObject({ enabled: false, reason: 'the achievements feature is disabled on this platform' });
     expect(result.bots.kudos).toMatchObject({ enabled: true });
   });
+
+  it("stores a recreated endpoint's new secret even when it got its predecessor's id (a sandbox reset numbers from 1 again)", async () => {
+    const first = await provisionTenant(input([kudos]));
+    const before = await store.secrets.get(webhookSecretName('sandbox', 'kudos'));
+    await fetch(`${sandbox.baseUrl}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: 'demo' }) });
+    const again = await provisionTenant(input([kudos]));
+    expect(again.bots.kudos!.webhookId).toBe(first.bots.kudos!.webhookId);
+    const { secret } = (await api.webhooks.secret(again.bots.kudos!.webhookId!)) as { secret: string };
+    expect(secret).not.toBe(before);
+    expect(await store.secrets.get(webhookSecretName('sandbox', 'kudos'))).toBe(secret);
+  });
 });

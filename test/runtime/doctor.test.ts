@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
+import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { runDoctor } from '../../src/runtime/doctor';
 import { startPair, type Pair } from '../../src/testing';
 
@@ -35,5 +36,19 @@ describe('intrabot doctor', () => {
     const config = { ...pair.runtime.config, tenants: [{ ...pair.runtime.config.tenants[0]!, base_url: 'http://127.0.0.1:9' }] };
     const reach = (await doctor(pair.clock, config)).find((c) => c.name === 'sandbox: reachable');
     expect(reach).toMatchObject({ status: 'fail', fix: expect.any(String) });
+  });
+
+  it("tells a runtime holding another signing secret than the endpoint's (the ping answered 401) to provision and restart", async () => {
+    const name = webhookSecretName('sandbox', 'ops');
+    const real = (await pair.runtime.store.secrets.get(name))!;
+    await pair.runtime.store.secrets.put(name, 'whsec_not_the_endpoints');
+    pair.runtime.engine.forgetSecrets();
+    try {
+      const ping = (await doctor()).find((c) => c.name === 'sandbox: webhook of ops');
+      expect(ping).toMatchObject({ status: 'fail', detail: expect.stringContaining('401'), fix: expect.stringContaining('intrabot provision') });
+    } finally {
+      await pair.runtime.store.secrets.put(name, real);
+      pair.runtime.engine.forgetSecrets();
+    }
   });
 });

@@ -102,10 +102,12 @@ export async function provisionWebhook(ctx: ProvisionContext, manifest: BotManif
   if (remote?.revoked_at) remote = undefined;
   remote ??= ctx.observed.webhooks.find((hook) => hook.name === name && !hook.revoked_at);
 
+  let created = false;
   if (!remote) {
     note(ctx, { resource: 'webhook', name: manifest.name, action: record ? 'recreate' : 'create', detail: desired.events.join(', ') });
     if (ctx.dryRun) return undefined;
     remote = (await ctx.api.webhooks.create({ name, ...desired })) as Remote;
+    created = true;
   } else {
     if (!sameSubscription(remote, desired)) {
       note(ctx, { resource: 'webhook', name: manifest.name, action: 'update', detail: desired.events.join(', ') });
@@ -121,7 +123,8 @@ export async function provisionWebhook(ctx: ProvisionContext, manifest: BotManif
   }
   if (ctx.dryRun) return remote.id;
   const secretName = webhookSecretName(ctx.tenant, manifest.name);
-  if (!record || record.remoteId !== remote.id || (await ctx.store.secrets.get(secretName)) === undefined) {
+  // a new endpoint has a new secret even when it got its predecessor's id (a platform reset numbers from 1 again)
+  if (created || !record || record.remoteId !== remote.id || (await ctx.store.secrets.get(secretName)) === undefined) {
     // the secret can be revealed again at any time, so a lost store loses nothing here
     const { secret } = (await ctx.api.webhooks.secret(remote.id)) as { secret: string };
     await ctx.store.secrets.put(secretName, secret);
