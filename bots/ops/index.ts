@@ -18,7 +18,7 @@ export default defineBot({
       },
     },
     declare: {
-      description: 'Records the state of a service, e.g. "/declare api degraded" (managers only)',
+      description: 'Records the state of a service, e.g. "/declare api degraded"',
       args: [{ name: 'service', required: true }, { name: 'state', required: true }],
       permissions: { managers: true },
       run: async (cmd, ctx) => {

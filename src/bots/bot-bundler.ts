@@ -170,6 +170,8 @@ export async function bundleBot(name: string, entryFile: string): Promise<string
     sourcemap: 'inline',
     logLevel: 'silent',
     absWorkingDir: dirname(entry),
+    // the bundle is written there: its source map then names the bot's files by their true paths
+    outdir: dir,
     plugins: [frameworkPlugin(build)],
   });
   const code = result.outputFiles[0]!.text;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { IntrabotError } from '../errors';
 import { RUNNING_FROM_SOURCE, bundleBot, stopBundler } from './bot-bundler';
@@ -83,11 +83,54 @@ async function loadEach(registry: BotRegistry, botsDir: string, env: Readonly<Re
 async function importDefinition(name: string, dir: string, version: string | undefined): Promise<AnyBotDefinition> {
   const file = MODULE_FILES.map((f) => join(dir, f)).find((f) => existsSync(f));
   if (!file) throw new IntrabotError('invalid_manifest', `${dir}: no index.ts next to bot.yaml`);
+  try {
+    return await importModule(name, file, version);
+  } catch (error) {
+    throw withModuleLocation(error, file);
+  }
+}
+
+/**
+ * An error from compiling or evaluating a bot's module, named by its file and, when the stack shows
+ * it (from source, or with source maps), the line: `bots/x/index.ts:12 defineBot: on.post.deleted: ...`.
+ * A compile error names its own file and line already, relative to the bot's folder: made absolute.
+ */
+function withModuleLocation(error: unknown, file: string): Error {
+  // a loader's error may come from another realm (vitest's module runner): not instanceof Error, still error-shaped
+  const original = error instanceof Error ? error : new Error(errorMessage(error), { cause: error });
+  if (original.message.startsWith(file)) return original;
+  const dir = dirname(file);
+  // esbuild: "Build failed with 1 error:\nindex.ts:3:5: ERROR: Unexpected ..."
+  const compiled = /(?:^|\n)([\w./-]+\.[cm]?[jt]sx?):(\d+):\d+: (?:ERROR: )?([^\n]*)/.exec(original.message);
+  if (compiled) return new Error(`${resolve(dir, compiled[1]!)}:${compiled[2]} ${compiled[3]}`, { cause: original });
+  const line = lineIn(original.stack, file);
+  return new Error(`${file}${line ? `:${line}` : ''} ${original.message}`, { cause: original });
+}
+
+function errorMessage(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
+}
+
+function lineIn(stack: string | undefined, file: string): string | undefined {
+  for (const frame of stack?.split('\n') ?? []) {
+    const at = frame.indexOf(file);
+    if (at < 0) continue;
+    const match = /^(?:\?[^:]*)?:(\d+):\d+/.exec(frame.slice(at + file.length));
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+async function importModule(name: string, file: string, version: string | undefined): Promise<AnyBotDefinition> {
   // from a build, the bot is compiled first (a new file per content, so a changed bot is imported afresh);
   // from source, ESM caches a module by URL: a new `version` (`intrabot dev`) imports the file afresh
   const url = RUNNING_FROM_SOURCE
     ? `${pathToFileURL(file).href}${version ? `?v=${encodeURIComponent(version)}` : ''}`
     : pathToFileURL(await bundleBot(name, file)).href;
+  // a compiled bot carries its source map: with maps on from here, its stack traces name the bot's own
+  // files and lines (the framework's modules, loaded before, stay unmapped: their maps would cost start-up)
+  if (!RUNNING_FROM_SOURCE) process.setSourceMapsEnabled(true);
   const mod = (await import(url)) as { default?: unknown };
   if (!isBotDefinition(mod.default)) {
     throw new IntrabotError('invalid_manifest', `${file}: the default export must be defineBot({...})`, { details: { field: 'default' } });

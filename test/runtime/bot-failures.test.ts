@@ -54,6 +54,10 @@ describe('loading bots', () => {
     const messages = registry.failures.map((f) => f.error.message);
     expect(messages).toContainEqual(expect.stringMatching(/badyaml\/bot\.yaml:5 events\.1/));
     expect(messages).toContainEqual(expect.stringContaining('no index.ts'));
+    // a module defineBot refuses, and one that does not compile: each named by its file and line
+    const dir = resolve('test/fixtures/bots-broken');
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^${dir}/badmodule/index\\.ts:4 defineBot: on.post.deleted`)));
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^${dir}/badsyntax/index\\.ts:2 `)));
   });
 
   it('skips a bot whose alert input cannot work, naming the input and field, and runs the others', async () => {

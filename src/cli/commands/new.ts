@@ -29,7 +29,7 @@ export function scaffoldFiles(name: string, botDir: string): Record<string, stri
 
 function botYaml(name: string, display: string): string {
   return [
-    `# ${display}: answers /hello on the walls it listens to. Reference: README.md, "The manifest".`,
+    `# ${display}: answers /hello on the walls it listens to. Reference: README.md, "Manifest reference (bot.yaml)".`,
     `name: ${name}`,
     `display_name: ${display}`,
     'events: [post.created, comment.created]',

@@ -76,7 +76,7 @@ function reportRemote(deps: CliIo, args: RunArgs, tenant: TenantConfig, status: 
     deps.stderr(`intrabot run: ${args.bot}/${args.job} on ${tenant.id}: ${c.red(outcome)}${body?.run?.error ? `: ${body.run.error}` : ''}\n`);
     return 1;
   }
-  deps.stdout(`${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id} through the running runtime; its messages are in the outbox (intrabot outbox shows them)\n`);
+  deps.stdout(`${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id} through the running runtime; what it sends goes through the outbox (intrabot outbox lists anything still waiting)\n`);
   return 0;
 }
 
