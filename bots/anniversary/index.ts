@@ -11,7 +11,6 @@ import {
   type CelebrationDay,
 } from '../../src/bots/helpers';
 import type { BotContext } from '../../src';
-import type { IntrabotApi } from '../../src/api/create-api-client';
 import { ApiForbiddenError, ApiValidationError } from '../../src/api/errors';
 
 const ConfigSchema = CelebrationConfigSchema.extend({
@@ -49,7 +48,7 @@ async function award(ctx: BotContext<Config>, celebrants: Celebrant[], day: Cele
   const rows = awardRows(celebrants.map((c) => c.user), day.date, day.groups);
   // spec: Award rules 3: a row equal to an existing award returns it, so a rerun awards nobody twice
   try {
-    await (ctx.api as IntrabotApi).achievements.award(choice.achievement.id, rows);
+    await ctx.api.achievements.award(choice.achievement.id, rows);
     ctx.log.info('awarded', { achievement_id: choice.achievement.id, users: rows.map((row) => row.user_id) });
   } catch (error) {
     // a refused batch (422: all or nothing) or a disabled feature (403) must not cost the greeting

@@ -1,4 +1,3 @@
-import type { IntrabotApi } from '../../src/api/create-api-client';
 import { ConfigError } from '../../src/errors';
 import type { BotContext } from '../../src';
 
@@ -10,7 +9,7 @@ export async function groupIds(ctx: BotContext<unknown>, groups: readonly (numbe
   const names = groups.filter((g): g is string => typeof g === 'string' && !/^\d+$/.test(g));
   const byName = new Map<string, number>();
   if (names.length > 0) {
-    for await (const group of (ctx.api as IntrabotApi).groups.all({ per_page: 50 })) byName.set(group.name.toLowerCase(), Number(group.id));
+    for await (const group of ctx.api.groups.all({ per_page: 50 })) byName.set(group.name.toLowerCase(), Number(group.id));
   }
   return groups.map((g) => {
     if (typeof g === 'number' || /^\d+$/.test(g)) return Number(g);

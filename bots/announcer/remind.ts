@@ -1,4 +1,3 @@
-import type { IntrabotApi } from '../../src/api/create-api-client';
 import type { Announcement } from '../../src/api/schemas/announcement';
 import type { BotContext, JobRun } from '../../src';
 import type { AnnouncerConfig } from './announcer-config';
@@ -12,7 +11,7 @@ import { hasConfirmed, markReminded, wasReminded } from './confirmations';
 export async function remind(ctx: BotContext<AnnouncerConfig>, run: JobRun): Promise<void> {
   const { enabled, remind_after, max_age } = ctx.config.reminders;
   if (!enabled) return;
-  const api = ctx.api as IntrabotApi;
+  const api = ctx.api;
   for await (const announcement of api.announcements.all({ status: 'published', per_page: 50 })) {
     if (!announcement.is_confirmable || !announcement.published_at) continue;
     const age = run.slot - Date.parse(announcement.published_at);
@@ -25,7 +24,7 @@ export async function remind(ctx: BotContext<AnnouncerConfig>, run: JobRun): Pro
 async function remindAnnouncement(ctx: BotContext<AnnouncerConfig>, announcement: Announcement): Promise<number> {
   const id = Number(announcement.id);
   const confirmed = new Set<number>();
-  for await (const confirmation of (ctx.api as IntrabotApi).announcements.allConfirmations(id, { per_page: 50 })) confirmed.add(Number(confirmation.user.id));
+  for await (const confirmation of ctx.api.announcements.allConfirmations(id, { per_page: 50 })) confirmed.add(Number(confirmation.user.id));
   let sent = 0;
   for (const employee of await targetedEmployees(ctx, announcement)) {
     if (confirmed.has(employee.id) || (await hasConfirmed(ctx.store, id, employee.id)) || (await wasReminded(ctx.store, id, employee.id))) continue;
@@ -39,7 +38,7 @@ async function remindAnnouncement(ctx: BotContext<AnnouncerConfig>, announcement
 
 /** The employees an announcement targets: its groups' members, or everyone when it has none (spec: Announcement, `groups`). */
 async function targetedEmployees(ctx: BotContext<unknown>, announcement: Announcement): Promise<{ id: number; name: string; first_name: string }[]> {
-  const api = ctx.api as IntrabotApi;
+  const api = ctx.api;
   const byId = new Map<number, { id: number; name: string; first_name: string }>();
   const queries = announcement.groups.length === 0 ? [{}] : announcement.groups.map((g) => ({ group_id: Number(g.id) }));
   for (const query of queries) {

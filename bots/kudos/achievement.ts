@@ -1,4 +1,3 @@
-import type { IntrabotApi } from '../../src/api/create-api-client';
 import { ConfigError } from '../../src/errors';
 import type { BotContext } from '../../src';
 
@@ -14,7 +13,7 @@ export async function kudosAchievementId(ctx: BotContext<unknown>, configured: s
   const key = `achievement:${configured.toLowerCase()}`;
   const cached = await ctx.store.get<number>(key);
   if (cached !== undefined) return cached;
-  for await (const achievement of (ctx.api as IntrabotApi).achievements.all({ per_page: 50 })) {
+  for await (const achievement of ctx.api.achievements.all({ per_page: 50 })) {
     if (achievement.type !== 'custom' || !achievement.is_published) continue;
     if (achievement.title.toLowerCase() !== configured.toLowerCase()) continue;
     await ctx.store.set(key, Number(achievement.id), { ttlMs: CACHE_TTL_MS });

@@ -1,4 +1,3 @@
-import type { IntrabotApi } from '../../src/api/create-api-client';
 import type { BotContext } from '../../src';
 import { normalizeName } from './parse-kudos';
 
@@ -20,7 +19,7 @@ export async function loadDirectory(ctx: BotContext<unknown>, ttlMs: number, opt
     if (cached) return { people: cached, cached: true };
   }
   const people: Person[] = [];
-  for await (const user of (ctx.api as IntrabotApi).users.all({ per_page: 50 })) {
+  for await (const user of ctx.api.users.all({ per_page: 50 })) {
     if (user.type !== 'default') continue;
     const department = user.groups.find((g) => g.type === 'department');
     people.push({ id: Number(user.id), name: user.name, email: user.email, department: department ? { id: Number(department.id), name: department.name } : null });

@@ -1,4 +1,3 @@
-import type { IntrabotApi } from '../../src/api/create-api-client';
 import { ApiForbiddenError, ApiNotFoundError, ApiValidationError } from '../../src/api/errors';
 import type { Achievement } from '../../src/api/schemas/achievement';
 import { ConfigError } from '../../src/errors';
@@ -43,7 +42,7 @@ export async function giveKudos(cmd: CommandInvocation, ctx: BotContext<KudosCon
 
 /** Awards the configured achievement to the person, dated the day the command was written. */
 async function awardKudos(ctx: BotContext<KudosConfig>, cmd: CommandInvocation, person: Person): Promise<Achievement> {
-  const api = ctx.api as IntrabotApi;
+  const api = ctx.api;
   const achievementId = await kudosAchievementId(ctx, ctx.config.achievement);
   const day = dayIn(await commandTime(cmd, ctx), ctx.tenant.timezone);
   await markPendingAward(ctx.store, achievementId, person.id);
@@ -65,7 +64,7 @@ function describe(person: Person): { name: string; department: string; email: st
 
 /** When the command was written: the post's or comment's `created_at` (the platform's clock, not ours). */
 async function commandTime(cmd: CommandInvocation, ctx: BotContext<unknown>): Promise<string> {
-  const api = ctx.api as IntrabotApi;
+  const api = ctx.api;
   const { postId, wallId, commentId } = cmd.source;
   const item = commentId === undefined ? await api.posts.get(wallId, postId) : await api.comments.get(postId, commentId);
   return item.created_at;

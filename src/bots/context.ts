@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller } from '../api/caller';
+import type { IntrabotApi } from '../api/create-api-client';
 import type { AnnouncementCreateSchema } from '../api/schemas/announcement';
 import type { EventCreateSchema } from '../api/schemas/event';
 import type { NotificationCreateSchema } from '../api/schemas/notification';
@@ -87,10 +87,11 @@ export interface BotTenant {
 }
 
 /**
- * The platform API, sharing the runtime's token, pacing and audit. Typed per endpoint through
- * `Caller`; the runtime may hand out a richer resource client that also satisfies it.
+ * The platform API, sharing the runtime's token, pacing and audit: the typed client
+ * (`ctx.api.walls.get(3)`, `for await (const user of ctx.api.users.all())`), with `call` and
+ * `paginate` for any endpoint of the catalog.
  */
-export type BotApi = Caller;
+export type BotApi = IntrabotApi;
 
 export type NotificationInput = z.input<typeof NotificationCreateSchema>;
 export type AnnouncementInput = z.input<typeof AnnouncementCreateSchema>;

@@ -1,4 +1,3 @@
-import type { IntrabotApi } from '../../api/create-api-client';
 import type { BotContext } from '../context';
 
 /** A department as found in a user's groups. */
@@ -22,7 +21,7 @@ export interface UserWithDepartment {
  * when they belong to none. An event's embedded user may be reduced, so the user is read again.
  */
 export async function readUserWithDepartment(ctx: BotContext<unknown>, userId: number): Promise<UserWithDepartment> {
-  const user = await (ctx.api as IntrabotApi).users.get(userId);
+  const user = await ctx.api.users.get(userId);
   const group = user.groups.find((g) => g.type === 'department');
   return {
     user: { id: Number(user.id), name: user.name, first_name: user.first_name, title: user.title },
@@ -38,7 +37,7 @@ export async function departmentWallOf(ctx: BotContext<unknown>, departmentId: n
   let byGroup = await ctx.store.get<Record<string, number>>(WALLS_KEY);
   if (!byGroup) {
     byGroup = {};
-    for await (const wall of (ctx.api as IntrabotApi).walls.all({ per_page: 50 })) {
+    for await (const wall of ctx.api.walls.all({ per_page: 50 })) {
       // a wall scoped to several groups is not any one department's wall
       const only = wall.groups.length === 1 ? wall.groups[0] : undefined;
       if (only) byGroup[String(only.id)] = Number(wall.id);

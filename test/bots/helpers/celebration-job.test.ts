@@ -95,7 +95,7 @@ describe('runCelebration', () => {
 
   it('leaves no marker when a run fails, so a rerun can greet', async () => {
     const { ctx, sent, values } = fakeContext([user(1)]);
-    const failing = { ...ctx, api: { ...ctx.api, call: async () => { throw new Error('platform down'); } } } as BotContext<CelebrationConfig>;
+    const failing = { ...ctx, api: { ...ctx.api, call: async () => { throw new Error('platform down'); } } } as unknown as BotContext<CelebrationConfig>;
     await expect(runCelebration(failing, { name: 'greet', slot: SLOT }, spec)).rejects.toThrow('platform down');
     expect(values.has(greetedKey('birthday', '2026-06-10'))).toBe(false);
     await runCelebration(ctx, { name: 'greet', slot: SLOT }, spec);
