@@ -121,6 +121,18 @@ function errorFromIssue(error: z.ZodError, map: SourceMap): ManifestError {
   return new ManifestError({ file: map.file, line: lineOf(map, fullPath), field }, issue.message, { cause: error });
 }
 
+/**
+ * The line of `field` (a dotted path such as `config.behind_below` or `schedules.0.job`) in a
+ * manifest's text, for errors found after loading (the bot's own config schema, its jobs): the line
+ * of the deepest part of the path the file holds.
+ */
+export function lineOfField(source: string, field: string): number {
+  const lines = new LineCounter();
+  const doc = parseDocument(maskEnvRefs(source).text, { lineCounter: lines });
+  const path = field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return lineOf({ file: '', doc, lines }, path);
+}
+
 /** The line of the deepest node along `path` that exists in the document (a missing key: its parent). */
 function lineOf(map: SourceMap, path: (string | number)[]): number {
   for (let depth = path.length; depth > 0; depth--) {

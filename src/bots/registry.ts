@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { IntrabotError } from '../errors';
@@ -6,7 +6,7 @@ import { RUNNING_FROM_SOURCE, bundleBot, stopBundler } from './bot-bundler';
 import { isBotDefinition, type AnyBotDefinition } from './define-bot';
 import type { BotManifest } from './manifest';
 import { checkBotAgainstManifest, type BotProblem } from './manifest-check';
-import { loadBotDirs } from './manifest-loader';
+import { MANIFEST_FILE, lineOfField, loadBotDirs } from './manifest-loader';
 
 /** A bot the runtime can run: its manifest, its module and where it lives. */
 export interface LoadedBotModule {
@@ -71,7 +71,8 @@ async function loadEach(registry: BotRegistry, botsDir: string, env: Readonly<Re
       const errors = problems.filter((p) => p.severity === 'error');
       if (errors.length) {
         const first = errors[0]!;
-        throw new IntrabotError('invalid_manifest', `${join(dir, 'bot.yaml')} ${first.field}: ${first.message}`, { details: { field: first.field } });
+        const file = join(dir, MANIFEST_FILE);
+        throw new IntrabotError('invalid_manifest', `${file}:${lineOfField(readFileSync(file, 'utf8'), first.field)} ${first.field}: ${first.message}`, { details: { field: first.field } });
       }
       registry.bots.push({ name: manifest.name, dir, manifest, definition, warnings: problems.filter((p) => p.severity === 'warning') });
     } catch (error) {

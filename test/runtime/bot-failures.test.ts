@@ -58,6 +58,8 @@ describe('loading bots', () => {
     const dir = resolve('test/fixtures/bots-broken');
     expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^${dir}/badmodule/index\\.ts:4 defineBot: on.post.deleted`)));
     expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^${dir}/badsyntax/index\\.ts:2 `)));
+    // the bot's own config schema refusing a manifest value: the line of that value
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^${dir}/badconfig/bot\\.yaml:6 config\\.retries: `)));
   });
 
   it('skips a bot whose alert input cannot work, naming the input and field, and runs the others', async () => {
