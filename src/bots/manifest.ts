@@ -83,6 +83,11 @@ export const BotManifestSchema = z
     react_to_bots: tenantFields.react_to_bots.default(false),
     /** Checked later by the bot's own `config` schema from `defineBot`. */
     config: tenantFields.config.default({}),
+    /**
+     * Scopes the bot's code needs beyond what the manifest implies (its `ctx.api` calls, awards,
+     * direct messages...): checked against the token at provisioning, like the derived ones.
+     */
+    scopes: z.array(z.string().regex(/^(read|write):[a-z_]+$/, 'expected a scope such as read:users or write:achievements')).default([]),
     /** Deploy only to these tenants; every tenant when absent. */
     tenants: z.array(z.string().min(1)).min(1).optional(),
     overrides: z.record(z.string().min(1), ManifestOverrideSchema).default({}),

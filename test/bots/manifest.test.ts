@@ -192,4 +192,10 @@ describe('override references', () => {
     expect(JSON.stringify(error.cause)).not.toContain('s3cr3t-token');
     expect(error.message).not.toContain('s3cr3t-token');
   });
+
+  it('refuses a declared scope that is not read:x or write:x, naming its line and field', () => {
+    const error = errorOf('name: x\ndisplay_name: X\nscopes: [read:users, admin]\n');
+    expect([error.field, error.line]).toEqual(['scopes.1', 3]);
+    expect(error.message).toContain('expected a scope such as read:users');
+  });
 });

@@ -132,6 +132,10 @@ describe('provisionTenant against the sandbox', () => {
       expect(result.bots.welcome?.enabled).toBe(false);
       // a bot that needs only what the token has keeps running
       expect(result2.bots.notice).toMatchObject({ enabled: true });
+      // scopes the manifest declares for its code count as much as the derived ones
+      const reader = manifest({ name: 'reader', display_name: 'Reader Bot', scopes: ['read:users'], targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } } });
+      const result3 = await provisionTenant(input([reader], { api: narrow }));
+      expect(result3.bots.reader).toMatchObject({ enabled: false, reason: expect.stringContaining('read:users') });
       expect(result2.bots.notice!.incoming.team).toBeTypeOf('number');
     } finally {
       await narrow.close();
@@ -181,8 +185,11 @@ describe('provisionTenant against the sandbox', () => {
 
   it('switches off a bot subscribed to achievement.awarded when the feature is disabled (403), provisioning the others', async () => {
     await fetch(`${sandbox.baseUrl}/_sandbox/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ achievements_enabled: false }) });
-    const result = await provisionTenant(input([awards, kudos]));
+    const giver = manifest({ name: 'giver', display_name: 'Giver Bot', scopes: ['write:achievements'] });
+    const result = await provisionTenant(input([awards, giver, kudos]));
     expect(result.bots.awards).toMatchObject({ enabled: false, reason: 'the achievements feature is disabled on this platform' });
+    // a bot that awards (it declares an achievements scope) needs the feature as much
+    expect(result.bots.giver).toMatchObject({ enabled: false, reason: 'the achievements feature is disabled on this platform' });
     expect(result.bots.kudos).toMatchObject({ enabled: true });
   });
 

@@ -15,12 +15,13 @@ const EVENT_SCOPES: Record<string, string[]> = {
 };
 
 /**
- * What one bot needs the token to hold on a tenant, derived from its manifest: receiving events
- * needs webhook management, posting to a wall needs `write:posts` (and `read:walls` to find it by name),
- * incoming webhooks need their management scopes, replies need comments or direct messages.
+ * What one bot needs the token to hold on a tenant: derived from its manifest (receiving events
+ * needs webhook management, posting to a wall needs `write:posts` and `read:walls` to find it by name,
+ * incoming webhooks need their management scopes, replies need comments or direct messages), plus
+ * the `scopes` the manifest declares for its code.
  */
 export function requiredScopes(manifest: BotManifest): string[] {
-  const scopes = new Set<string>(PROVISIONING_SCOPES);
+  const scopes = new Set<string>([...PROVISIONING_SCOPES, ...manifest.scopes]);
   if (manifest.events.length > 0) {
     scopes.add('read:webhooks').add('write:webhooks');
     for (const sub of manifest.events) for (const s of EVENT_SCOPES[sub.event] ?? []) scopes.add(s);
@@ -39,5 +40,5 @@ export function requiredScopes(manifest: BotManifest): string[] {
 
 /** True when the bot needs the achievements feature (its endpoints answer 403 when the feature is off). */
 export function needsAchievements(manifest: BotManifest): boolean {
-  return manifest.events.some((sub) => sub.event === 'achievement.awarded');
+  return manifest.events.some((sub) => sub.event === 'achievement.awarded') || manifest.scopes.some((scope) => scope.endsWith(':achievements'));
 }
