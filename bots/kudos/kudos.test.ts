@@ -20,10 +20,7 @@ describe('kudos bot', () => {
 
   const user = async (id: number): Promise<User> => (await pair.platform.request<{ data: User }>('GET', `${API}/users/${id}`)).data;
   const departmentOf = (u: User) => u.groups.find((g) => g.type === 'department')!;
-  const award = async (achievementId: number, u: User) =>
-    pair.platform.request('POST', `${API}/achievements/${achievementId}/awards`, {
-      awards: [{ user_id: u.id, awarded_at: pair.sandbox.ctx.today(), department_id: departmentOf(u).id }],
-    });
+  const award = async (achievementId: number, u: User) => pair.platform.award(achievementId, u.id);
   const command = async (body: string) => {
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body });
     const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);

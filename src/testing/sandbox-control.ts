@@ -47,6 +47,28 @@ export class SandboxControl {
     return (await this.request<{ data: Item }>('POST', `/_sandbox/users/${userId}/comments`, input)).data;
   }
 
+  /**
+   * An admin awards an achievement to an employee (fires `achievement.awarded`), dated today on the
+   * sandbox's clock unless `awarded_at` is given. `department_id` defaults to the employee's
+   * department (an employee-of-the-month award needs one). Answers the award rows created.
+   */
+  async award(achievementId: number, userId: number, row: { awarded_at?: string; department_id?: number } = {}): Promise<Json[]> {
+    const user = (await this.request<{ data: { groups?: { id: number; type: string }[] } }>('GET', `/api/open/v1/users/${userId}`)).data;
+    const departmentId = row.department_id ?? user.groups?.find((g) => g.type === 'department')?.id;
+    const awardedAt = row.awarded_at ?? (await this.today());
+    const answer = await this.request<{ data: Json[] }>('POST', `/api/open/v1/achievements/${achievementId}/awards`, {
+      awards: [{ user_id: userId, awarded_at: awardedAt, ...(departmentId === undefined ? {} : { department_id: departmentId }) }],
+    });
+    return answer.data;
+  }
+
+  /** The sandbox's date today (its clock and time zone), `YYYY-MM-DD`. */
+  async today(): Promise<string> {
+    const clock = await this.request<{ epoch_ms: number }>('GET', '/_sandbox/clock');
+    const settings = await this.request<{ timezone: string }>('GET', '/_sandbox/settings');
+    return new Intl.DateTimeFormat('en-CA', { timeZone: settings.timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(clock.epoch_ms));
+  }
+
   /** A pending user accepts the invite (fires `user.registered`). */
   async register(userId: number): Promise<Json> {
     return this.request('POST', `/_sandbox/users/${userId}/register`, {});

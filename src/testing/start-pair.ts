@@ -67,15 +67,18 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
     INTRABOT_REDIS_URL: '',
   };
   const config = loadConfig({ env, cwd: dataDir });
-  const runtime = await buildRuntime({
-    config,
-    clock,
-    env,
-    pollMs: 100,
-    ...(options.bots ? { only: options.bots } : {}),
-    ...(options.handlerTimeoutMs ? { handlerTimeoutMs: options.handlerTimeoutMs } : {}),
-    ...(options.poll ? { poll: options.poll } : {}),
-  });
+  // the same runtime every time, a restart included
+  const build = (): Promise<Runtime> =>
+    buildRuntime({
+      config,
+      clock,
+      env,
+      pollMs: 100,
+      ...(options.bots ? { only: options.bots } : {}),
+      ...(options.handlerTimeoutMs ? { handlerTimeoutMs: options.handlerTimeoutMs } : {}),
+      ...(options.poll ? { poll: options.poll } : {}),
+    });
+  const runtime = await build();
   try {
     await runtime.start();
   } catch (error) {
@@ -91,7 +94,7 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
     async restartRuntime(whileDown) {
       await pair.runtime.close();
       await whileDown?.();
-      pair.runtime = await buildRuntime({ config, clock, env, pollMs: 100, ...(options.bots ? { only: options.bots } : {}) });
+      pair.runtime = await build();
       await pair.runtime.start();
       return pair.runtime;
     },
