@@ -6,6 +6,7 @@ import type { Scheduler } from '../scheduler/scheduler';
 import { UnknownJobError } from '../scheduler/scheduler-errors';
 import type { Store } from '../store/store';
 import type { RuntimeConfig } from './config';
+import type { DeliveryLog } from './delivery-log';
 import type { BotEngine } from './engine';
 import type { InboxWorker } from './inbox-worker';
 
@@ -16,6 +17,7 @@ export interface AdminDeps {
   scheduler: Scheduler;
   worker: InboxWorker;
   clock: Clock;
+  deliveryLog: DeliveryLog;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -53,9 +55,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
     admin.get('/_admin/jobs', async () => ({ data: await deps.scheduler.listJobs() }));
 
-    admin.get<{ Querystring: { state?: 'live' | 'dead'; limit?: string } }>('/_admin/deliveries', async (request) => {
-      const state = request.query.state === 'dead' ? 'dead' : 'live';
+    admin.get<{ Querystring: { state?: 'live' | 'dead' | 'handled'; limit?: string } }>('/_admin/deliveries', async (request) => {
       const limit = Math.min(Number(request.query.limit ?? 100) || 100, 1_000);
+      // handled: the recent history (src/runtime/delivery-log.ts); live and dead: the inbox itself
+      if (request.query.state === 'handled') return { data: await deps.deliveryLog.recent(limit) };
+      const state = request.query.state === 'dead' ? 'dead' : 'live';
       return { data: await deps.store.inbox.list({ state, limit }) };
     });
 

@@ -20,6 +20,7 @@ import { BotEngine, type TenantRuntime } from './engine';
 import { handleError } from './error-handler';
 import { InboxWorker } from './inbox-worker';
 import { SignedFiles } from './signed-files';
+import { DeliveryLog } from './delivery-log';
 import { loggerOptions, OneLinePerRequest } from './logger';
 import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
@@ -150,11 +151,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     templatesDir: deps.templatesDir ?? resolve('templates'),
     ...(deps.handlerTimeoutMs ? { handlerTimeoutMs: deps.handlerTimeoutMs } : {}),
   });
+  const deliveryLog = new DeliveryLog(store.kv('runtime:deliveries'), clock);
   const handle = async (item: Parameters<BotEngine['handle']>[0]) => {
     const stop = metrics.handlerDuration.startTimer({ bot: item.bot });
+    const started = performance.now();
     try {
       const outcome = await engine.handle(item);
       metrics.handlerRuns.inc({ bot: item.bot, outcome: outcome.status });
+      await deliveryLog.record(item, outcome, performance.now() - started).catch((err: unknown) => logger.warn({ err }, 'delivery log: store write failed'));
       return outcome;
     } catch (error) {
       metrics.handlerRuns.inc({ bot: item.bot, outcome: 'failed' });
@@ -178,12 +182,13 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     engine.deployments().flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone })),
   );
 
-  const accept = async (delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope'> & Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson'>>) => {
+  const accept = async (delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope'> & Partial<Pick<AcceptedDelivery, 'event' | 'dedupeKey' | 'envelopeJson'>>) => {
     const result = await store.inbox.accept({
       tenant: delivery.tenant,
       bot: delivery.bot,
       deliveryId: delivery.deliveryId,
       envelope: delivery.envelope as never,
+      ...(delivery.event ? { event: delivery.event } : {}),
       ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
       ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
     });
@@ -269,7 +274,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       onCall: (entry) => metrics.proxyCalls.inc({ key: entry.key ?? 'none', status: `${String(entry.status).slice(0, 1)}xx` }),
     });
     await registerOpenApiRoutes(app, config.public_url ? { publicUrl: config.public_url } : {});
-    registerAdminRoutes(app, { config, engine, store, scheduler, worker, clock });
+    registerAdminRoutes(app, { config, engine, store, scheduler, worker, clock, deliveryLog });
   };
   if (deps.app) await deps.app.register(mount);
   else await mount(host);

@@ -142,7 +142,7 @@ async function enqueue(input: RecoveryInput, d: Deployment, event: string, paylo
     payload,
     recovered: true,
   };
-  const result = await input.store.inbox.accept({ tenant: config.id, bot: d.bot.name, deliveryId: envelope.id, dedupeKey: `${event}:${payload.id}`, envelope: envelope as never });
+  const result = await input.store.inbox.accept({ tenant: config.id, bot: d.bot.name, deliveryId: envelope.id, event, dedupeKey: `${event}:${payload.id}`, envelope: envelope as never });
   if (!result.accepted) return 0;
   input.onRecovered?.();
   return 1;
