@@ -35,6 +35,8 @@ export function firstWritableDir(candidates: readonly string[]): string | undefi
 }
 
 let bundlesDir: string | undefined;
+/** Whether esbuild's service process was started (and so must be stopped). */
+let compilerStarted = false;
 
 /**
  * Where compiled bots go, by name and content hash (a few are kept per bot, for `intrabot dev`'s
@@ -71,22 +73,36 @@ function sourceFileOf(path: string): string {
   throw new Error(`no intrabot source file for ${path}`);
 }
 
+/** Where a bot's imports of the framework go: the running build's modules, or (from source) the sources. */
+interface Framework {
+  /** Tells compiled bots apart by what they were compiled against. */
+  key: string;
+  /** The module to import for a framework source file, given relative to `src/` (`bots/define-bot.ts`). */
+  fileFor(sourceRel: string): string;
+}
+
+function runningFramework(): Framework {
+  if (RUNNING_FROM_SOURCE) return { key: 'source', fileFor: (rel) => join(SRC_DIR, rel) };
+  const build = buildDir();
+  return { key: build, fileFor: (rel) => join(build, rel.replace(/\.ts$/, '.js')) };
+}
+
 /**
- * Imports of the framework (`intrabot`, or a path into intrabot's `src/`) point at the running build's
- * module for the same file, so a bot shares the runtime's classes and state (an `instanceof
- * ApiForbiddenError` holds). Packages are resolved where the bot is and imported by absolute path, so
- * a compiled bot can live anywhere. Everything else (the bot's own files) is bundled.
+ * Imports of the framework (`intrabot`, or a path into intrabot's `src/`) point at the running
+ * framework's module for the same file (the build's, or the source itself under tsx), so a bot shares
+ * the runtime's classes and state (an `instanceof ApiForbiddenError` holds). Packages are resolved
+ * where the bot is and imported by absolute path, so a compiled bot can live anywhere. Everything
+ * else (the bot's own files) is bundled.
  */
-function frameworkPlugin(build: string): Plugin {
+function frameworkPlugin(framework: Framework): Plugin {
   return {
     name: 'intrabot-framework',
     setup(b) {
-      b.onResolve({ filter: /^intrabot(\/testing)?$/ }, (args) => ({ path: join(build, args.path === 'intrabot' ? 'index.js' : 'testing/index.js'), external: true }));
+      b.onResolve({ filter: /^intrabot(\/testing)?$/ }, (args) => ({ path: framework.fileFor(args.path === 'intrabot' ? 'index.ts' : 'testing/index.ts'), external: true }));
       b.onResolve({ filter: /^(\.\.?(\/|$)|\/)/ }, (args) => {
         const target = resolve(args.resolveDir, args.path);
         if (target !== SRC_DIR && !target.startsWith(`${SRC_DIR}${sep}`)) return undefined;
-        const rel = relative(SRC_DIR, sourceFileOf(target)).replace(/\.ts$/, '.js');
-        return { path: join(build, rel), external: true };
+        return { path: framework.fileFor(relative(SRC_DIR, sourceFileOf(target))), external: true };
       });
       // a bot's own file keeps knowing where it is (templates and data beside it), though bundled elsewhere
       b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
@@ -152,13 +168,15 @@ function writeAtomically(file: string, text: string): void {
  */
 export async function bundleBot(name: string, entryFile: string): Promise<string> {
   const entry = resolve(entryFile);
-  const build = buildDir();
+  const framework = runningFramework();
+  const build = framework.key;
   const dir = bundles();
   const indexFile = join(dir, `${name}.json`);
   const previous = readIndex(indexFile);
   if (previous && reusable(previous, entry, build)) return previous.bundle;
 
   const esbuild = await import('esbuild');
+  compilerStarted = true;
   const result = await esbuild.build({
     entryPoints: [entry],
     bundle: true,
@@ -172,7 +190,7 @@ export async function bundleBot(name: string, entryFile: string): Promise<string
     absWorkingDir: dirname(entry),
     // the bundle is written there: its source map then names the bot's files by their true paths
     outdir: dir,
-    plugins: [frameworkPlugin(build)],
+    plugins: [frameworkPlugin(framework)],
   });
   const code = result.outputFiles[0]!.text;
   const file = join(dir, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
@@ -188,7 +206,8 @@ export async function bundleBot(name: string, entryFile: string): Promise<string
 
 /** The compiler is a child process: not kept around once the bots are loaded. */
 export async function stopBundler(): Promise<void> {
-  if (RUNNING_FROM_SOURCE) return;
+  if (!compilerStarted) return;
+  compilerStarted = false;
   const esbuild = await import('esbuild');
   await esbuild.stop();
 }

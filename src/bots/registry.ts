@@ -124,14 +124,15 @@ function lineIn(stack: string | undefined, file: string): string | undefined {
 }
 
 async function importModule(name: string, file: string, version: string | undefined): Promise<AnyBotDefinition> {
-  // from a build, the bot is compiled first (a new file per content, so a changed bot is imported afresh);
-  // from source, ESM caches a module by URL: a new `version` (`intrabot dev`) imports the file afresh
-  const url = RUNNING_FROM_SOURCE
-    ? `${pathToFileURL(file).href}${version ? `?v=${encodeURIComponent(version)}` : ''}`
-    : pathToFileURL(await bundleBot(name, file)).href;
+  // from a build, the bot is compiled first (a new file per content, so a changed bot is imported
+  // afresh). From source (tsx, vitest) it is imported as it is, except on `intrabot dev`'s reloads
+  // (a `version`): ESM caches every module by URL, so only a compiled bot brings its changed helper
+  // files along; its framework imports still point at the sources the runtime runs.
+  const compiled = !RUNNING_FROM_SOURCE || version !== undefined;
+  const url = compiled ? pathToFileURL(await bundleBot(name, file)).href : pathToFileURL(file).href;
   // a compiled bot carries its source map: with maps on from here, its stack traces name the bot's own
   // files and lines (the framework's modules, loaded before, stay unmapped: their maps would cost start-up)
-  if (!RUNNING_FROM_SOURCE) process.setSourceMapsEnabled(true);
+  if (compiled) process.setSourceMapsEnabled(true);
   const mod = (await import(url)) as { default?: unknown };
   if (!isBotDefinition(mod.default)) {
     throw new IntrabotError('invalid_manifest', `${file}: the default export must be defineBot({...})`, { details: { field: 'default' } });

@@ -115,6 +115,19 @@ describe('intrabot dev', () => {
     expect(await hello()).toBe('Fourth version here');
   });
 
+  it("runs the new code of a bot's helper file, not only of its index.ts (a module cache would keep the old one)", async () => {
+    const helper = join(botsDir, 'greeter', 'words.ts');
+    writeFileSync(helper, "export const WORDS = 'words, first edition';\n");
+    const file = join(botsDir, 'greeter', 'index.ts');
+    writeFileSync(file, `import { WORDS } from './words';\n${readFileSync(file, 'utf8')}`);
+    await edit("'Fourth version here'", 'WORDS');
+    expect(await hello()).toBe('words, first edition');
+    const reloads = session.reloads;
+    writeFileSync(helper, "export const WORDS = 'words, second edition';\n");
+    await platform.waitFor(async () => session.reloads, (n) => n > reloads && session.runtime !== undefined, 10_000);
+    expect(await hello()).toBe('words, second edition');
+  });
+
   it("reloads for a bot's own files, not for a SQLite store kept beside the bots", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intrabot-watch-'));
     const changed: string[] = [];
