@@ -1,10 +1,12 @@
 /**
  * The `intrabot` command. Each subcommand lives in `src/cli/commands/<name>.ts` and exports
- * `command: CliCommand`; this file only finds and runs it, so commands never touch each other.
+ * `command: CliCommand`; this file only finds and runs it, so commands never touch each other, and
+ * answers `--help` for every command from the usage and summary the command declares.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CliCommand } from './command';
+import { processIo, type CliIo } from './output';
 
 const COMMANDS_DIR = new URL('./commands/', import.meta.url);
 /** Commands are `.ts` when run from source (tsx), `.js` when run from a build (bin/build.mjs). */
@@ -18,7 +20,8 @@ async function loadCommand(name: string): Promise<CliCommand | undefined> {
   return mod.command;
 }
 
-async function listCommands(): Promise<CliCommand[]> {
+/** Every command, by name. */
+export async function listCommands(): Promise<CliCommand[]> {
   const { readdirSync } = await import('node:fs');
   const names = readdirSync(fileURLToPath(COMMANDS_DIR))
     .filter((f) => f.endsWith(EXT))
@@ -31,19 +34,45 @@ async function usage(): Promise<string> {
   const commands = await listCommands();
   const width = Math.max(...commands.map((c) => c.usage.length), 10);
   const lines = commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
-  return ['Usage: intrabot <command> [options]', '', 'Commands:', ...lines, ''].join('\n');
+  return ['Usage: intrabot <command> [options]', '', 'Commands:', ...lines, '', 'intrabot <command> --help shows one command.', ''].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(await usage());
-    return name ? 0 : 2;
+/** One command's help: the usage line and summary `intrabot --help` lists it with. */
+export function commandHelp(command: Pick<CliCommand, 'usage' | 'summary'>): string {
+  return `Usage: intrabot ${command.usage}\n\n${command.summary}\n`;
+}
+
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+/** `--help` or `-h` among a command's arguments, before any `--` (after it, arguments are taken as they are). */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => HELP_FLAGS.has(arg));
+}
+
+/** Where `main` writes its own output (usage, help); commands write their own. */
+export type MainIo = Pick<CliIo, 'stdout' | 'stderr'>;
+
+/**
+ * Runs `intrabot <argv>`; resolves to the exit code. `intrabot <command> --help` (or `-h`, or
+ * `intrabot help <command>`) answers the command's help here, so no command parses it itself.
+ */
+export async function main(argv: string[], io: MainIo = processIo()): Promise<number> {
+  const [first, ...rest] = argv;
+  const helpOnly = first === 'help' || (first !== undefined && HELP_FLAGS.has(first));
+  const name = helpOnly ? rest[0] : first;
+  if (!name) {
+    io.stdout(await usage());
+    return first ? 0 : 2;
   }
   const command = await loadCommand(name);
   if (!command) {
-    process.stderr.write(`intrabot: unknown command "${name}"\n\n${await usage()}`);
+    io.stderr(`intrabot: unknown command "${name}"\n\n${await usage()}`);
     return 2;
+  }
+  if (helpOnly || asksForHelp(rest)) {
+    io.stdout(commandHelp(command));
+    return 0;
   }
   return command.run(rest);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDeliveries } from '../../src/cli/commands/deliveries';
+import { zonedTime } from '../../src/cli/time';
 import type { InboxEntry } from '../../src/store/inbox';
 import { startPair, type Pair } from '../../src/testing';
 import { captureIo, FIXTURE_BOTS, freePort, pairEnv } from './cli-io';
@@ -43,6 +44,16 @@ describe('intrabot deliveries', () => {
     expect(row).toMatch(/chores\s+(service\.)?post\.created\s+dead\s+3\s/);
     expect(row).toContain('boom: cannot handle this post');
     expect(io.out).toContain('intrabot deliveries replay <id>');
+  });
+
+  it("shows when each delivery was received in its tenant's time zone, with the offset", async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runDeliveries(['--dead'], io)).toBe(0);
+    const entry = (await pair.runtime.store.inbox.list({ state: 'dead' })).find((e) => e.id === deadId)!;
+    const row = io.out.split('\n').find((l) => l.split(/\s+/)[0] === deadId && l.includes('chores'));
+    // the sandbox tenant runs on Europe/Berlin
+    expect(row).toContain(zonedTime(entry.enqueuedAt, 'Europe/Berlin'));
+    expect(row).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+0[12]:00/);
   });
 
   it('prints the entries as JSON with --json', async () => {

@@ -4,13 +4,16 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { createSystemClock } from '../../src/clock';
-import { runTrigger, samplePayload } from '../../src/cli/commands/trigger';
+import { runTrigger } from '../../src/cli/commands/trigger';
+import { samplePayload } from '../../src/cli/trigger/sample-payloads';
 import { loadConfig } from '../../src/runtime/config';
 import { openRuntimeStore } from '../../src/runtime/open-runtime-store';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { startPair, type Pair } from '../../src/testing';
-import { EVENT_NAMES } from '../../src/webhooks/events';
+import { EVENT_NAMES, REPORT_NAMES } from '../../src/webhooks/events';
 import { safeParsePayload } from '../../src/webhooks/payloads';
+import { REPORT_SCHEMAS } from '../../src/webhooks/report';
+import { sampleReport } from '../../src/cli/trigger/sample-report';
 import { captureIo, freePort, pairEnv } from './cli-io';
 
 const BOTS = resolve('bots');
@@ -83,5 +86,140 @@ describe('intrabot trigger', () => {
 
   it('has a sample payload for every event that matches the event schema', () => {
     for (const event of EVENT_NAMES) expect(safeParsePayload(event, samplePayload(event, pair.clock.now())).success, event).toBe(true);
+  });
+
+  it('has a sample report that matches the schema of every report', () => {
+    for (const report of REPORT_NAMES) expect(REPORT_SCHEMAS[report].safeParse(sampleReport()).success, report).toBe(true);
+  });
+
+  it('says the ids are made up in connected mode, where no sandbox can be asked for real ones', async () => {
+    const dataDir = join(tmp, 'connected');
+    const env = {
+      ...pairEnv(pair, BOTS, { INTRABOT_DATA_DIR: dataDir, INTRABOT_PORT: String(await freePort()) }),
+      INTRABOT_BASE_URL: 'https://acme.example',
+      INTRABOT_TOKEN: 'svc_connected_token',
+      INTRABOT_SECRET_KEY: 'a-key-for-the-test-store-only',
+    };
+    const store = await openRuntimeStore(loadConfig({ env, cwd: tmp }), createSystemClock(), env);
+    await store.secrets.put(webhookSecretName('default', 'welcome'), 'a-secret');
+    await store.close();
+    const io = captureIo(env);
+    await runTrigger(['welcome', 'user.registered'], io);
+    expect(io.out).toContain('sample payload: the ids are made up');
+    expect(io.out).toContain('--payload');
+    const withFile = captureIo(env);
+    writeFileSync(join(tmp, 'user.json'), JSON.stringify({ id: 4, name: 'Ada Lovelace' }));
+    await runTrigger(['welcome', 'user.registered', '--payload', join(tmp, 'user.json')], withFile);
+    expect(withFile.out).not.toContain('made up');
+  });
+});
+
+describe('intrabot trigger in sandbox mode', () => {
+  let pair: Pair;
+
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops', 'welcome'] });
+  });
+  afterAll(async () => pair?.close());
+
+  /** The id the output says the sample took from the sandbox for `what` (`post`, `employee`). */
+  function idIn(out: string, what: string): number {
+    const match = new RegExp(`ids from the sandbox: .*\\b${what} (\\d+)`).exec(out);
+    expect(match, out).not.toBeNull();
+    return Number(match![1]);
+  }
+
+  it('names an existing post by an employee in post.created, so the bot\'s reply lands under it', async () => {
+    const io = captureIo(pairEnv(pair, BOTS));
+    expect(await runTrigger(['ops', 'post.created'], io), io.err).toBe(0);
+    const postId = idIn(io.out, 'post');
+    const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
+    const post = (await pair.platform.wallPosts(wall)).find((p) => p.id === postId);
+    expect(post, 'the post exists on a wall ops listens to').toBeDefined();
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(postId), (c) => c.length > 0);
+    expect(String(comments[0]?.body)).toContain('/oncall');
+    expect(await pair.runtime.store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
+  });
+
+  it('answers a comment event under a recent post, from a real employee', async () => {
+    const io = captureIo(pairEnv(pair, BOTS));
+    expect(await runTrigger(['ops', 'comment.created'], io), io.err).toBe(0);
+    const postId = idIn(io.out, 'post');
+    idIn(io.out, 'employee');
+    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(postId), (c) => c.filter((x) => String(x.body).includes('/oncall')).length >= 2);
+    expect(comments.length).toBeGreaterThanOrEqual(2);
+    expect(await pair.runtime.store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
+  });
+
+  it('greets the registered user of user.registered by that user\'s own name', async () => {
+    const io = captureIo(pairEnv(pair, BOTS));
+    expect(await runTrigger(['welcome', 'user.registered'], io), io.err).toBe(0);
+    const userId = idIn(io.out, 'employee');
+    const user = (await pair.platform.request<{ data: { first_name: string } }>('GET', `/api/open/v1/users/${userId}`)).data;
+    const messages = await pair.platform.waitFor(() => pair.platform.messages({ kind: 'direct', user_id: userId }), (m) => m.length > 0);
+    expect(String(messages[0]?.text)).toContain(`Welcome aboard, ${user.first_name}!`);
+  });
+
+  it('says which ids are made up when the sandbox has none to offer', async () => {
+    const io = captureIo(pairEnv(pair, BOTS));
+    // welcome does not take announcements: the runtime acknowledges the delivery and routes it nowhere
+    await runTrigger(['welcome', 'announcement.published'], io);
+    expect(io.out).toMatch(/sample payload: (ids from the sandbox: announcement \d+|the announcement id is made up \(none found in the sandbox\))/);
+  });
+});
+
+describe('intrabot trigger with a report', () => {
+  let pair: Pair;
+  let tmp: string;
+
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops', 'todo-digest'] });
+    tmp = mkdtempSync(join(tmpdir(), 'intrabot-cli-report-'));
+  });
+  afterAll(async () => {
+    await pair?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const digests = async (prefix: string) => {
+    const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
+    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((post) => String(post.body).startsWith(prefix)));
+    return posts.filter((post) => String(post.body).startsWith(prefix)).map((post) => String(post.body));
+  };
+
+  it("sends a report to /reports signed with the secret of that report in the bot's manifest; the digest bot posts it", async () => {
+    const io = captureIo(pairEnv(pair, BOTS));
+    expect(await runTrigger(['todo-digest', 'todoliststats.daily'], io), io.err).toBe(0);
+    expect(io.out).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/reports\/sandbox\/todo-digest {2}service\.todoliststats\.daily {2}delivery /);
+    expect(io.out).toContain('200 {"ok":true');
+    expect(io.out).toContain('made up');
+    const [digest] = await digests('✅ Todo lists, ');
+    expect(digest).toContain('55% done (11 of 20 tasks)');
+    expect(digest).toContain('⚠️ Sales: 25% (2/8)');
+  });
+
+  it('sends the payload of --payload as the report', async () => {
+    const file = join(tmp, 'weekly.json');
+    const report = sampleReport();
+    report.data.departments = report.data.departments.map((d) => (d.name === 'Sales' ? { ...d, name: 'Field Sales' } : d));
+    writeFileSync(file, JSON.stringify(report));
+    const io = captureIo(pairEnv(pair, BOTS));
+    expect(await runTrigger(['todo-digest', 'todoliststats.weekly', '--payload', file], io), io.err).toBe(0);
+    expect(io.out).toContain('service.todoliststats.weekly');
+    const [digest] = await digests('✅ Todo lists, week to ');
+    expect(digest).toContain('⚠️ Field Sales: 25% (2/8)');
+  });
+
+  it('is refused by the runtime (401) when the manifest the CLI reads has another secret than the runtime', async () => {
+    const io = captureIo(pairEnv(pair, BOTS, { TODO_REPORT_SECRET: 'not-the-report-secret' }));
+    expect(await runTrigger(['todo-digest', 'todoliststats.daily'], io)).toBe(1);
+    expect(io.out).toContain('401');
+    expect(io.out + io.err).not.toContain('not-the-report-secret');
+  });
+
+  it('exits 1 naming the report when the bot does not take it', async () => {
+    const io = captureIo(pairEnv(pair, BOTS));
+    expect(await runTrigger(['ops', 'todoliststats.daily'], io)).toBe(1);
+    expect(io.err).toContain('bot "ops" does not take the report todoliststats.daily');
   });
 });

@@ -30,20 +30,29 @@ interface ApiArgs {
   token: string | undefined;
 }
 
-function readArgs(args: string[]): ApiArgs | undefined {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      data: { type: 'string', short: 'd' },
-      paginate: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      token: { type: 'string' },
-    },
-  });
+/** The arguments, or what is wrong with them (naming the flag or value). */
+function readArgs(args: string[]): ApiArgs | string {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        data: { type: 'string', short: 'd' },
+        paginate: { type: 'boolean', default: false },
+        'base-url': { type: 'string' },
+        token: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  const { values, positionals } = parsed;
   const [method, path, ...extra] = positionals;
-  if (!method || !path || extra.length > 0 || !METHODS.has(method.toUpperCase())) return undefined;
+  if (!method || !path) return 'give a method and a path';
+  if (!METHODS.has(method.toUpperCase())) return `unknown method "${method}"; one of: ${[...METHODS].join(', ')}`;
+  if (extra.length > 0) return `unexpected argument "${extra[0]}"`;
   return { method: method.toUpperCase(), path, data: values.data, paginate: values.paginate ?? false, baseUrl: values['base-url'], token: values.token };
 }
 
@@ -102,14 +111,9 @@ export function createApiCommand(deps: ApiCommandDeps): CliCommand {
     usage: USAGE,
     summary: 'Call the platform API (default: the local sandbox) and print the JSON answer.',
     async run(args) {
-      let parsed: ApiArgs | undefined;
-      try {
-        parsed = readArgs(args);
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed) {
-        deps.stderr(`Usage: intrabot ${USAGE}\n`);
+      const parsed = readArgs(args);
+      if (typeof parsed === 'string') {
+        deps.stderr(`intrabot api: ${redactSecrets(parsed)}\nUsage: intrabot ${USAGE}\n`);
         return 2;
       }
       try {

@@ -9,6 +9,7 @@ import type { Store } from '../../store/store';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
 import { answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
+import { tenantTimeZone, zonedTime } from '../time';
 
 const USAGE = 'deliveries [--dead] [--json] [--limit N] | deliveries replay <id>';
 
@@ -33,18 +34,16 @@ function readArgs(args: string[]): DeliveriesArgs | string {
   return { kind: 'list', dead: parsed.values.dead ?? false, json: parsed.values.json ?? false, limit };
 }
 
-/** The time of an entry, in the reader's zone: `2026-03-23 09:00:00`. */
-function when(ms: number): string {
-  return new Intl.DateTimeFormat('sv-SE', { dateStyle: 'short', timeStyle: 'medium' }).format(ms);
-}
-
 function eventOf(entry: InboxEntry): string {
   const envelope = entry.payload.envelope as { event?: unknown } | null;
   return entry.payload.event ?? (typeof envelope?.event === 'string' ? envelope.event : '-');
 }
 
-/** Deliveries as a table; the error column is cut short (the full text is in `--json`). */
-export function renderDeliveries(entries: readonly InboxEntry[], dead: boolean, io: CliIo): string {
+/**
+ * Deliveries as a table; the error column is cut short (the full text is in `--json`). RECEIVED is
+ * in the zone `zoneOf` gives for the entry's tenant, with its offset.
+ */
+export function renderDeliveries(entries: readonly InboxEntry[], dead: boolean, io: CliIo, zoneOf: (tenant: string) => string): string {
   const c = paint(io);
   if (entries.length === 0) {
     return dead
@@ -58,7 +57,7 @@ export function renderDeliveries(entries: readonly InboxEntry[], dead: boolean, 
     eventOf(e),
     e.state,
     String(e.attempts),
-    when(e.enqueuedAt),
+    zonedTime(e.enqueuedAt, zoneOf(e.payload.tenant)),
     (e.deadReason ?? e.lastError ?? '').replace(/\s+/g, ' ').slice(0, 80),
   ]);
   const text = table(['ID', 'TENANT', 'BOT', 'EVENT', 'STATE', 'TRIES', 'RECEIVED', dead ? 'REASON' : 'LAST ERROR'], rows);
@@ -98,7 +97,7 @@ async function list(args: Extract<DeliveriesArgs, { kind: 'list' }>, deps: Deliv
   } else {
     entries = (await withStore(config, deps, (store) => store.inbox.list({ state, limit: args.limit }))) ?? [];
   }
-  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderDeliveries(entries, args.dead, deps));
+  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderDeliveries(entries, args.dead, deps, (tenant) => tenantTimeZone(config, tenant)));
   return 0;
 }
 

@@ -1,32 +1,46 @@
+import { parseArgs } from 'node:util';
 import { AdjustableClock } from '../../clock';
-import { loadConfig } from '../../runtime/config';
 import { runDoctor, type Check } from '../../runtime/doctor';
 import { openRuntimeStore } from '../../runtime/open-runtime-store';
 import type { CliCommand } from '../command';
+import { messageOf, processIo, type CliIo } from '../output';
+import { cliConfig } from '../runtime-client';
+
+const USAGE = 'doctor [--json]';
 
 const MARK: Record<Check['status'], string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
 
-/** `intrabot doctor`: each check with a clear fix; exit 1 when any check fails. */
+/** `intrabot doctor`: each check with a clear fix; exit 1 when any check fails, 2 on bad arguments. */
+export async function runDoctorCommand(argv: string[], io: CliIo): Promise<number> {
+  let json: boolean;
+  try {
+    json = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' } } }).values.json ?? false;
+  } catch (error) {
+    io.stderr(`intrabot doctor: ${messageOf(error)}\nUsage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  const config = cliConfig(io, 'doctor');
+  if (!config) return 1;
+  const clock = new AdjustableClock();
+  const store = await openRuntimeStore(config, clock, io.env);
+  try {
+    const checks = await runDoctor({ config, clock, store, env: io.env });
+    if (json) io.stdout(`${JSON.stringify(checks, null, 2)}\n`);
+    else {
+      for (const c of checks) {
+        io.stdout(`${MARK[c.status]}  ${c.name}: ${c.detail}\n`);
+        if (c.fix && c.status !== 'ok') io.stdout(`      fix: ${c.fix}\n`);
+      }
+    }
+    return checks.some((c) => c.status === 'fail') ? 1 : 0;
+  } finally {
+    await store.close();
+  }
+}
+
 export const command: CliCommand = {
   name: 'doctor',
-  usage: 'doctor [--json]',
+  usage: USAGE,
   summary: 'Check token, scopes, reachability, clock skew, webhook pings and the store',
-  async run(args) {
-    const config = loadConfig();
-    const clock = new AdjustableClock();
-    const store = await openRuntimeStore(config, clock, process.env);
-    try {
-      const checks = await runDoctor({ config, clock, store, env: process.env });
-      if (args.includes('--json')) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
-      else {
-        for (const c of checks) {
-          process.stdout.write(`${MARK[c.status]}  ${c.name}: ${c.detail}\n`);
-          if (c.fix && c.status !== 'ok') process.stdout.write(`      fix: ${c.fix}\n`);
-        }
-      }
-      return checks.some((c) => c.status === 'fail') ? 1 : 0;
-    } finally {
-      await store.close();
-    }
-  },
+  run: (args) => runDoctorCommand(args, processIo()),
 };

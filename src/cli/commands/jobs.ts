@@ -6,6 +6,8 @@ import { loadConfig, type RuntimeConfig } from '../../runtime/config';
 import { JobRecords, KEPT_RUNS, listJobs, type JobListing, type RunRecord } from '../../scheduler';
 import { openStore, sqliteStorePath, type Store, type StoreConfig } from '../../store';
 import type { CliCommand } from '../command';
+import { messageOf } from '../output';
+import { localTime } from '../time';
 
 /** What `intrabot jobs` reads and writes; the CLI passes the process, tests their own. */
 export interface JobsCommandDeps {
@@ -24,15 +26,19 @@ interface JobsArgs {
   runs: number;
 }
 
-function readArgs(args: string[]): JobsArgs | undefined {
+/** The arguments, or what is wrong with them (naming the flag or value). */
+function readArgs(args: string[]): JobsArgs | string {
+  let parsed;
   try {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, runs: { type: 'string' } } });
-    const runs = values.runs === undefined ? DEFAULT_RUNS : Number(values.runs);
-    if (positionals.length > 0 || !Number.isInteger(runs) || runs < 0 || runs > KEPT_RUNS) return undefined;
-    return { json: values.json ?? false, runs };
-  } catch {
-    return undefined;
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, runs: { type: 'string' } } });
+  } catch (error) {
+    return messageOf(error);
   }
+  const { values, positionals } = parsed;
+  if (positionals.length > 0) return `unknown argument "${positionals[0]}"`;
+  const runs = values.runs === undefined ? DEFAULT_RUNS : Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 0 || runs > KEPT_RUNS) return `--runs: a whole number from 0 to ${KEPT_RUNS}`;
+  return { json: values.json ?? false, runs };
 }
 
 /** The store the runtime uses: Redis when `INTRABOT_REDIS_URL` is set, else the SQLite file in the data dir. */
@@ -40,10 +46,12 @@ export function storeConfigOf(config: Pick<RuntimeConfig, 'redis_url' | 'data_di
   return config.redis_url ? { kind: 'redis', url: config.redis_url } : { kind: 'sqlite', path: sqliteStorePath(config.data_dir) };
 }
 
-/** `2026-03-23 09:00:00` in the schedule's zone (the TZ column names it). */
+/**
+ * `2026-03-23 09:00:00` in the schedule's zone: the tenant's unless the manifest gives the schedule
+ * its own. The TZ column names it, so the slots read as the cron expression beside them.
+ */
 function formatTime(ms: number | undefined, timezone: string): string {
-  if (ms === undefined) return '-';
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, dateStyle: 'short', timeStyle: 'medium' }).format(ms);
+  return ms === undefined ? '-' : localTime(ms, timezone);
 }
 
 function describeRun(run: RunRecord, timezone: string): string {
@@ -89,8 +97,8 @@ export function createJobsCommand(deps: JobsCommandDeps): CliCommand {
     summary: 'List scheduled jobs with their next slot and last runs (from the store).',
     async run(args) {
       const parsed = readArgs(args);
-      if (!parsed) {
-        deps.stderr(`intrabot jobs: unknown argument\nUsage: intrabot ${USAGE} (N from 0 to ${KEPT_RUNS})\n`);
+      if (typeof parsed === 'string') {
+        deps.stderr(`intrabot jobs: ${parsed}\nUsage: intrabot ${USAGE} (N from 0 to ${KEPT_RUNS})\n`);
         return 2;
       }
       try {

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../package-root';
 import type { CliCommand } from '../command';
-import { paint, processIo, type CliIo } from '../output';
+import { messageOf, paint, processIo, type CliIo } from '../output';
 
 const USAGE = 'new <name>';
 
@@ -90,8 +91,15 @@ function importPath(fromDir: string, target: string): string {
 /** `intrabot new <name>`: scaffolds `bots/<name>/` (or under `INTRABOT_BOTS_DIR`) with a working bot and its test. */
 export async function runNew(args: string[], io: CliIo): Promise<number> {
   const c = paint(io);
-  const [name, ...extra] = args;
-  if (!name || extra.length > 0 || name.startsWith('-')) {
+  let positionals: string[];
+  try {
+    ({ positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} }));
+  } catch (error) {
+    io.stderr(`intrabot new: ${messageOf(error)}\nUsage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  const [name, ...extra] = positionals;
+  if (!name || extra.length > 0) {
     io.stderr(`intrabot new: give exactly one bot name\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }

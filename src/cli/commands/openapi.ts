@@ -9,18 +9,19 @@ export interface OpenApiCommandDeps {
 
 const USAGE = 'openapi [--server-url URL] [--compact]';
 
-/** Reads `--server-url URL` / `--server-url=URL` and `--compact`; undefined for anything else. */
-function parseArgs(args: readonly string[]): { serverUrl?: string; compact: boolean } | undefined {
+/** Reads `--server-url URL` / `--server-url=URL` and `--compact`; for anything else, what is wrong. */
+function parseArgs(args: readonly string[]): { serverUrl?: string; compact: boolean } | string {
   const parsed: { serverUrl?: string; compact: boolean } = { compact: false };
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const next = args[i + 1];
     if (arg === '--compact') parsed.compact = true;
-    else if (arg === '--server-url' && next) {
+    else if (arg === '--server-url') {
+      if (!next) return '--server-url needs a URL';
       parsed.serverUrl = next;
       i += 1;
     } else if (arg.startsWith('--server-url=')) parsed.serverUrl = arg.slice('--server-url='.length);
-    else return undefined;
+    else return arg.startsWith('-') ? `unknown option "${arg}"` : `unexpected argument "${arg}"`;
   }
   return parsed;
 }
@@ -33,8 +34,8 @@ export function createOpenApiCommand(deps: OpenApiCommandDeps): CliCommand {
     summary: 'Print the OpenAPI 3.1 document of the platform API (JSON).',
     async run(args) {
       const parsed = parseArgs(args);
-      if (!parsed) {
-        deps.stderr(`intrabot openapi: unknown argument\nUsage: intrabot ${USAGE}\n`);
+      if (typeof parsed === 'string') {
+        deps.stderr(`intrabot openapi: ${parsed}\nUsage: intrabot ${USAGE}\n`);
         return 2;
       }
       const doc = buildOpenApiDocument(parsed.serverUrl ? { serverUrl: parsed.serverUrl } : {});

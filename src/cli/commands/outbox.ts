@@ -6,6 +6,8 @@ import { OutboxRecordSchema, type OutboxEntry } from '../../outbox/entry';
 import { loadConfig, type RuntimeConfig } from '../../runtime/config';
 import { openStore, sqliteStorePath, type QueueEntry, type Store, type StoreConfig } from '../../store';
 import type { CliCommand } from '../command';
+import { messageOf } from '../output';
+import { tenantTimeZone, zonedTime } from '../time';
 
 /** What `intrabot outbox` reads and writes; the CLI passes the process, tests their own. */
 export interface OutboxCommandDeps {
@@ -27,22 +29,32 @@ interface OutboxArgs {
   limit: number;
 }
 
-function readArgs(args: string[]): OutboxArgs | undefined {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: { json: { type: 'boolean', default: false }, target: { type: 'string' }, limit: { type: 'string', default: '100' } },
-  });
+/** The arguments, or what is wrong with them (naming the flag or value). */
+function readArgs(args: string[]): OutboxArgs | string {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { json: { type: 'boolean', default: false }, target: { type: 'string' }, limit: { type: 'string', default: '100' } },
+    });
+  } catch (error) {
+    return messageOf(error);
+  }
+  const { values, positionals } = parsed;
   const [verb = 'list', id, ...extra] = positionals;
   const limit = Number(values.limit);
-  if (extra.length > 0 || !Number.isInteger(limit) || limit < 1 || limit > 10_000) return undefined;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return '--limit: a whole number from 1 to 10000';
+  if (extra.length > 0) return `unexpected argument "${extra[0]}"`;
   const common = { json: values.json ?? false, target: values.target, limit };
   if (verb === 'list' && id === undefined) return { action: { kind: 'list' }, ...common };
   if (verb === 'dead' && id === undefined) return { action: { kind: 'dead' }, ...common };
   if (verb === 'retry' && id !== undefined) return { action: { kind: 'retry', id }, ...common };
   if (verb === 'drop' && id !== undefined) return { action: { kind: 'drop', id }, ...common };
-  return undefined;
+  if (verb === 'retry' || verb === 'drop') return `${verb} needs an entry id`;
+  if (verb === 'list' || verb === 'dead') return `unexpected argument "${id}"`;
+  return `unknown action "${verb}"`;
 }
 
 /** The store the runtime uses: Redis when `INTRABOT_REDIS_URL` is set, else the SQLite file under the data dir. */
@@ -84,25 +96,28 @@ function clip(text: string, max = 60): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-function iso(ms: number | null): string {
-  return ms === null ? '-' : new Date(ms).toISOString();
+/** The tenant an entry sends for (its time zone is the one its times are shown in). */
+function tenantOf(payload: unknown): string | undefined {
+  const parsed = OutboxRecordSchema.safeParse(payload);
+  return parsed.success ? parsed.data.entry.tenant : undefined;
 }
 
-function table(entries: QueueEntry[], dead: boolean): string {
+function table(entries: QueueEntry[], dead: boolean, config: RuntimeConfig): string {
   if (entries.length === 0) return dead ? 'No dead letters.\n' : 'The outbox is empty.\n';
   const lines = entries.map((e) => {
-    const status = dead ? `dead: ${e.deadReason ?? ''}` : `${e.state}, next ${iso(e.notBefore)}${e.lastError ? `, last error: ${e.lastError}` : ''}`;
+    const next = zonedTime(e.notBefore, tenantTimeZone(config, tenantOf(e.payload)));
+    const status = dead ? `dead: ${e.deadReason ?? ''}` : `${e.state}, next ${next}${e.lastError ? `, last error: ${e.lastError}` : ''}`;
     return `${e.id}  ${e.target}  attempts ${e.attempts}  ${describeEntry(e.payload)}\n    ${status}`;
   });
   return `${lines.join('\n')}\n`;
 }
 
-async function act(store: Store, args: OutboxArgs, deps: OutboxCommandDeps): Promise<number> {
+async function act(store: Store, args: OutboxArgs, deps: OutboxCommandDeps, config: RuntimeConfig): Promise<number> {
   const { action } = args;
   if (action.kind === 'list' || action.kind === 'dead') {
     const state = action.kind === 'dead' ? 'dead' : 'live';
     const entries = await store.outbox.list({ state, limit: args.limit, ...(args.target ? { target: args.target } : {}) });
-    deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : table(entries, state === 'dead'));
+    deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : table(entries, state === 'dead', config));
     return 0;
   }
   const done = action.kind === 'retry' ? await store.outbox.requeue(action.id) : await store.outbox.drop(action.id);
@@ -115,14 +130,9 @@ async function act(store: Store, args: OutboxArgs, deps: OutboxCommandDeps): Pro
 
 /** Runs `intrabot outbox ...`; resolves to the exit code. */
 export async function runOutboxCommand(args: string[], deps: OutboxCommandDeps): Promise<number> {
-  let parsed: OutboxArgs | undefined;
-  try {
-    parsed = readArgs(args);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed) {
-    deps.stderr(`usage: intrabot ${USAGE}\n`);
+  const parsed = readArgs(args);
+  if (typeof parsed === 'string') {
+    deps.stderr(`intrabot outbox: ${parsed}\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }
   let store: Store | undefined;
@@ -135,7 +145,7 @@ export async function runOutboxCommand(args: string[], deps: OutboxCommandDeps):
       return parsed.action.kind === 'list' || parsed.action.kind === 'dead' ? 0 : 1;
     }
     store = await openStore(storeConfig, { clock: deps.clock ?? createSystemClock(), secretKey: config.secret_key });
-    return await act(store, parsed, deps);
+    return await act(store, parsed, deps, config);
   } catch (error) {
     deps.stderr(`intrabot outbox: ${isIntrabotError(error) || error instanceof Error ? error.message : String(error)}\n`);
     return 1;

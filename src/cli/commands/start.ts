@@ -1,51 +1,70 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { AdjustableClock } from '../../clock';
 import { loadConfig } from '../../runtime/config';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import { createSandbox, type Sandbox } from '../../sandbox/sandbox';
 import type { CliCommand } from '../command';
+import { messageOf, processIo, type CliIo } from '../output';
+
+const USAGE = 'start';
+
+/** `start` takes no arguments: anything given is a mistake worth stopping for, not ignoring. */
+function argumentProblem(argv: string[]): string | undefined {
+  try {
+    parseArgs({ args: argv, strict: true, allowPositionals: false, options: {} });
+    return undefined;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
 
 /**
  * `intrabot start`: the runtime, and in sandbox mode the emulated platform beside it on one shared
- * clock (advancing the sandbox's clock moves the runtime's too).
+ * clock (advancing the sandbox's clock moves the runtime's too). Runs until SIGINT or SIGTERM.
  */
-export const command: CliCommand = {
-  name: 'start',
-  usage: 'start',
-  summary: 'Start the runtime (and the sandbox when no tenant is configured)',
-  async run() {
-    const config = loadConfig();
-    const clock = new AdjustableClock();
-    mkdirSync(config.data_dir, { recursive: true });
-    let sandbox: Sandbox | undefined;
-    if (config.mode === 'sandbox') {
-      // the sandbox keeps its own state in the data directory, so a restart restarts the runtime, not the "platform"
-      sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') });
-    }
-    const runtime = await buildRuntime({ config, clock });
-    const url = await runtime.start();
-    printBanner(url, runtime, sandbox);
-    collectStartupGarbage();
+export async function runStart(argv: string[], io: CliIo): Promise<number> {
+  const problem = argumentProblem(argv);
+  if (problem) {
+    io.stderr(`intrabot start: ${problem}\nUsage: intrabot ${USAGE}\n`);
+    return 2;
+  }
+  return serve();
+}
 
-    const stop = async (signal: string): Promise<void> => {
-      process.stdout.write(`\n${signal}: stopping...\n`);
-      // everything acknowledged is already durable: a shutdown that hangs may be cut short safely
-      setTimeout(() => {
-        process.stderr.write('intrabot: shutdown took longer than 30 s; exiting\n');
-        process.exit(1);
-      }, 30_000).unref();
-      await runtime.close();
-      await sandbox?.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
-    return await new Promise<number>(() => {
-      // runs until a signal stops it
-    });
-  },
-};
+/** The runtime (and the sandbox beside it in sandbox mode) until a signal stops them. */
+async function serve(): Promise<number> {
+  const config = loadConfig();
+  const clock = new AdjustableClock();
+  mkdirSync(config.data_dir, { recursive: true });
+  let sandbox: Sandbox | undefined;
+  if (config.mode === 'sandbox') {
+    // the sandbox keeps its own state in the data directory, so a restart restarts the runtime, not the "platform"
+    sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') });
+  }
+  const runtime = await buildRuntime({ config, clock });
+  const url = await runtime.start();
+  printBanner(url, runtime, sandbox);
+  collectStartupGarbage();
+
+  const stop = async (signal: string): Promise<void> => {
+    process.stdout.write(`\n${signal}: stopping...\n`);
+    // everything acknowledged is already durable: a shutdown that hangs may be cut short safely
+    setTimeout(() => {
+      process.stderr.write('intrabot: shutdown took longer than 30 s; exiting\n');
+      process.exit(1);
+    }, 30_000).unref();
+    await runtime.close();
+    await sandbox?.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  return await new Promise<number>(() => {
+    // runs until a signal stops it
+  });
+}
 
 function printBanner(url: string, runtime: Runtime, sandbox: Sandbox | undefined): void {
   const loaded = runtime.registry.bots.map((b) => b.name).join(', ') || 'none';
@@ -85,3 +104,10 @@ function collectStartupGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) setTimeout(gc, 200).unref();
 }
+
+export const command: CliCommand = {
+  name: 'start',
+  usage: USAGE,
+  summary: 'Start the runtime (and the sandbox when no tenant is configured)',
+  run: (args) => runStart(args, processIo()),
+};
