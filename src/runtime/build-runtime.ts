@@ -13,6 +13,7 @@ import { SharedRateLimiter } from '../outbox/shared-rate-limiter';
 import { Scheduler } from '../scheduler/scheduler';
 import { schedulesFromManifest } from '../scheduler/schedule-entry';
 import type { Store } from '../store/store';
+import { fromPlatformEvent } from '../webhooks/events';
 import { registerReceiver, type AcceptedDelivery } from '../webhooks/receiver';
 import { registerAdminRoutes } from './admin-routes';
 import type { RuntimeConfig } from './config';
@@ -20,7 +21,7 @@ import { BotEngine, type TenantRuntime } from './engine';
 import { handleError } from './error-handler';
 import { InboxWorker } from './inbox-worker';
 import { SignedFiles } from './signed-files';
-import { DeliveryLog } from './delivery-log';
+import { DELIVERY_LOG_SPACE, DeliveryLog } from './delivery-log';
 import { loggerOptions, OneLinePerRequest } from './logger';
 import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
@@ -83,7 +84,7 @@ export interface Runtime {
   /** Provisions and starts the workers once the app listens (what `start` does after listening). */
   activate(): Promise<string>;
   /** Provisioning alone (the CLI's `provision [--dry-run]`). */
-  provision(options?: { dryRun?: boolean; publicUrl?: string }): Promise<ProvisionResult[]>;
+  provision(options?: { dryRun?: boolean; publicUrl?: string; onTenant?: (tenant: string, index: number, total: number) => void }): Promise<ProvisionResult[]>;
   /** Records a delivery as the receiver does, without HTTP (Probot's `receive` door). */
   receive(delivery: Omit<AcceptedDelivery, 'event' | 'dedupeKey' | 'envelopeJson'> & { dedupeKey?: string }): Promise<{ duplicate: boolean }>;
   close(): Promise<void>;
@@ -151,7 +152,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     templatesDir: deps.templatesDir ?? resolve('templates'),
     ...(deps.handlerTimeoutMs ? { handlerTimeoutMs: deps.handlerTimeoutMs } : {}),
   });
-  const deliveryLog = new DeliveryLog(store.kv('runtime:deliveries'), clock);
+  const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
   const handle = async (item: Parameters<BotEngine['handle']>[0]) => {
     const stop = metrics.handlerDuration.startTimer({ bot: item.bot });
     const started = performance.now();
@@ -294,7 +295,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     async provision(options = {}) {
       const publicUrl = options.publicUrl ?? config.public_url ?? runtime.url ?? `http://127.0.0.1:${config.port}`;
       const keep = registry.failures.map((f) => f.name ?? basename(f.dir));
-      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false, skipWebhooks: deps.poll !== undefined, keep });
+      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false, skipWebhooks: deps.poll !== undefined, keep, ...(options.onTenant ? { onTenant: options.onTenant } : {}) });
     },
     async start() {
       await host.listen({ host: config.host, port: config.port });
@@ -320,7 +321,9 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       return runtime.url;
     },
     receive: async (delivery) => {
-      const result = await accept(delivery);
+      const prefix = config.tenants.find((t) => t.id === delivery.tenant)?.event_prefix;
+      const event = typeof delivery.envelope.event === 'string' ? fromPlatformEvent(delivery.envelope.event, prefix) : undefined;
+      const result = await accept({ ...delivery, ...(event ? { event } : {}) });
       if (!result.duplicate) worker.wake();
       return result;
     },

@@ -2,6 +2,9 @@ import type { Clock } from '../clock';
 import type { KvSpace } from '../store/kv';
 import type { InboxItem } from '../store/inbox';
 
+/** The store's key-value space the history lives in. */
+export const DELIVERY_LOG_SPACE = 'runtime:deliveries';
+
 /** How long a handled delivery stays listed (`intrabot deliveries`). */
 export const DELIVERY_LOG_TTL_MS = 6 * 60 * 60_000;
 

@@ -21,6 +21,8 @@ export interface ProvisionAllInput {
   keep?: readonly string[];
   /** How long a replica that did not win the claim waits for the one that did. */
   waitMs?: number;
+  /** Told before each tenant (`intrabot provision` shows it as progress). */
+  onTenant?: (tenant: string, index: number, total: number) => void;
 }
 
 const CLAIM_TTL_MS = 120_000;
@@ -34,6 +36,7 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
   for (const d of input.engine.deployments()) byTenant.set(d.tenant.config.id, [...(byTenant.get(d.tenant.config.id) ?? []), d]);
   const results: ProvisionResult[] = [];
   for (const [tenantId, deployments] of byTenant) {
+    input.onTenant?.(tenantId, results.length, byTenant.size);
     const tenant = deployments[0]!.tenant;
     const run = () =>
       provisionTenant({

@@ -69,6 +69,26 @@ describe('intrabot deliveries', () => {
     expect(io.out).toContain(deadId);
   });
 
+  it('lists what the bots did with recent deliveries with --handled, and why one was ignored, from the runtime or the store', async () => {
+    const at = new Date(pair.clock.now()).toISOString();
+    const payload = { id: 4343, body: 'from a bot', wall_id: 1, wall_name: 'Company', author: { id: 10, name: 'Ada', email: 'ada@example.com' }, created_at: at, updated_at: at };
+    const envelope = { id: randomUUID(), event: 'service.comment.deleted', version: 'v1' as const, timestamp: Math.floor(pair.clock.now() / 1000), customer: 'sandbox', payload };
+    await pair.runtime.receive({ tenant: 'sandbox', bot: 'chores', deliveryId: envelope.id, envelope });
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    await pair.platform.waitFor(async () => {
+      io.out = '';
+      await runDeliveries(['--handled'], io);
+      return io.out;
+    }, (out) => out.includes('comment.deleted'));
+    const row = io.out.split('\n').find((l) => l.includes('comment.deleted'))!;
+    expect(row).toContain('chores');
+    expect(row).toContain('ignored');
+    expect(row).toContain('no handler for comment.deleted');
+    const offline = captureIo(pairEnv(pair, FIXTURE_BOTS, { INTRABOT_PORT: String(await freePort()) }));
+    expect(await runDeliveries(['--handled', '--json'], offline)).toBe(0);
+    expect(JSON.parse(offline.out)).toContainEqual(expect.objectContaining({ bot: 'chores', event: 'comment.deleted', outcome: 'ignored' }));
+  });
+
   it('says there is nothing waiting when the inbox is empty', async () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runDeliveries([], io)).toBe(0);

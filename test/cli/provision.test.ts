@@ -44,6 +44,12 @@ describe('intrabot provision', () => {
     expect(io.out).toContain('already up to date');
   });
 
+  it('shows its progress tenant by tenant (a plain line each when not on a terminal)', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runProvision([], io)).toBe(0);
+    expect(io.out).toMatch(/provisioning \d+ bot\(s\) on 1 tenant\(s\)\.\.\.\n {2}tenant sandbox \(1 of 1\)\n/);
+  });
+
   it('prints the results as JSON with --json', async () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runProvision(['--dry-run', '--json'], io)).toBe(0);

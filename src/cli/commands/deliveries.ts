@@ -4,6 +4,7 @@ import { createSystemClock, type Clock } from '../../clock';
 import type { RuntimeConfig } from '../../runtime/config';
 import { openRuntimeStore } from '../../runtime/open-runtime-store';
 import { sqliteStorePath } from '../../store';
+import { DELIVERY_LOG_SPACE, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../runtime/delivery-log';
 import type { InboxEntry } from '../../store/inbox';
 import type { Store } from '../../store/store';
 import type { CliCommand } from '../command';
@@ -11,18 +12,18 @@ import { messageOf, paint, processIo, table, type CliIo } from '../output';
 import { answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
 import { tenantTimeZone, zonedTime } from '../time';
 
-const USAGE = 'deliveries [--dead] [--json] [--limit N] | deliveries replay <id>';
+const USAGE = 'deliveries [--dead | --handled] [--json] [--limit N] | deliveries replay <id>';
 
 export interface DeliveriesDeps extends CliIo {
   clock?: Clock;
 }
 
-type DeliveriesArgs = { kind: 'list'; dead: boolean; json: boolean; limit: number } | { kind: 'replay'; id: string };
+type DeliveriesArgs = { kind: 'list'; dead: boolean; json: boolean; limit: number } | { kind: 'handled'; json: boolean; limit: number } | { kind: 'replay'; id: string };
 
 function readArgs(args: string[]): DeliveriesArgs | string {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { dead: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } } });
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { dead: { type: 'boolean' }, handled: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } } });
   } catch (error) {
     return messageOf(error);
   }
@@ -31,6 +32,8 @@ function readArgs(args: string[]): DeliveriesArgs | string {
   if (verb !== undefined) return `unknown argument "${verb}"`;
   const limit = parsed.values.limit === undefined ? 50 : Number(parsed.values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) return '--limit: a whole number from 1 to 1000';
+  if (parsed.values.dead && parsed.values.handled) return '--dead and --handled: one or the other';
+  if (parsed.values.handled) return { kind: 'handled', json: parsed.values.json ?? false, limit };
   return { kind: 'list', dead: parsed.values.dead ?? false, json: parsed.values.json ?? false, limit };
 }
 
@@ -48,7 +51,7 @@ export function renderDeliveries(entries: readonly InboxEntry[], dead: boolean, 
   if (entries.length === 0) {
     return dead
       ? 'No dead letters: every delivery was handled or is still being retried.\n'
-      : 'No deliveries waiting: every delivery received so far was handled (handled deliveries are not kept). See failures with --dead.\n';
+      : 'No deliveries waiting: every delivery received so far was handled. See what the bots did with --handled, failures with --dead.\n';
   }
   const rows = entries.map((e) => [
     e.id,
@@ -80,7 +83,8 @@ export async function runDeliveries(argv: string[], deps: DeliveriesDeps): Promi
   if (!config) return 1;
   const client = createRuntimeClient({ env: deps.env });
   try {
-    return args.kind === 'replay' ? await replay(args.id, deps, config, client) : await list(args, deps, config, client);
+    if (args.kind === 'replay') return await replay(args.id, deps, config, client);
+    return args.kind === 'handled' ? await handled(args, deps, config, client) : await list(args, deps, config, client);
   } catch (error) {
     deps.stderr(`intrabot deliveries: ${messageOf(error)}\n`);
     return 1;
@@ -99,6 +103,39 @@ async function list(args: Extract<DeliveriesArgs, { kind: 'list' }>, deps: Deliv
   }
   deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderDeliveries(entries, args.dead, deps, (tenant) => tenantTimeZone(config, tenant)));
   return 0;
+}
+
+/** The recent history (src/runtime/delivery-log.ts): what each bot did with a delivery, or why it ignored it. */
+async function handled(args: Extract<DeliveriesArgs, { kind: 'handled' }>, deps: DeliveriesDeps, config: RuntimeConfig, client: ReturnType<typeof createRuntimeClient>): Promise<number> {
+  const answer = await client.request<{ data?: HandledDelivery[] }>('GET', `/_admin/deliveries?state=handled&limit=${args.limit}`);
+  let entries: HandledDelivery[];
+  if (answer.reachable) {
+    if (answer.status !== 200) return refused(deps, answer.status, answer.body);
+    entries = answer.body?.data ?? [];
+  } else {
+    const clock = deps.clock ?? createSystemClock();
+    entries = (await withStore(config, deps, (store) => new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock).recent(args.limit))) ?? [];
+  }
+  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderHandled(entries, deps, (tenant) => tenantTimeZone(config, tenant)));
+  return 0;
+}
+
+/** Handled deliveries as a table, newest first; an ignored one says why in DETAIL. */
+export function renderHandled(entries: readonly HandledDelivery[], io: CliIo, zoneOf: (tenant: string) => string): string {
+  const c = paint(io);
+  const ignored = entries.filter((e) => e.outcome === 'ignored').length;
+  if (entries.length === 0) return `No delivery handled in the last ${DELIVERY_LOG_TTL_MS / 3_600_000} hours.\n`;
+  const rows = entries.map((e) => [
+    zonedTime(e.at, zoneOf(e.tenant)),
+    e.tenant,
+    e.bot,
+    e.event + (e.recovered ? ' (recovered)' : ''),
+    e.outcome,
+    e.detail.replace(/\s+/g, ' ').slice(0, 80),
+    `${e.durationMs} ms`,
+  ]);
+  const summary = `${entries.length} delivery(ies) handled, newest first${ignored ? `; ${c.yellow(`${ignored} ignored`)} (DETAIL says why)` : ''}`;
+  return `${summary}\n${table(['HANDLED', 'TENANT', 'BOT', 'EVENT', 'OUTCOME', 'DETAIL', 'TOOK'], rows)}`;
 }
 
 async function replay(id: string, deps: DeliveriesDeps, config: RuntimeConfig, client: ReturnType<typeof createRuntimeClient>): Promise<number> {
@@ -139,6 +176,6 @@ async function withStore<T>(config: RuntimeConfig, deps: DeliveriesDeps, use: (s
 export const command: CliCommand = {
   name: 'deliveries',
   usage: USAGE,
-  summary: 'Show deliveries waiting or failed (dead letters) and replay one',
+  summary: 'Show deliveries waiting, handled (--handled: what each bot did, or why it ignored one) or failed (--dead), and replay one',
   run: (args) => runDeliveries(args, processIo()),
 };
