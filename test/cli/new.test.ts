@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBots } from '../../src/bots/registry';
 import { runNew } from '../../src/cli/commands/new';
@@ -55,6 +57,25 @@ describe('intrabot new', () => {
     const comments = await pair.platform.waitFor(() => pair!.platform.commentsOn(post.id), (c) => c.length > 0);
     expect(comments[0]?.body).toMatch(/^Hello, \S.*!$/);
   });
+
+  it('scaffolds a test that passes as it is, run by vitest itself', async () => {
+    // inside the repository (in a dot folder, which the suite and the typecheck pass by), so the test's
+    // imports of vitest resolve as they do for a bot in bots/
+    const repoTmp = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.tmp-new-'));
+    try {
+      const io = captureIo({ INTRABOT_BOTS_DIR: join(repoTmp, 'bots') }, repoTmp);
+      expect(await runNew(['scaffolded'], io)).toBe(0);
+      const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
+      // the repository's own config would look for tests elsewhere: one that finds the bot's test
+      const config = join(repoTmp, 'vitest.config.mjs');
+      writeFileSync(config, "export default { test: { include: ['**/*.test.ts'] } };\n");
+      const run = spawnSync(process.execPath, [vitest, 'run', '--config', config, '--root', join(repoTmp, 'bots', 'scaffolded')], { encoding: 'utf8', env: { ...process.env, INTRABOT_REDIS_URL: '', CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }, timeout: 120_000 });
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(run.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+\d+ passed/);
+    } finally {
+      rmSync(repoTmp, { recursive: true, force: true });
+    }
+  }, 150_000);
 
   it('refuses an existing folder with exit code 2 and changes nothing', async () => {
     const before = readFileSync(join(botsDir, 'standup-helper', 'index.ts'), 'utf8');
