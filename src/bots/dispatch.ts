@@ -112,7 +112,7 @@ async function dispatchCommand(deps: DispatchDeps, body: string, payload: Record
 
   if (!command) {
     if (parsed.name === 'help') {
-      await run(deps, 'help', source, (ctx) => ctx.reply(formatHelp(infos)));
+      await run(deps, 'help', source, (ctx) => ctx.reply(formatHelp(infos, { botName: deps.manifest.display_name })));
       return { status: 'handled', what: 'help' };
     }
     const close = suggest(parsed.name, Object.keys(commands));

@@ -31,8 +31,12 @@ describe('runtime and sandbox end to end', () => {
   it('lists the commands on /help', async () => {
     const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '@Ops Bot help' });
     const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    expect(comments[0]?.body).toMatch(/^Ops Bot commands:\n/);
     expect(comments[0]?.body).toContain('/status');
     expect(comments[0]?.body).toContain('/oncall');
+    // the restriction is said once, by the help itself
+    expect(comments[0]?.body).toMatch(/\/declare <service> <state> — [^\n]*\(managers only\)$/m);
+    expect(comments[0]?.body).not.toContain('(managers only) (managers only)');
   });
 
   it('refuses a managers-only command politely to an employee and runs it for a manager', async () => {

@@ -37,4 +37,8 @@ describe('formatHelp with a defined bot', () => {
     const bot = defineBot({ commands: { status: () => undefined, deploy: { description: 'Deploys', args: ['service'], run: () => undefined } } });
     expect(formatHelp(Object.values(bot.commands))).toBe('Commands:\n/deploy <service> — Deploys\n/status');
   });
+
+  it("names the bot in the heading when given, since every bot's comment reply has the same author", () => {
+    expect(formatHelp([{ name: 'status' }], { botName: 'Ops Bot' })).toBe('Ops Bot commands:\n/status');
+  });
 });
