@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SandboxControl } from '../../src/testing';
 import { freePort } from '../helpers/free-port';
 
 const ROOT = resolve('.');
@@ -44,7 +45,7 @@ describe('the built CLI', () => {
     expect(JSON.parse(run.stdout)).toEqual({ sameClass: true, greeting: 'HELLO FROM BESIDE THE BOT!', kind: 'intrabot.bot' });
   });
 
-  it('starts with every example bot from bin/intrabot.mjs and stops cleanly on SIGTERM', async () => {
+  it('starts with every example bot from bin/intrabot.mjs, answers every curl its banner suggests, and stops cleanly on SIGTERM', async () => {
     const [port, sandboxPort] = [await freePort(), await freePort()];
     const env = { ...process.env, INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_REDIS_URL: '', INTRABOT_BASE_URL: '', INTRABOT_TOKEN: '', INTRABOT_LOG_LEVEL: 'warn' };
     const child = spawn(process.execPath, ['bin/intrabot.mjs', 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -61,6 +62,19 @@ describe('the built CLI', () => {
       const exampleBots = readdirSync('bots', { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join('bots', d.name, 'bot.yaml')));
       expect(ready, output).toEqual({ ok: true, bots: exampleBots.length });
       expect(output).not.toContain('not loaded');
+      // every curl the banner suggests works as printed (run from the repository, as a newcomer would)
+      const tries = output.split('\n').filter((line) => line.startsWith('  curl '));
+      expect(tries.length, output).toBeGreaterThanOrEqual(4);
+      for (const line of tries) {
+        const answer = execFileSync('bash', ['-c', `${line.trim()} -w '\\n%{http_code}'`], { cwd: ROOT, encoding: 'utf8' });
+        expect(Number(answer.trim().split('\n').at(-1)), line).toBeGreaterThanOrEqual(200);
+        expect(Number(answer.trim().split('\n').at(-1)), line).toBeLessThan(300);
+      }
+      // and the first one, an employee's /oncall, is answered by the ops bot
+      const posted = JSON.parse(execFileSync('bash', ['-c', tries[0]!.trim()], { cwd: ROOT, encoding: 'utf8' })) as { data: { id: number } };
+      const platform = new SandboxControl(`http://127.0.0.1:${sandboxPort}`);
+      const comments = await platform.waitFor(() => platform.commentsOn(posted.data.id), (c) => c.length > 0, 10_000);
+      expect(String(comments[0]?.body)).toMatch(/^On call: /);
     } finally {
       child.kill('SIGTERM');
     }
