@@ -32,6 +32,7 @@ import { registerProxy } from '../proxy/plugin';
 import { registerOpenApiRoutes } from '../proxy/openapi-route';
 import { outboxBusyFrom } from '../proxy/outbox-busy';
 import { validateAlertInputs } from '../alerts/alert-input';
+import { SANDBOX_REPORT_SECRET } from '../webhooks/report';
 import { ConfigError } from '../errors';
 import { HEARTBEAT_MS, heartbeat, pollMissed, recoverMissed } from './recovery';
 
@@ -250,7 +251,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       resolve: (tenant, bot) => {
         const d = engine.deployment(tenant, bot);
         if (!d || d.manifest.reports.length === 0) return undefined;
-        return { tenant, bot, secret: d.manifest.reports.map((r) => r.secret), customer: d.tenant.config.customer, eventPrefix: d.tenant.config.event_prefix };
+        const { reports } = d.manifest;
+        return { tenant, bot, secret: reports.map((r) => r.secret), secretEvents: reports.map((r) => r.report), customer: d.tenant.config.customer, eventPrefix: d.tenant.config.event_prefix };
       },
       accept,
       onAccepted: () => worker.wake(),
@@ -353,11 +355,18 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   return runtime;
 }
 
-/** An alert input that cannot work (no credential, the sandbox token in connected mode...) stops its bot from loading. */
+/**
+ * An alert input that cannot work (no credential, the sandbox token in connected mode...), or a report
+ * signed with the sandbox's published secret in connected mode, stops its bot from loading.
+ */
 function refuseBadAlertInputs(registry: BotRegistry, mode: RuntimeConfig['mode']): void {
   for (const bot of [...registry.bots]) {
     try {
       validateAlertInputs(bot.manifest, mode);
+      const sandboxSigned = bot.manifest.reports.findIndex((r) => r.secret === SANDBOX_REPORT_SECRET);
+      if (mode === 'connected' && sandboxSigned >= 0) {
+        throw new ConfigError(`reports.${sandboxSigned}.secret`, `report ${bot.manifest.reports[sandboxSigned]!.report} uses the sandbox's published secret, which connected mode does not accept: configure a secret of your own`);
+      }
     } catch (error) {
       registry.bots.splice(registry.bots.indexOf(bot), 1);
       // named like the manifest loader's errors: the file, then the field

@@ -9,8 +9,13 @@ import { verify, type VerifyResult } from './signature';
 export interface ReceiverTarget {
   tenant: string;
   bot: string;
-  /** The signing secret of the bot's endpoint; for `/reports`, each report's secret (any may match). */
+  /** The signing secret of the bot's endpoint; for `/reports`, each report's secret. */
   secret: string | readonly string[];
+  /**
+   * For several secrets: the event each one signs (`todoliststats.daily`), so a delivery verified with
+   * one report's secret cannot pass for another report.
+   */
+  secretEvents?: readonly string[];
   /** The tenant's configured customer identifier; when set, the envelope must carry the same. */
   customer?: string | undefined;
   eventPrefix: string;
@@ -91,7 +96,7 @@ async function receive(options: ReceiverOptions, request: FastifyRequest<{ Param
   if (!target) throw new ReceiverRejection('unknown_bot', 'unknown_target', `no bot "${bot}" is deployed to tenant "${tenant}"`);
   const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 
-  const verdict = verifyAny(target.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
+  const { verdict, index } = verifyAny(target.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
   if (!verdict.ok) throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
 
   const envelopeJson = rawBody.toString('utf8');
@@ -100,6 +105,7 @@ async function receive(options: ReceiverOptions, request: FastifyRequest<{ Param
     throw new ReceiverRejection('customer_mismatch', 'customer', 'the delivery is for another customer');
   }
   const event = fromPlatformEvent(envelope.event, target.eventPrefix) ?? envelope.event;
+  if (target.secretEvents && !signsFor(target, index, event)) throw new ReceiverRejection('signature_mismatch', 'mismatch', 'signature check failed: mismatch');
   if (options.acknowledgeOnly?.includes(event)) return reply.code(200).send({ ok: true });
 
   const delivery: AcceptedDelivery = { tenant, bot, deliveryId: envelope.id, event, dedupeKey: dedupeKeyOf(event, envelope), envelope, envelopeJson };
@@ -109,13 +115,22 @@ async function receive(options: ReceiverOptions, request: FastifyRequest<{ Param
   return reply;
 }
 
-function verifyAny(secrets: string | readonly string[], signature: string | undefined, timestamp: string | undefined, rawBody: Buffer, nowMs: number): VerifyResult {
+/** Whether the secret that verified (the `index`th) is one the target gives for `event` (several reports may share one). */
+function signsFor(target: ReceiverTarget, index: number, event: string): boolean {
+  const secrets = typeof target.secret === 'string' ? [target.secret] : target.secret;
+  const matched = secrets[index];
+  return secrets.some((secret, i) => secret === matched && target.secretEvents?.[i] === event);
+}
+
+/** The verdict, and which of the secrets matched. */
+function verifyAny(secrets: string | readonly string[], signature: string | undefined, timestamp: string | undefined, rawBody: Buffer, nowMs: number): { verdict: VerifyResult; index: number } {
   let verdict: VerifyResult = { ok: false, reason: 'mismatch' };
-  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  for (const [index, secret] of list.entries()) {
     verdict = verify({ secret, signature, timestamp, rawBody }, nowMs);
-    if (verdict.ok || verdict.reason !== 'mismatch') return verdict;
+    if (verdict.ok || verdict.reason !== 'mismatch') return { verdict, index };
   }
-  return verdict;
+  return { verdict, index: -1 };
 }
 
 function parseEnvelope(text: string): Envelope {

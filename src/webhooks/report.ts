@@ -59,6 +59,9 @@ export const TodoListStatsReportSchema = z.looseObject({
 
 export type TodoListStatsReport = z.infer<typeof TodoListStatsReportSchema>;
 
+/** The report secret `sandbox.env` gives the example bot: published, so connected mode refuses it. */
+export const SANDBOX_REPORT_SECRET = 'sandbox-report-secret';
+
 /** The payload schema of every report, keyed by the short report name. */
 export const REPORT_SCHEMAS = {
   'todoliststats.daily': TodoListStatsReportSchema,

@@ -54,4 +54,14 @@ describe('sandbox.env', () => {
     expect(runtime.registry.bots).toEqual([]);
     expect(runtime.registry.failures[0]?.error.message).toMatch(/bot\.yaml:4 .*GREETING_WALL/);
   });
+
+  it("refuses, in connected mode, a bot whose report uses the sandbox's published report secret", async () => {
+    const clock = new AdjustableClock();
+    sandbox = await createSandbox({ clock, port: 0, seed: 'demo' });
+    writeFileSync(join(root, 'bots', 'greeter', 'bot.yaml'), 'name: greeter\ndisplay_name: Greeter\nreports:\n  - report: todoliststats.daily\n    secret: sandbox-report-secret\n');
+    const connected = { INTRABOT_BOTS_DIR: join(root, 'bots'), INTRABOT_DATA_DIR: join(root, 'data'), INTRABOT_LOG_LEVEL: 'silent', INTRABOT_REDIS_URL: '', INTRABOT_PORT: '0', INTRABOT_BASE_URL: sandbox.baseUrl, INTRABOT_TOKEN: sandbox.token, INTRABOT_SECRET_KEY: 'sandbox-env-test-key' };
+    runtime = await buildRuntime({ config: loadConfig({ env: connected, cwd: root }), clock, env: connected, rootDir: root });
+    expect(runtime.registry.bots).toEqual([]);
+    expect(runtime.registry.failures[0]?.error.message).toMatch(/bot\.yaml reports\.0\.secret: .*published secret/);
+  });
 });

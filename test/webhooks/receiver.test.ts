@@ -149,4 +149,25 @@ describe('webhook receiver', () => {
     expect(recorded).toHaveLength(0);
     expect(routed).toHaveLength(0);
   });
+
+  it("refuses a report verified with another report's secret (a secret signs its own report only)", async () => {
+    const app = Fastify();
+    onTestFinished(() => app.close());
+    const recorded: AcceptedDelivery[] = [];
+    await registerReceiver(app, {
+      path: '/reports/:tenant/:bot',
+      clock: new AdjustableClock({ start: NOW, frozen: true }),
+      resolve: (tenant, bot) => ({ tenant, bot, secret: ['daily-secret', 'weekly-secret'], secretEvents: ['todoliststats.daily', 'todoliststats.weekly'], eventPrefix: 'service' }),
+      accept: async (delivery) => {
+        recorded.push(delivery);
+        return { duplicate: false };
+      },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const weekly = envelope('service.todoliststats.weekly');
+    const forged = await post(app, '/reports/acme/digest', weekly, signed(weekly, NOW / 1000, 'daily-secret'));
+    const genuine = await post(app, '/reports/acme/digest', weekly, signed(weekly, NOW / 1000, 'weekly-secret'));
+    expect([forged.statusCode, genuine.statusCode]).toEqual([401, 200]);
+    expect(recorded.map((d) => d.event)).toEqual(['todoliststats.weekly']);
+  });
 });
