@@ -56,7 +56,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     admin.get('/_admin/jobs', async () => ({ data: await deps.scheduler.listJobs() }));
 
     admin.get<{ Querystring: { state?: 'live' | 'dead' | 'handled'; limit?: string } }>('/_admin/deliveries', async (request) => {
-      const limit = Math.min(Number(request.query.limit ?? 100) || 100, 1_000);
+      const limit = Math.min(Math.max(Math.trunc(Number(request.query.limit ?? 100)) || 100, 1), 1_000);
       // handled: the recent history (src/runtime/delivery-log.ts); live and dead: the inbox itself
       if (request.query.state === 'handled') return { data: await deps.deliveryLog.recent(limit) };
       const state = request.query.state === 'dead' ? 'dead' : 'live';

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { KvSpace } from '../store/kv';
 import type { InboxItem } from '../store/inbox';
+import type { JsonValue } from '../store/json';
 
 /** The store's key-value space the history lives in. */
 export const DELIVERY_LOG_SPACE = 'runtime:deliveries';
@@ -23,19 +24,27 @@ export interface HandledDelivery {
   durationMs: number;
 }
 
+/** How many handled deliveries are kept per tenant and bot. */
+export const DELIVERY_LOG_PER_BOT = 100;
+
 /**
- * The recent history of handled deliveries, kept in the store (every replica's) for a few hours, so
- * `intrabot deliveries` can answer "did my bot see it, and what did it do?": an ignored delivery says
- * why (loop prevention, no handler, an unknown event). Failures and dead letters stay in the inbox.
+ * The recent history of handled deliveries, kept in the store (every replica's) so `intrabot
+ * deliveries` can answer "did my bot see it, and what did it do?": an ignored delivery says why (loop
+ * prevention, no handler, an unknown event). Failures and dead letters stay in the inbox.
+ *
+ * Bounded: one store value per tenant and bot holding its last 100, for 6 hours after the last one.
+ * Appends are serialised within a process; two replicas appending to one bot at the same moment may
+ * each keep only its own (a history for people, not a record anything depends on).
  */
 export class DeliveryLog {
+  private readonly appending = new Map<string, Promise<void>>();
+
   constructor(
     private readonly kv: KvSpace,
     private readonly clock: Clock,
   ) {}
 
   async record(item: InboxItem, outcome: { status: 'handled'; what: string } | { status: 'ignored'; reason: string }, durationMs: number): Promise<void> {
-    const at = this.clock.now();
     const entry: HandledDelivery = {
       tenant: item.tenant,
       bot: item.bot,
@@ -45,16 +54,29 @@ export class DeliveryLog {
       outcome: outcome.status,
       detail: outcome.status === 'handled' ? outcome.what : outcome.reason,
       recovered: (item.envelope as { recovered?: unknown }).recovered === true,
-      at,
+      at: this.clock.now(),
       durationMs: Math.round(durationMs),
     };
-    // keys sort by time; the delivery id keeps two at the same millisecond apart
-    await this.kv.set(`${String(at).padStart(15, '0')}:${item.deliveryId}`, { ...entry }, { ttlMs: DELIVERY_LOG_TTL_MS });
+    const key = JSON.stringify([item.tenant, item.bot]);
+    const previous = this.appending.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.append(key, entry));
+    this.appending.set(key, next);
+    try {
+      await next;
+    } finally {
+      if (this.appending.get(key) === next) this.appending.delete(key);
+    }
   }
 
-  /** The newest first, at most `limit`. */
+  /** The newest first, at most `limit`, across tenants and bots. */
   async recent(limit: number): Promise<HandledDelivery[]> {
-    const items = await this.kv.list();
-    return items.slice(-limit).reverse().map((item) => item.value as unknown as HandledDelivery);
+    const all = (await this.kv.list()).flatMap((item) => item.value as unknown as HandledDelivery[]);
+    return all.sort((a, b) => b.at - a.at).slice(0, limit);
+  }
+
+  private async append(key: string, entry: HandledDelivery): Promise<void> {
+    const kept = ((await this.kv.get(key)) as unknown as HandledDelivery[] | undefined) ?? [];
+    const next = [...kept.slice(-(DELIVERY_LOG_PER_BOT - 1)), entry];
+    await this.kv.set(key, next as unknown as JsonValue, { ttlMs: DELIVERY_LOG_TTL_MS });
   }
 }

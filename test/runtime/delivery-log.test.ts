@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_LOG_TTL_MS, type HandledDelivery } from '../../src/runtime/delivery-log';
+import { AdjustableClock } from '../../src/clock';
+import { DELIVERY_LOG_PER_BOT, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../src/runtime/delivery-log';
+import type { InboxItem } from '../../src/store/inbox';
+import { tempStore } from '../helpers/temp-store';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { startPair, type Pair } from '../../src/testing';
 
@@ -30,5 +33,33 @@ describe('the recent history of handled deliveries (intrabot deliveries)', () =>
     expect((await handled()).length).toBeGreaterThan(0);
     pair.clock.advance(DELIVERY_LOG_TTL_MS + 1);
     expect(await handled()).toEqual([]);
+  });
+});
+
+describe('DeliveryLog', () => {
+  it('keeps the last 100 per tenant and bot, so the history is bounded whatever the rate', async () => {
+    const clock = new AdjustableClock({ frozen: true });
+    const store = await tempStore(clock);
+    try {
+      const log = new DeliveryLog(store.kv('runtime:deliveries'), clock);
+      const item = (bot: string, n: number): InboxItem => ({ tenant: 't', bot, deliveryId: `${bot}-${n}`, event: 'post.created', dedupeKey: null, envelope: {} as never });
+      // concurrent appends to one bot, as the inbox's lanes make them
+      await Promise.all(Array.from({ length: DELIVERY_LOG_PER_BOT + 5 }, (_, n) => {
+        clock.advance(1);
+        return log.record(item('busy', n), { status: 'handled', what: 'on.post.created' }, 1);
+      }));
+      for (let n = 0; n < 3; n++) {
+        clock.advance(1);
+        await log.record(item('quiet', n), { status: 'ignored', reason: 'no handler' }, 1);
+      }
+      const all = await log.recent(1_000);
+      expect(all.filter((e) => e.bot === 'busy')).toHaveLength(DELIVERY_LOG_PER_BOT);
+      expect(all.filter((e) => e.bot === 'quiet')).toHaveLength(3);
+      expect(all.some((e) => e.deliveryId === 'busy-0')).toBe(false);
+      expect(all.some((e) => e.deliveryId === `busy-${DELIVERY_LOG_PER_BOT + 4}`)).toBe(true);
+      expect((await log.recent(2)).map((e) => e.bot)).toEqual(['quiet', 'quiet']);
+    } finally {
+      await store.close();
+    }
   });
 });
