@@ -203,4 +203,22 @@ describe('provisionTenant against the sandbox', () => {
     expect(secret).not.toBe(before);
     expect(await store.secrets.get(webhookSecretName('sandbox', 'kudos'))).toBe(secret);
   });
+
+  it("never takes over another bot's user or endpoint that got a remembered id after a platform reset", async () => {
+    await provisionTenant(input([kudos, welcome]));
+    await fetch(`${sandbox.baseUrl}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: 'demo' }) });
+    // welcome is provisioned first on the fresh platform (kudos failed to load, say): it gets kudos's old ids
+    const first = await provisionTenant(input([welcome], { keep: ['kudos'] }));
+    const again = await provisionTenant(input([kudos, welcome]));
+    expect(again.bots.kudos!.botUserId).not.toBe(first.bots.welcome!.botUserId);
+    expect(((await api.bots.get(first.bots.welcome!.botUserId!)) as { name: string }).name).toBe('Welcome Bot');
+    expect(((await api.bots.get(again.bots.kudos!.botUserId!)) as { name: string }).name).toBe('Kudos Bot');
+    const welcomeHook = (await api.webhooks.get(first.bots.welcome!.webhookId!)) as { url: string; revoked_at: string | null };
+    expect(welcomeHook.url).toContain('/hooks/sandbox/welcome');
+    expect(welcomeHook.revoked_at).toBeNull();
+    // and a later run without kudos retires kudos's own bot user, not welcome's
+    await provisionTenant(input([welcome]));
+    expect(((await api.bots.get(first.bots.welcome!.botUserId!)) as { name: string }).name).toBe('Welcome Bot');
+    expect(((await api.bots.get(again.bots.kudos!.botUserId!)) as { name: string }).name).toBe('Kudos Bot (retired)');
+  });
 });

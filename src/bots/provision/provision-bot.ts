@@ -60,7 +60,10 @@ async function getOrUndefined<T>(fetch: () => Promise<T>): Promise<T | undefined
 /** The bot user: found by the remembered id, else by name; created or updated (name, avatar). */
 export async function provisionBotUser(ctx: ProvisionContext, manifest: BotManifest): Promise<number | undefined> {
   const record = await ctx.store.provisioning.get(ctx.tenant, 'bot_user', manifest.name);
-  let remote = record ? ctx.observed.bots.find((b) => b.id === Number(record.remoteId)) : undefined;
+  const known = record ? ctx.observed.bots.find((b) => b.id === Number(record.remoteId)) : undefined;
+  // a remembered id is ours only while its bot user has the name we gave it: a platform that was reset
+  // numbers from 1 again, and another bot may hold the id now (a record from before names were kept is trusted)
+  let remote = known && (record?.fingerprint === undefined || known.name === record.fingerprint || known.name === manifest.display_name) ? known : undefined;
   remote ??= ctx.observed.bots.find((bot) => bot.name === manifest.display_name);
   const desired = { name: manifest.display_name, ...(manifest.avatar_url ? { avatar_url: manifest.avatar_url } : {}) };
   if (!remote) {
@@ -73,8 +76,8 @@ export async function provisionBotUser(ctx: ProvisionContext, manifest: BotManif
   } else {
     note(ctx, { resource: 'bot_user', name: manifest.name, action: 'unchanged' });
   }
-  if (!ctx.dryRun && (!record || record.remoteId !== remote.id)) {
-    await ctx.store.provisioning.put(ctx.tenant, { kind: 'bot_user', name: manifest.name, remoteId: remote.id });
+  if (!ctx.dryRun && (!record || record.remoteId !== remote.id || record.fingerprint !== desired.name)) {
+    await ctx.store.provisioning.put(ctx.tenant, { kind: 'bot_user', name: manifest.name, remoteId: remote.id, fingerprint: desired.name });
   }
   return remote.id;
 }
@@ -98,7 +101,8 @@ export async function provisionWebhook(ctx: ProvisionContext, manifest: BotManif
   const desired = { url, ...toWebhookSubscription(manifest.events, ctx.eventPrefix) };
   const name = webhookName(manifest.name);
   const record = await ctx.store.provisioning.get(ctx.tenant, 'webhook_endpoint', manifest.name);
-  let remote = record ? ctx.observed.webhooks.find((h) => h.id === Number(record.remoteId)) : undefined;
+  // the remembered id only while the endpoint there carries our name (ids are reused after a reset)
+  let remote = record ? ctx.observed.webhooks.find((h) => h.id === Number(record.remoteId) && h.name === name) : undefined;
   if (remote?.revoked_at) remote = undefined;
   remote ??= ctx.observed.webhooks.find((hook) => hook.name === name && !hook.revoked_at);
 

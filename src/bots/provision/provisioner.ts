@@ -120,7 +120,9 @@ async function retireRemoved(ctx: ProvisionContext, deployed: Set<string>): Prom
   for (const record of await store.provisioning.list(tenant, 'bot_user')) {
     if (deployed.has(record.name)) continue;
     const remote = ctx.observed.bots.find((b) => b.id === Number(record.remoteId)) as { id: number; name: string } | undefined;
-    if (remote && !remote.name.endsWith(RETIRED_SUFFIX)) {
+    // only the bot user that still has the name we gave it: after a platform reset the id may be another's
+    const ours = remote !== undefined && (record.fingerprint === undefined || remote.name === record.fingerprint);
+    if (remote && ours && !remote.name.endsWith(RETIRED_SUFFIX)) {
       ctx.actions.push({ tenant, resource: 'bot_user', name: record.name, action: 'retire', detail: `${remote.name}${RETIRED_SUFFIX}` });
       if (!ctx.dryRun) await api.bots.update(remote.id, { name: `${remote.name}${RETIRED_SUFFIX}` });
     }
