@@ -38,13 +38,13 @@ export class LoopGuard {
 
   /**
    * The user the token's content is attributed to (spec: Authentication, 4: its creator or a system
-   * user), learned from a comment or post the runtime created. A system user's content is all the
-   * runtime's, so it is ignored; an employee's (`type` `default`, a token attributed to its creator)
-   * is theirs too, so only what the runtime remembers creating is ignored.
+   * user), learned from a comment or post the runtime created. A system user's (`type` `system`)
+   * content is all the runtime's, so it is ignored; anyone else's (an employee who created the token,
+   * or an author whose type is not given) is theirs too, so only what the runtime remembers creating is.
    */
   async noteTokenUser(tenant: string, user: { id: number; type?: string | undefined }): Promise<void> {
-    if (user.type === 'default') await this.kv.delete(`token-user:${tenant}`);
-    else await this.kv.set(`token-user:${tenant}`, user.id);
+    if (user.type === 'system') await this.kv.set(`token-user:${tenant}`, user.id);
+    else await this.kv.delete(`token-user:${tenant}`);
   }
 
   async noteCreated(tenant: string, kind: 'post' | 'comment', id: number): Promise<void> {

@@ -59,6 +59,9 @@ describe('LoopGuard', () => {
     // the token turns out to be attributed to its creator, an employee
     await guard.noteTokenUser('acme', { id: 3, type: 'default' });
     expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(3) })).toEqual({ ignore: false });
+    // an author whose type is not given is not taken for the system user either
+    await guard.noteTokenUser('acme', { id: 3 });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(3) })).toEqual({ ignore: false });
   });
 
   it('keeps tenants apart', async () => {
