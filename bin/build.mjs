@@ -38,7 +38,8 @@ function buildKey(files) {
   return hash.digest('hex').slice(0, 16);
 }
 
-const EXTERNAL_PACKAGES = ['better-sqlite3', 'esbuild', 'pino', 'pino-pretty', 'thread-stream', 'tsx', 'tsx/*', 'ioredis'];
+// node-cron forks a daemon file found from its own location for background tasks (not used, but kept whole)
+const EXTERNAL_PACKAGES = ['better-sqlite3', 'esbuild', 'pino', 'pino-pretty', 'thread-stream', 'tsx', 'tsx/*', 'ioredis', 'node-cron'];
 
 /**
  * The directory of an up-to-date build, building it first when the sources changed. Safe when several

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -19,19 +19,29 @@ const KEEP_PER_BOT = 3;
 
 /**
  * The first of `candidates` that exists (or can be made) and can be written to; undefined when none
- * can. `access` reports a read-only file system even to root.
+ * can. `access` reports a read-only file system even to root. A `private` candidate (in a shared
+ * temporary folder, where another user could make it first and plant code in it) is made with mode
+ * 0700 and taken only when it is a real directory of this user, closed to others.
  */
-export function firstWritableDir(candidates: readonly string[]): string | undefined {
-  for (const dir of candidates) {
+export function firstWritableDir(candidates: readonly (string | { dir: string; private: true })[]): string | undefined {
+  for (const candidate of candidates) {
+    const dir = typeof candidate === 'string' ? candidate : candidate.dir;
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       accessSync(dir, constants.W_OK);
+      if (typeof candidate !== 'string' && !ownPrivateDir(dir)) continue;
       return dir;
     } catch {
       // not here: try the next
     }
   }
   return undefined;
+}
+
+function ownPrivateDir(dir: string): boolean {
+  const stat = lstatSync(dir);
+  const uid = process.getuid?.();
+  return stat.isDirectory() && !stat.isSymbolicLink() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o077) === 0;
 }
 
 let bundlesDir: string | undefined;
@@ -46,7 +56,7 @@ let compilerStarted = false;
 function bundles(): string {
   bundlesDir ??= firstWritableDir([
     join(PACKAGE_ROOT, '.build', 'bots'),
-    join(tmpdir(), `intrabot-bots-${createHash('sha256').update(PACKAGE_ROOT).digest('hex').slice(0, 12)}`),
+    { dir: join(tmpdir(), `intrabot-bots-${createHash('sha256').update(PACKAGE_ROOT).digest('hex').slice(0, 12)}-${process.getuid?.() ?? 'user'}`), private: true },
   ]);
   if (!bundlesDir) throw new Error(`intrabot: nowhere to write compiled bots: neither ${join(PACKAGE_ROOT, '.build', 'bots')} nor ${tmpdir()} is writable`);
   return bundlesDir;

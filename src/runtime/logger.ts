@@ -1,3 +1,4 @@
+import { redactQueryToken } from '../alerts/input-auth';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 
 /**
@@ -33,9 +34,10 @@ export function loggerOptions(level: string, pretty = prefersPretty()): FastifyS
     // in a terminal a request is one line: "request completed: POST /hooks/sandbox/ops 200 in 1.2 ms"
     ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req,res,responseTime', messageFormat: PRETTY_MESSAGE } } } : {}),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    // incoming-webhook tokens travel in URLs: never log a URL with one
+    // tokens travel in URLs (incoming webhooks, alert inputs' ?token=): never log a URL with one, even
+    // one that matched no route
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.replace(/\/incoming\/[^/?]+/, '/incoming/[redacted]') }),
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: redactQueryToken(req.url.replace(/\/incoming\/[^/?]+/, '/incoming/[redacted]')) }),
     },
   };
 }
@@ -58,6 +60,11 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {
     // the completed line carries the request
+  }
+
+  /** Fastify writes the raw URL into this message, where no serializer redacts it: the completed line says 404 instead. */
+  override routeNotFound(): void {
+    // the completed line carries the request and its 404
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { redactQueryToken } from '../../src/alerts/input-auth';
 import { loggerOptions, OneLinePerRequest } from '../../src/runtime/logger';
 
 /** A Fastify app logging as the runtime does, into `lines` (JSON). */
@@ -46,15 +47,18 @@ describe('request log', () => {
     expect(debug).toMatchObject([{ level: 20, req: { url: '/healthz' } }]);
   });
 
-  it('never writes an incoming-webhook token or a route-redacted ?token= into the line (secrets stay out of logs)', async () => {
+  it('never writes an incoming-webhook token or a ?token= into the line, routed or not (secrets stay out of logs)', async () => {
     const lines: Record<string, unknown>[] = [];
     app = appLoggingTo(lines);
     app.post('/proxy/incoming/:token', async () => ({ ok: true }));
-    app.post('/alerts/:tenant/:bot/:input', { logSerializers: { req: (req) => ({ method: req.method, url: req.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]') }) } }, async () => ({ ok: true }));
+    app.post('/alerts/:bot/:input', { logSerializers: { req: (req) => ({ method: req.method, url: redactQueryToken(req.url) }) } }, async () => ({ ok: true }));
     await app.inject({ method: 'POST', url: '/proxy/incoming/s3cr3t-incoming', payload: {} });
-    await app.inject({ method: 'POST', url: '/alerts/acme/ops/grafana?token=s3cr3t-query', payload: {} });
+    await app.inject({ method: 'POST', url: '/alerts/ops/grafana?token=s3cr3t-query', payload: {} });
+    // a request that matches no route (a wrong method on an alert URL) has only the root serializer
+    await app.inject({ method: 'GET', url: '/alerts/ops/grafana?a=1&token=s3cr3t-stray', payload: {} });
     const text = JSON.stringify(lines);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatchObject({ res: { statusCode: 404 } });
     expect(text).not.toContain('s3cr3t');
     expect(text).toContain('/incoming/[redacted]');
     expect(text).toContain('token=[redacted]');
