@@ -12,6 +12,8 @@ export interface SyncOptions<E extends AnyEndpoint> {
   params?: CallInput<E>['params'];
   query?: CallInput<E>['query'];
   signal?: AbortSignal;
+  /** Told the number of items read so far, after each page (a progress line for long reads). */
+  onProgress?: (read: number) => void;
 }
 
 export interface SyncResult<T> {
@@ -52,6 +54,11 @@ export async function incrementalSync<E extends AnyEndpoint>(
   const query = { ...options.query, ...(options.since === undefined ? {} : { since: options.since }) };
   const input = { params: options.params, query, signal: options.signal } as CallInput<E>;
   const items: ItemOf<E>[] = [];
-  for await (const item of caller.paginate(endpoint, input)) items.push(item);
+  for await (const item of caller.paginate(endpoint, input)) {
+    items.push(item);
+    // once per page of at most 50: a page arrives whole, so its last item is the one to report on
+    if (options.onProgress && items.length % 50 === 0) options.onProgress(items.length);
+  }
+  options.onProgress?.(items.length);
   return { items, cursor: newestCreatedAt(items, options.since) };
 }

@@ -49,6 +49,8 @@ export interface BotContextDeps<Config> {
   /** A short-lived URL the platform can download a local file or bytes from (incoming-webhook media). */
   fileUrl?(file: { path: string } | { data: Uint8Array; filename: string }): Promise<string>;
   source?: ReplySource | undefined;
+  /** Where `ctx.progress` goes (`intrabot run`'s progress line); a debug log line when absent. */
+  progress?: ((text: string) => void) | undefined;
 }
 
 type Rendered = { text: string; media: NonNullable<Exclude<OutgoingMessage, string>['media']> };
@@ -178,6 +180,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     api: deps.api,
     store: botStore(deps.kv),
     log: deps.log,
+    progress: (text) => (deps.progress ? deps.progress(text) : deps.log.debug(text)),
     config: deps.config,
     tenant: { id: tenant.id, timezone: tenant.timezone, locale: tenant.locale ?? 'en' },
     bot: { name: bot.name, userId: bot.userId },

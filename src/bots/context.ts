@@ -134,6 +134,11 @@ export interface BotContext<Config = Record<string, unknown>> {
   readonly api: BotApi;
   readonly store: BotStore;
   readonly log: BotLogger;
+  /**
+   * How far a long job has got (`'directory: 450 users read'`): `intrabot run` shows it as its progress
+   * line; anywhere else it is a debug log line.
+   */
+  progress(text: string): void;
   /** The manifest's `config` (with this tenant's overrides), parsed by the bot's config schema. */
   readonly config: Config;
   readonly tenant: BotTenant;

@@ -137,7 +137,7 @@ export class BotEngine {
   }
 
   /** Runs one job of a bot on a tenant (a cron slot, a catch-up, or `intrabot run`). */
-  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs'> & { signal?: AbortSignal }): Promise<void> {
+  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs'> & { signal?: AbortSignal; onProgress?: (text: string) => void }): Promise<void> {
     const deployment = this.deployment(run.tenant, run.bot);
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
     const jobs = deployment.bot.definition.jobs;
@@ -148,7 +148,7 @@ export class BotEngine {
     const limit = deployment.manifest.schedules.find((s) => s.job === run.job)?.timeout ?? this.timeoutMs * 10;
     await withTimeLimit(this.deps.clock, limit, `${run.bot} job ${run.job}`, async (signal) => {
       const combined = run.signal ? AbortSignal.any([signal, run.signal]) : signal;
-      await job(this.context(deployment, undefined, combined, log), { name: run.job, slot: run.slotMs });
+      await job(this.context(deployment, undefined, combined, log, undefined, run.onProgress), { name: run.job, slot: run.slotMs });
     });
   }
 
@@ -166,7 +166,7 @@ export class BotEngine {
     return this.templatesFor(deployment);
   }
 
-  private context(deployment: Deployment, source: ReplySource | undefined, signal: AbortSignal, log: BotLogger, sink?: EntrySink): BotContext<unknown> {
+  private context(deployment: Deployment, source: ReplySource | undefined, signal: AbortSignal, log: BotLogger, sink?: EntrySink, progress?: (text: string) => void): BotContext<unknown> {
     const { tenant, bot, manifest } = deployment;
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
@@ -182,6 +182,7 @@ export class BotEngine {
       resolveWall: (name) => this.resolveWall(tenant, name),
       ...(this.deps.files ? { fileUrl: (file: { path: string } | { data: Uint8Array; filename: string }) => this.deps.files!.urlFor(file) } : {}),
       source,
+      progress,
     });
   }
 

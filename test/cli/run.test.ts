@@ -76,6 +76,8 @@ describe('intrabot run, in-process when no runtime is up', () => {
     const io = captureIo(env);
     expect(await runRun(['chores', 'adhoc'], io)).toBe(0);
     expect(io.out).toContain('in-process');
+    // the job's ctx.progress, as the progress line's updates (one plain line each off a terminal)
+    expect(io.out).toContain('running chores/adhoc...\n  counting the chores\n');
     expect(io.out).toContain('1 of 1 message(s) delivered');
     const posts = await platform.wallPosts(directoryRefs(sandbox.ctx)!.company_wall_id);
     expect(posts.map((p) => p.body)).toContain('Chores are due, on demand');

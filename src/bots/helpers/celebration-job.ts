@@ -101,7 +101,7 @@ async function findCelebrants<C extends CelebrationConfig>(
   spec: CelebrationSpec<C>,
   date: string,
 ): Promise<{ celebrants: Celebrant[]; groups: Directory['groups'] }> {
-  const deps = { api: ctx.api, store: ctx.store, now: run.slot, signal: ctx.signal, log: ctx.log };
+  const deps = { api: ctx.api, store: ctx.store, now: run.slot, signal: ctx.signal, log: ctx.log, progress: (text: string) => ctx.progress(text) };
   const { directory } = await syncDirectory(deps, { fullResyncEveryMs: ctx.config.full_resync_days * DAY_MS });
   const { ids, unknown } = resolveGroups(ctx.config.groups, directory.groups);
   if (unknown.length > 0) ctx.log.warn('groups filter names unknown groups; they match nobody', { unknown });

@@ -25,6 +25,8 @@ export interface DirectorySyncDeps {
   now: number;
   signal?: AbortSignal | undefined;
   log?: BotLogger | undefined;
+  /** How far the read has got, page by page (`ctx.progress`: `intrabot run`'s progress line). */
+  progress?: ((text: string) => void) | undefined;
 }
 
 export interface DirectorySyncOptions {
@@ -67,6 +69,7 @@ export async function syncDirectory(deps: DirectorySyncDeps, options: DirectoryS
     since,
     query: { per_page: PER_PAGE },
     signal: deps.signal,
+    ...(deps.progress ? { onProgress: (read: number) => deps.progress?.(`directory (${plan.mode}): ${read} users read`) } : {}),
   });
   const received = items.map((item) => ApiUserSchema.parse(item));
   const base = plan.mode === 'full' || !stored ? emptyDirectory() : stored;

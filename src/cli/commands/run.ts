@@ -102,7 +102,12 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
     }
     await runtime.provision();
     const deadBefore = new Set((await entriesOf(runtime, tenant.id, 'dead')).map((e) => e.id));
-    await runtime.engine.runJob({ tenant: tenant.id, bot: args.bot, job: args.job, slotMs: clock.now() });
+    const line = progress(deps, `running ${args.bot}/${args.job}`);
+    try {
+      await runtime.engine.runJob({ tenant: tenant.id, bot: args.bot, job: args.job, slotMs: clock.now(), onProgress: (text) => line.update(text) });
+    } finally {
+      line.done(`${args.bot}/${args.job} done`);
+    }
     const queued = (await entriesOf(runtime, tenant.id, 'live')).length;
     deps.stdout(`${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id}; ${queued} message(s) queued\n`);
     return await deliver(deps, runtime, clock, tenant.id, args.waitMs, { queued, deadBefore });

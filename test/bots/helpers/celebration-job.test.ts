@@ -49,6 +49,7 @@ function fakeContext(users: FakeUser[], config: Partial<CelebrationConfig> = {})
       delete: async (key: string) => void values.delete(key),
     },
     log: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+    progress: (text: string) => void logs.push({ level: 'progress', message: text }),
     config: CelebrationConfigSchema.parse({ templates: { post: 'birthday/post', dm: 'birthday/dm' }, ...config }),
     tenant: { id: 't', timezone: 'Europe/Berlin', locale: 'en' },
     signal: new AbortController().signal,

@@ -66,11 +66,15 @@ describe('directory sync over a large directory (sandbox large seed, SQLite stor
     return (await platform.request<{ data: LoggedRequest[] }>('GET', '/_sandbox/requests?limit=500')).data;
   }
 
-  it('reads the whole directory in pages of 50 on the first run and keeps it compact in one key', async () => {
-    const requests = await requestsDuring(() => syncDirectory({ api, store: botStore, now: clock.now() }));
+  it('reads the whole directory in pages of 50 on the first run, telling its progress page by page, and keeps it compact in one key', async () => {
+    const progress: string[] = [];
+    const requests = await requestsDuring(() => syncDirectory({ api, store: botStore, now: clock.now(), progress: (text) => progress.push(text) }));
     const listed = (await platform.request<{ meta: { total: number } }>('GET', '/api/open/v1/users?per_page=1')).meta.total;
     expect(listed).toBeGreaterThan(USERS);
     expect(requests).toHaveLength(Math.ceil(listed / 50));
+    expect(progress[0]).toBe('directory (full): 50 users read');
+    expect(progress.at(-1)).toBe(`directory (full): ${listed} users read`);
+    expect(progress.length).toBeGreaterThanOrEqual(requests.length);
     expect(requests.every((r) => r.path.includes('per_page=50'))).toBe(true);
     const bytes = JSON.stringify(await botStore.get('directory')).length;
     // about 80 bytes a user; a record of full user objects would be several times that
