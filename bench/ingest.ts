@@ -36,7 +36,11 @@ async function main(): Promise<void> {
   const bare = await startBare();
   let pair: BenchRuntime | undefined;
   try {
-    pair = await startBenchRuntime({ bots: ['slow'], botsDir: benchFile('bots'), ...(BATCH_WINDOW_MS === undefined ? {} : { inboxBatchWindowMs: BATCH_WINDOW_MS }) });
+    pair = await startBenchRuntime({
+      bots: ['slow'],
+      botsDir: benchFile('bots'),
+      ...(BATCH_WINDOW_MS === undefined ? {} : { inboxBatchWindowMs: BATCH_WINDOW_MS }),
+    });
     const tenant = pair.runtime.config.tenants[0]!;
     const secret = await pair.runtime.store.secrets.get(webhookSecretName(tenant.id, 'slow'));
     if (!secret) throw new Error('the slow bot was not provisioned: no webhook secret in the store');
@@ -53,7 +57,17 @@ async function measure(origins: { bare: string; runtime: string }, delivery: Del
   const generator = new LoadGenerator();
   let postId = 1_000_000;
   const load = async (origin: string, extra: Partial<LoadSpec>): Promise<Phase> => {
-    const spec: LoadSpec = { origin, path: HOOK_PATH, target: delivery, connections: CONNECTIONS, durationMs: PHASE_MS, mode: 'closed', maxRequests: MAX_REQUESTS, firstPostId: postId, ...extra };
+    const spec: LoadSpec = {
+      origin,
+      path: HOOK_PATH,
+      target: delivery,
+      connections: CONNECTIONS,
+      durationMs: PHASE_MS,
+      mode: 'closed',
+      maxRequests: MAX_REQUESTS,
+      firstPostId: postId,
+      ...extra,
+    };
     postId += spec.maxRequests + 1;
     // both servers live in this process: its CPU time during a phase is what that phase's server spent
     const before = process.cpuUsage();
@@ -73,7 +87,14 @@ async function measure(origins: { bare: string; runtime: string }, delivery: Del
       rounds.push(first === 'bare' ? { bare: a, real: b } : { bare: b, real: a });
       console.log(`  round ${i + 1}: bare ${describe(rounds[i]!.bare)}; runtime ${describe(rounds[i]!.real)}`);
     }
-    const open = { mode: 'open' as const, rate: OPEN_RATE, durationMs: OPEN_MS, connections: 64, maxRequests: (OPEN_RATE * OPEN_MS) / 1000, keepLatencies: true };
+    const open = {
+      mode: 'open' as const,
+      rate: OPEN_RATE,
+      durationMs: OPEN_MS,
+      connections: 64,
+      maxRequests: (OPEN_RATE * OPEN_MS) / 1000,
+      keepLatencies: true,
+    };
     const bareChunks: LoadReport[] = [];
     const realChunks: LoadReport[] = [];
     pair.ackTimes.length = 0;
@@ -92,7 +113,12 @@ async function measure(origins: { bare: string; runtime: string }, delivery: Del
   }
 }
 
-function report(rounds: Round[], bareSteady: LoadReport, steady: LoadReport, runtime: { handlersRan: boolean; meanBatch: number; serverSide: LatencySummary }): void {
+function report(
+  rounds: Round[],
+  bareSteady: LoadReport,
+  steady: LoadReport,
+  runtime: { handlersRan: boolean; meanBatch: number; serverSide: LatencySummary },
+): void {
   const ratios = rounds.map((r) => r.real.rps / r.bare.rps);
   const cpuRatios = rounds.map((r) => r.bare.cpuUsPerRequest / r.real.cpuUsPerRequest);
   const bare = rounds.map((r) => r.bare);
@@ -100,24 +126,44 @@ function report(rounds: Round[], bareSteady: LoadReport, steady: LoadReport, run
   const all = [...bare, ...real, bareSteady, steady];
   const notOk = all.reduce((n, r) => n + (r.sent - r.ok), 0);
   const info: InfoResult[] = [
-    { name: 'bare Fastify', value: round(median(bare.map((r) => r.rps)), 0), unit: `req/s median (p99 ${round(median(bare.map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)` },
-    { name: 'runtime receiver', value: round(median(real.map((r) => r.rps)), 0), unit: `req/s median (p99 ${round(median(real.map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)` },
+    {
+      name: 'bare Fastify',
+      value: round(median(bare.map((r) => r.rps)), 0),
+      unit: `req/s median (p99 ${round(median(bare.map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
+    },
+    {
+      name: 'runtime receiver',
+      value: round(median(real.map((r) => r.rps)), 0),
+      unit: `req/s median (p99 ${round(median(real.map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
+    },
     { name: 'req/s ratio per round', value: ratios.map((r) => round(r, 2)).join(', ') },
-    { name: 'server CPU per request', value: `bare ${round(median(bare.map((r) => r.cpuUsPerRequest)), 1)} µs, runtime ${round(median(real.map((r) => r.cpuUsPerRequest)), 1)} µs` },
-    { name: 'server CPU share', value: `bare ${pct(median(bare.map((r) => r.cpuShare)))}, runtime ${pct(median(real.map((r) => r.cpuShare)))} of a core (median)`, unit: saturation(bare, real) },
+    {
+      name: 'server CPU per request',
+      value: `bare ${round(median(bare.map((r) => r.cpuUsPerRequest)), 1)} µs, runtime ${round(median(real.map((r) => r.cpuUsPerRequest)), 1)} µs`,
+    },
+    {
+      name: 'server CPU share',
+      value: `bare ${pct(median(bare.map((r) => r.cpuShare)))}, runtime ${pct(median(real.map((r) => r.cpuShare)))} of a core (median)`,
+      unit: saturation(bare, real),
+    },
     { name: `bare at ${OPEN_RATE} req/s`, value: latencyLine(bareSteady) },
     { name: `runtime at ${OPEN_RATE} req/s`, value: latencyLine(steady) },
-    { name: `runtime at ${OPEN_RATE} req/s, inside the server`, value: `p50 ${round(runtime.serverSide.p50, 2)} ms, p99 ${round(runtime.serverSide.p99, 2)} ms, max ${round(runtime.serverSide.max, 1)} ms (Fastify elapsedTime: request read to answer sent)` },
+    {
+      name: `runtime at ${OPEN_RATE} req/s, inside the server`,
+      value: `p50 ${round(runtime.serverSide.p50, 2)} ms, p99 ${round(runtime.serverSide.p99, 2)} ms, max ${round(runtime.serverSide.max, 1)} ms (Fastify elapsedTime: request read to answer sent)`,
+    },
     { name: 'inbox deliveries per SQLite transaction', value: round(runtime.meanBatch, 1), unit: 'mean over the run' },
     { name: 'answers other than 200', value: notOk },
   ];
   const notes = [
     `load generator: a separate process, undici Pool, ${CONNECTIONS} keep-alive connections (closed loop), ${ROUNDS} alternating rounds of ${PHASE_MS / 1000} s after a warm-up; distinct pre-signed post.created deliveries; the ratio is the median of the per-round ratios`,
-    'capacity: the server process\'s CPU time (user + system, every thread, the WAL checkpointer included) per answered request, bare ÷ runtime: the req/s ratio the two would reach each saturating a core, independent of what else runs on the machine',
+    "capacity: the server process's CPU time (user + system, every thread, the WAL checkpointer included) per answered request, bare ÷ runtime: the req/s ratio the two would reach each saturating a core, independent of what else runs on the machine",
     `latency: an open loop at ${OPEN_RATE} req/s, ${OPEN_ROUNDS} alternating chunks of ${OPEN_MS / 1000} s per side, timed from each request's planned start; the bare app's p99 is the machine's noise floor`,
     `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start, which apply to both servers)`,
     `runtime: buildRuntime wired as startPair does, SQLite store with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, log level silent (the bare app logs nothing either); its 4 inbox lanes hold 5-second handlers throughout`,
-    runtime.handlersRan ? "the slow bot's handlers ran during the measurement" : 'WARNING: no handler of the slow bot started: the 5-second load was not in effect',
+    runtime.handlersRan
+      ? "the slow bot's handlers ran during the measurement"
+      : 'WARNING: no handler of the slow bot started: the 5-second load was not in effect',
   ];
   if (all.some((r) => r.exhausted)) notes.push(`a phase ran out of its ${MAX_REQUESTS} pre-signed deliveries early (its rate is still valid)`);
   emit({
@@ -163,7 +209,16 @@ function pooled(chunks: LoadReport[]): LoadReport {
   const statuses: Record<string, number> = {};
   for (const c of chunks) for (const [k, v] of Object.entries(c.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   const elapsedMs = sum((c) => c.elapsedMs);
-  return { sent: sum((c) => c.sent), ok: sum((c) => c.ok), failed: sum((c) => c.failed), statuses, elapsedMs, rps: (sum((c) => c.ok) * 1000) / elapsedMs, latencyMs: summarize(latencies), exhausted: false };
+  return {
+    sent: sum((c) => c.sent),
+    ok: sum((c) => c.ok),
+    failed: sum((c) => c.failed),
+    statuses,
+    elapsedMs,
+    rps: (sum((c) => c.ok) * 1000) / elapsedMs,
+    latencyMs: summarize(latencies),
+    exhausted: false,
+  };
 }
 
 const latencyLine = (r: LoadReport): string =>
@@ -181,6 +236,5 @@ function originOf(app: FastifyInstance): string {
   if (!address || typeof address === 'string') throw new Error('the bare app is not listening on a port');
   return `http://127.0.0.1:${address.port}`;
 }
-
 
 await main();

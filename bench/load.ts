@@ -119,7 +119,17 @@ async function openLoop(pool: Pool, spec: LoadSpec, deliveries: SignedDelivery[]
 
 function report(tally: Tally, sent: number, elapsedMs: number, exhausted: boolean): LoadReport {
   const ok = tally.statuses['200'] ?? 0;
-  return { sent, ok, failed: tally.failed, statuses: tally.statuses, elapsedMs, rps: (ok * 1000) / elapsedMs, latencyMs: summarize(tally.latencies), exhausted, latencies: tally.latencies };
+  return {
+    sent,
+    ok,
+    failed: tally.failed,
+    statuses: tally.statuses,
+    elapsedMs,
+    rps: (ok * 1000) / elapsedMs,
+    latencyMs: summarize(tally.latencies),
+    exhausted,
+    latencies: tally.latencies,
+  };
 }
 
 await main();

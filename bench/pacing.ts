@@ -55,7 +55,10 @@ async function main(): Promise<void> {
     for (const c of cases) {
       targets.push(target(`pacing ${c.name}, N=${c.calls}: duration / (N/L)`, c.ratio, 'x', 'max', 1.05));
       targets.push(target(`pacing ${c.name}, N=${c.calls}: 429 answers`, Math.max(c.clientTooMany, c.sandboxTooMany), '', 'max', 0));
-      info.push({ name: `${c.name}, N=${c.calls}`, value: `${c.ok}/${c.calls} calls ok in ${round(c.durationS, 1)} s of clock time; the sandbox logged ${c.sandboxRequests} API requests, ${c.sandboxTooMany} of them 429` });
+      info.push({
+        name: `${c.name}, N=${c.calls}`,
+        value: `${c.ok}/${c.calls} calls ok in ${round(c.durationS, 1)} s of clock time; the sandbox logged ${c.sandboxRequests} API requests, ${c.sandboxTooMany} of them 429`,
+      });
     }
     const shared = process.env.INTRABOT_REDIS_URL ? 'Redis (INTRABOT_REDIS_URL)' : 'one SQLite file';
     emit({
@@ -105,7 +108,9 @@ async function runCase(name: string, replicas: number, calls: number, dir: strin
       sandboxTooMany: api.filter((r) => r.status === 429).length,
       sandboxRequests: api.length,
     };
-    console.log(`  ${name}, N=${calls}: ${round(result.durationS, 1)} s of ideal ${round((calls / LIMIT) * 60, 1)} s (ratio ${round(result.ratio, 3)}), ${result.ok} ok, ${result.failed} failed, 429s: client ${result.clientTooMany}, sandbox ${result.sandboxTooMany}`);
+    console.log(
+      `  ${name}, N=${calls}: ${round(result.durationS, 1)} s of ideal ${round((calls / LIMIT) * 60, 1)} s (ratio ${round(result.ratio, 3)}), ${result.ok} ok, ${result.failed} failed, 429s: client ${result.clientTooMany}, sandbox ${result.sandboxTooMany}`,
+    );
     return result;
   } finally {
     await sandbox.close();

@@ -41,7 +41,13 @@ async function main(): Promise<number> {
 
 function printSummary(results: BenchResult[], failures: string[], elapsedMs: number): void {
   const rows = results.flatMap((r) =>
-    r.targets.map((t) => [r.bench, t.target, `${t.value} ${t.unit}`.trim(), `${t.kind === 'max' ? '<=' : '>='} ${t.bound} ${t.unit}`.trim(), t.pass ? 'pass' : 'MISS']),
+    r.targets.map((t) => [
+      r.bench,
+      t.target,
+      `${t.value} ${t.unit}`.trim(),
+      `${t.kind === 'max' ? '<=' : '>='} ${t.bound} ${t.unit}`.trim(),
+      t.pass ? 'pass' : 'MISS',
+    ]),
   );
   const header = ['bench', 'target', 'measured', 'bound', 'result'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -73,7 +73,6 @@ async function main(): Promise<void> {
   });
 }
 
-
 async function connectedRuns(): Promise<StartSample[]> {
   const sandbox: Sandbox = await createSandbox({ port: 0 });
   const samples: StartSample[] = [];
@@ -83,7 +82,13 @@ async function connectedRuns(): Promise<StartSample[]> {
       try {
         samples.push(
           await startOnce(
-            { INTRABOT_DATA_DIR: dataDir, INTRABOT_BASE_URL: sandbox.baseUrl, INTRABOT_TOKEN: sandbox.token, INTRABOT_CUSTOMER: 'sandbox', INTRABOT_SECRET_KEY: 'bench-secret-key-0123456789abcdef' },
+            {
+              INTRABOT_DATA_DIR: dataDir,
+              INTRABOT_BASE_URL: sandbox.baseUrl,
+              INTRABOT_TOKEN: sandbox.token,
+              INTRABOT_CUSTOMER: 'sandbox',
+              INTRABOT_SECRET_KEY: 'bench-secret-key-0123456789abcdef',
+            },
             false,
             READY_TIMEOUT_MS,
           ),

@@ -16,8 +16,15 @@ export interface ChildRun {
  * Runs a TypeScript file of `bench/` in its own Node process (`node --import tsx`), passing the
  * output through to ours when `echo` is set. A child still running after `timeoutMs` is killed.
  */
-export function runTs(file: string, args: readonly string[], options: { echo?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; nodeFlags?: readonly string[] } = {}): ChildRun {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', file, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+export function runTs(
+  file: string,
+  args: readonly string[],
+  options: { echo?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; nodeFlags?: readonly string[] } = {},
+): ChildRun {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', file, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => {

@@ -42,8 +42,20 @@ describe.skipIf(!BINARY)('a real Prometheus Alertmanager sending to the alerts b
         '',
       ].join('\n'),
     );
-    alertmanager = spawn(BINARY!, [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${dir}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='], { stdio: 'ignore' });
-    await pair.platform.waitFor(() => fetch(`${amUrl}/-/ready`).then((r) => r.ok, () => false), (ok) => ok, 15_000);
+    alertmanager = spawn(
+      BINARY!,
+      [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${dir}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='],
+      { stdio: 'ignore' },
+    );
+    await pair.platform.waitFor(
+      () =>
+        fetch(`${amUrl}/-/ready`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      (ok) => ok,
+      15_000,
+    );
   }, 30_000);
 
   afterAll(async () => {
@@ -57,7 +69,11 @@ describe.skipIf(!BINARY)('a real Prometheus Alertmanager sending to the alerts b
     const res = await fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alert) });
     expect(res.ok).toBe(true);
     const wall = directoryRefs(pair.sandbox.ctx)!.department_walls.Operations!;
-    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((x) => x.body?.includes('DiskAlmostFull')), 20_000);
+    const posts = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((x) => x.body?.includes('DiskAlmostFull')),
+      20_000,
+    );
     expect(posts.find((p) => p.body?.includes('DiskAlmostFull'))?.body).toContain('Disk on db-1 is 93% full');
   }, 30_000);
 });

@@ -9,7 +9,11 @@ describe('the alerts bot', () => {
   let pair: Pair;
   let opsWall: number;
   const post = (input: string, body: string, token = 'sandbox-alert-token') =>
-    fetch(`${pair.runtime.url}/alerts/alerts/${input}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+    fetch(`${pair.runtime.url}/alerts/alerts/${input}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['alerts'] });
@@ -20,16 +24,26 @@ describe('the alerts bot', () => {
 
   it('refuses a missing or wrong token with 401 and queues nothing', async () => {
     expect((await post('alertmanager', fixture('alertmanager-firing.json'), 'wrong')).status).toBe(401);
-    const none = await fetch(`${pair.runtime.url}/alerts/alerts/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: fixture('alertmanager-firing.json') });
+    const none = await fetch(`${pair.runtime.url}/alerts/alerts/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: fixture('alertmanager-firing.json'),
+    });
     expect(none.status).toBe(401);
     expect(await pair.runtime.store.outbox.list({ state: 'live' })).toEqual([]);
   });
 
   it('posts firing Alertmanager alerts on the Operations wall and sends the critical one to the on-call chat', async () => {
     expect((await post('alertmanager', fixture('alertmanager-firing.json'))).status).toBe(202);
-    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(opsWall), (p) => p.some((x) => x.body?.includes('HighHTTPErrorRate')));
+    const posts = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(opsWall),
+      (p) => p.some((x) => x.body?.includes('HighHTTPErrorRate')),
+    );
     expect(posts.find((p) => p.body?.includes('HighHTTPErrorRate'))?.body).toContain('CRITICAL');
-    const chat = await pair.platform.waitFor(() => pair.platform.messages({ kind: 'chat' }), (m) => m.some((x) => String(x.text).includes('HighHTTPErrorRate')));
+    const chat = await pair.platform.waitFor(
+      () => pair.platform.messages({ kind: 'chat' }),
+      (m) => m.some((x) => String(x.text).includes('HighHTTPErrorRate')),
+    );
     expect(chat.length).toBeGreaterThan(0);
   });
 
@@ -43,7 +57,10 @@ describe('the alerts bot', () => {
   it('answers the firing post with a comment when the alerts resolve', async () => {
     const firing = (await pair.platform.wallPosts(opsWall)).find((p) => p.body?.includes('HighHTTPErrorRate'))!;
     expect((await post('alertmanager', fixture('alertmanager-resolved.json'))).status).toBe(202);
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(firing.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(firing.id),
+      (c) => c.length > 0,
+    );
     expect(comments[0]?.body).toMatch(/resolved/i);
   });
 

@@ -58,7 +58,10 @@ describe('anniversary bot with a custom award (mode: both)', () => {
   afterAll(async () => pair?.close());
 
   it('names each colleague hired on this day 1 and 5 years ago, with the years, in one post', async () => {
-    const posts = await pair.platform.waitFor(() => anniversaryPosts(pair, refs.company_wall_id), (p) => p.length > 0);
+    const posts = await pair.platform.waitFor(
+      () => anniversaryPosts(pair, refs.company_wall_id),
+      (p) => p.length > 0,
+    );
     expect(posts).toHaveLength(1);
     const [oneYear, fiveYears] = refs.anniversary_today_user_ids as [number, number];
     expect(posts[0]?.body).toContain(`${(await user(pair, oneYear)).name}: 1 year with us`);
@@ -66,7 +69,10 @@ describe('anniversary bot with a custom award (mode: both)', () => {
   });
 
   it('sends each of them a direct message', async () => {
-    const dms = await pair.platform.waitFor(() => pair.platform.messages({ kind: 'direct' }), (m) => m.length >= 2);
+    const dms = await pair.platform.waitFor(
+      () => pair.platform.messages({ kind: 'direct' }),
+      (m) => m.length >= 2,
+    );
     expect(dms.map((m) => m.user_id).sort()).toEqual([...refs.anniversary_today_user_ids].sort());
   });
 
@@ -101,7 +107,10 @@ describe('anniversary bot configured with an employment achievement', () => {
 
   it('refuses to award it, and still greets', async () => {
     await runGreet(pair);
-    const posts = await pair.platform.waitFor(() => anniversaryPosts(pair, refs.company_wall_id), (p) => p.length > 0);
+    const posts = await pair.platform.waitFor(
+      () => anniversaryPosts(pair, refs.company_wall_id),
+      (p) => p.length > 0,
+    );
     expect(posts).toHaveLength(1);
     const employment = await achievementTitled(pair, 'One year with us');
     expect(await awardRequests(pair, employment.id)).toEqual([]);

@@ -31,7 +31,8 @@ export default defineBot({
     greet: async (ctx, run) =>
       runCelebration(ctx, run, {
         kind: 'anniversary',
-        select: (users, date, filter, config) => anniversariesOn(users, date, { ...filter, years: config.years }).map(({ person, years }) => ({ user: person, years })),
+        select: (users, date, filter, config) =>
+          anniversariesOn(users, date, { ...filter, years: config.years }).map(({ person, years }) => ({ user: person, years })),
         beforeGreeting: award,
       }),
   },
@@ -45,7 +46,11 @@ async function award(ctx: BotContext<Config>, celebrants: Celebrant[], day: Cele
     ctx.log.error(`not awarding: ${choice.reason}`, { award: ctx.config.award });
     return;
   }
-  const rows = awardRows(celebrants.map((c) => c.user), day.date, day.groups);
+  const rows = awardRows(
+    celebrants.map((c) => c.user),
+    day.date,
+    day.groups,
+  );
   // spec: Award rules 3: a row equal to an existing award returns it, so a rerun awards nobody twice
   try {
     await ctx.api.achievements.award(choice.achievement.id, rows);

@@ -15,7 +15,10 @@ export const AnnouncementJobSchema = z.object({
   groups: z.array(z.union([z.int().positive(), z.string().min(1)])).default([]),
   /** Events: how long after the job's slot the event takes place (its day, in the tenant's zone). */
   starts_in: DurationSchema.default(0),
-  starts_time: z.string().regex(/^\d{2}:\d{2}$/, 'expected HH:MM').optional(),
+  starts_time: z
+    .string()
+    .regex(/^\d{2}:\d{2}$/, 'expected HH:MM')
+    .optional(),
   location: z.string().min(1).optional(),
   /** Events: published this long before `starts_in` with `publish_at`; absent: published at once. */
   publish_in_advance: DurationSchema.optional(),

@@ -21,7 +21,7 @@ describe('announcer bot', () => {
   const runJob = (job: string, slotMs = pair.clock.now()) => pair.runtime.engine.runJob({ tenant: 'sandbox', bot: 'announcer', job, slotMs });
   /** Until the platform has delivered everything and the runtime has handled and sent it all. */
   const quiet = async () => {
-    for (let calm = 0; calm < 2; ) {
+    for (let calm = 0; calm < 2;) {
       await pair.platform.deliveries();
       const busy = (await pair.runtime.store.inbox.list()).length + (await pair.runtime.store.outbox.list()).length;
       calm = busy === 0 ? calm + 1 : 0;
@@ -54,7 +54,12 @@ describe('announcer bot', () => {
     const drafts = (await list('/events?status=draft&per_page=50')).filter((e) => e.title === 'Monthly all-hands');
     expect(drafts).toHaveLength(1);
     const event = drafts[0]!;
-    expect(event).toMatchObject({ starts_at: dayIn(slot + 7 * DAY_MS, pair.runtime.config.tenants[0]!.timezone), starts_time: '16:00', location: 'Main hall', is_published: false });
+    expect(event).toMatchObject({
+      starts_at: dayIn(slot + 7 * DAY_MS, pair.runtime.config.tenants[0]!.timezone),
+      starts_time: '16:00',
+      location: 'Main hall',
+      is_published: false,
+    });
     expect(Date.parse(String(event.scheduled_at))).toBe(Math.floor((slot + 5 * DAY_MS) / 1000) * 1000);
     // not live yet: the published list does not show it
     expect((await list('/events?per_page=50')).some((e) => e.title === 'Monthly all-hands')).toBe(false);
@@ -66,12 +71,17 @@ describe('announcer bot', () => {
     let confirmer: number;
 
     beforeAll(async () => {
-      const members = await pair.platform.request<{ data: { id: number; type: string }[] }>('GET', `${API}/users?group_id=${refs.departments.Sales}&per_page=50`);
+      const members = await pair.platform.request<{ data: { id: number; type: string }[] }>(
+        'GET',
+        `${API}/users?group_id=${refs.departments.Sales}&per_page=50`,
+      );
       sales = members.data.filter((u) => u.type === 'default').map((u) => u.id);
       confirmer = sales[0]!;
       // confirmable announcements come from the admin interface (spec: Announcements: the API cannot create them)
       const created = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/announcements', {
-        title, body: 'Please read where to gather during a fire drill.', groups: [refs.departments.Sales],
+        title,
+        body: 'Please read where to gather during a fire drill.',
+        groups: [refs.departments.Sales],
       });
       await pair.platform.request('POST', `/_sandbox/announcements/${created.data.id}/confirm`, { user_id: confirmer });
       await quiet();
@@ -94,10 +104,13 @@ describe('announcer bot', () => {
     it('reminds each targeted employee who has not confirmed once the delay has passed, by direct message', async () => {
       // the hourly remind job runs by itself when the clock passes its slot
       await pair.platform.advance(25 * HOUR_S);
-      await pair.platform.waitFor(async () => {
-        const jobs = await pair.runtime.scheduler.listJobs();
-        return jobs.find((j) => j.schedule.job === 'remind')?.lastRuns.find((r) => r.trigger === 'slot' && r.finished !== undefined);
-      }, (run) => run !== undefined);
+      await pair.platform.waitFor(
+        async () => {
+          const jobs = await pair.runtime.scheduler.listJobs();
+          return jobs.find((j) => j.schedule.job === 'remind')?.lastRuns.find((r) => r.trigger === 'slot' && r.finished !== undefined);
+        },
+        (run) => run !== undefined,
+      );
       await quiet();
       const reminders = await remindersAbout(title);
       const recipients = reminders.map((m) => Number(m.user_id)).sort((a, b) => a - b);

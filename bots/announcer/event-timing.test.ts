@@ -15,7 +15,10 @@ describe('eventTiming', () => {
 
   it('publishes at once when publish_at would not be safely in the future (spec: Events, publish_at "future")', () => {
     expect(eventTiming(slot, 2 * DAY, 2 * DAY, 'UTC')).toEqual({ starts_at: '2026-06-03', is_published: true });
-    expect(eventTiming(slot, 2 * DAY, 2 * DAY - MIN_PUBLISH_LEAD_MS, 'UTC')).toEqual({ starts_at: '2026-06-03', publish_at: new Date(slot + MIN_PUBLISH_LEAD_MS).toISOString() });
+    expect(eventTiming(slot, 2 * DAY, 2 * DAY - MIN_PUBLISH_LEAD_MS, 'UTC')).toEqual({
+      starts_at: '2026-06-03',
+      publish_at: new Date(slot + MIN_PUBLISH_LEAD_MS).toISOString(),
+    });
   });
 
   it("reads the start day in the tenant's zone", () => {

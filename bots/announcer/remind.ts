@@ -30,7 +30,10 @@ async function remindAnnouncement(ctx: BotContext<AnnouncerConfig>, announcement
     if (confirmed.has(employee.id) || (await hasConfirmed(ctx.store, id, employee.id)) || (await wasReminded(ctx.store, id, employee.id))) continue;
     // marked first: a crash between the two loses one reminder rather than sending a second
     await markReminded(ctx.store, id, employee.id);
-    await ctx.dm(employee.id, { template: ctx.config.reminders.template, data: { user: employee, announcement: { id, title: announcement.title, published_at: announcement.published_at } } });
+    await ctx.dm(employee.id, {
+      template: ctx.config.reminders.template,
+      data: { user: employee, announcement: { id, title: announcement.title, published_at: announcement.published_at } },
+    });
     sent++;
   }
   return sent;

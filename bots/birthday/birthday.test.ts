@@ -36,7 +36,12 @@ async function readCopy(pair: Pair) {
 describe('birthday bot config', () => {
   it('fills in the defaults: the company target, one post, February 28, the bundled templates', () => {
     expect(birthday.parseConfig({})).toEqual({
-      target: 'company', mode: 'post', leap_day: 'feb28', groups: [], skip_away: false, full_resync_days: 7,
+      target: 'company',
+      mode: 'post',
+      leap_day: 'feb28',
+      groups: [],
+      skip_away: false,
+      full_resync_days: 7,
       templates: { post: 'birthday/post', dm: 'birthday/dm' },
     });
   });
@@ -66,14 +71,20 @@ describe('birthday bot on the demo directory (mode: both)', () => {
 
   it("greets today's celebrants in one post on the Company wall", async () => {
     await runGreet(pair);
-    const posts = await pair.platform.waitFor(() => birthdayPosts(pair, refs.company_wall_id), (p) => p.length > 0);
+    const posts = await pair.platform.waitFor(
+      () => birthdayPosts(pair, refs.company_wall_id),
+      (p) => p.length > 0,
+    );
     expect(posts).toHaveLength(1);
     for (const id of refs.birthday_today_user_ids) expect(posts[0]?.body).toContain(await nameOf(pair, id));
     expect(posts[0]?.body).not.toContain(await nameOf(pair, refs.leap_day_birthday_user_id));
   });
 
   it('sends each celebrant a direct message from the bot', async () => {
-    const dms = await pair.platform.waitFor(() => pair.platform.messages({ kind: 'direct' }), (m) => m.length >= 2);
+    const dms = await pair.platform.waitFor(
+      () => pair.platform.messages({ kind: 'direct' }),
+      (m) => m.length >= 2,
+    );
     expect(dms.map((m) => m.user_id).sort()).toEqual([...refs.birthday_today_user_ids].sort());
     const first = refs.birthday_today_user_ids[0]!;
     const firstName = (await nameOf(pair, first)).split(' ')[0]!;
@@ -103,7 +114,10 @@ describe('birthday bot on the demo directory (mode: both)', () => {
     const birthday = monthDayAfter(pair, 2);
     const create = (first: string) =>
       pair.platform.request<{ data: { id: number; name: string } }>('POST', '/api/open/v1/users', {
-        email: `${first.toLowerCase()}@example.com`, first_name: first, last_name: 'Newcomer', date_of_birth: `1990-${birthday}`,
+        email: `${first.toLowerCase()}@example.com`,
+        first_name: first,
+        last_name: 'Newcomer',
+        date_of_birth: `1990-${birthday}`,
       });
     const staying = (await create('Stella')).data;
     const leaving = (await create('Leon')).data;
@@ -114,7 +128,10 @@ describe('birthday bot on the demo directory (mode: both)', () => {
     await pair.platform.request('DELETE', `/api/open/v1/users/${leaving.id}`);
     await pair.platform.advance(DAY_S);
     await runGreet(pair);
-    const posts = await pair.platform.waitFor(() => birthdayPosts(pair, refs.company_wall_id), (p) => p.some((post) => String(post.body).includes(staying.name)));
+    const posts = await pair.platform.waitFor(
+      () => birthdayPosts(pair, refs.company_wall_id),
+      (p) => p.some((post) => String(post.body).includes(staying.name)),
+    );
     expect(posts.find((post) => String(post.body).includes(staying.name))?.body).not.toContain(leaving.name);
     expect(await pair.platform.messages({ kind: 'direct', user_id: leaving.id })).toHaveLength(0);
     // the 404 also removed the colleague who left from the bot's copy
@@ -135,7 +152,10 @@ describe('birthday bot on February 28 of a common year', () => {
 
   it('greets the colleague born on February 29 on February 28 (leap_day: feb28)', async () => {
     await runGreet(pair);
-    const posts = await pair.platform.waitFor(() => birthdayPosts(pair, refs.company_wall_id), (p) => p.length > 0);
+    const posts = await pair.platform.waitFor(
+      () => birthdayPosts(pair, refs.company_wall_id),
+      (p) => p.length > 0,
+    );
     expect(posts).toHaveLength(1);
     expect(posts[0]?.body).toContain(await nameOf(pair, refs.leap_day_birthday_user_id));
     for (const id of refs.birthday_today_user_ids) expect(posts[0]?.body).toContain(await nameOf(pair, id));

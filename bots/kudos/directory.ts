@@ -13,7 +13,11 @@ export interface Person {
 const DIRECTORY_KEY = 'directory';
 
 /** The directory: every registered user (`GET /users`, all pages), cached in the bot's store. */
-export async function loadDirectory(ctx: BotContext<unknown>, ttlMs: number, options: { fresh?: boolean } = {}): Promise<{ people: Person[]; cached: boolean }> {
+export async function loadDirectory(
+  ctx: BotContext<unknown>,
+  ttlMs: number,
+  options: { fresh?: boolean } = {},
+): Promise<{ people: Person[]; cached: boolean }> {
   if (!options.fresh) {
     const cached = await ctx.store.get<Person[]>(DIRECTORY_KEY);
     if (cached) return { people: cached, cached: true };
@@ -22,7 +26,12 @@ export async function loadDirectory(ctx: BotContext<unknown>, ttlMs: number, opt
   for await (const user of ctx.api.users.all({ per_page: 50 })) {
     if (user.type !== 'default') continue;
     const department = user.groups.find((g) => g.type === 'department');
-    people.push({ id: Number(user.id), name: user.name, email: user.email, department: department ? { id: Number(department.id), name: department.name } : null });
+    people.push({
+      id: Number(user.id),
+      name: user.name,
+      email: user.email,
+      department: department ? { id: Number(department.id), name: department.name } : null,
+    });
   }
   await ctx.store.set(DIRECTORY_KEY, people, { ttlMs });
   return { people, cached: false };

@@ -32,7 +32,9 @@ export async function giveKudos(cmd: CommandInvocation, ctx: BotContext<KudosCon
   } catch (error) {
     if (!isPermanent(error)) throw error; // the inbox retries the command
     ctx.log.error('kudos could not be awarded', { error: String(error) });
-    return ctx.reply(`Sorry, I cannot award kudos right now (${error instanceof ConfigError ? 'the kudos achievement is not set up' : 'the platform refused the award'}). Please tell an administrator.`);
+    return ctx.reply(
+      `Sorry, I cannot award kudos right now (${error instanceof ConfigError ? 'the kudos achievement is not set up' : 'the platform refused the award'}). Please tell an administrator.`,
+    );
   }
   const wall = await congratulationWall(ctx, person.department?.id);
   const data = { giver: cmd.user, person, achievement, reason: request.reason };

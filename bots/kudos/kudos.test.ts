@@ -23,12 +23,15 @@ describe('kudos bot', () => {
   const award = async (achievementId: number, u: User) => pair.platform.award(achievementId, u.id);
   const command = async (body: string) => {
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     return String(comments[0]!.body);
   };
   /** Until the platform has delivered everything and the runtime has handled and sent it all. */
   const quiet = async () => {
-    for (let calm = 0; calm < 2; ) {
+    for (let calm = 0; calm < 2;) {
       await pair.platform.deliveries();
       const busy = (await pair.runtime.store.inbox.list()).length + (await pair.runtime.store.outbox.list()).length;
       calm = busy === 0 ? calm + 1 : 0;
@@ -46,7 +49,10 @@ describe('kudos bot', () => {
     botUserId = pair.runtime.provisionResults[0]!.bots.kudos!.botUserId!;
     // a namesake of the head of Engineering, in Sales, before the bot first reads the directory
     await pair.platform.request('POST', `${API}/users`, {
-      email: 'ada.lovelace2@sandbox.example', first_name: 'Ada', last_name: 'Lovelace', groups: [refs.departments.Sales],
+      email: 'ada.lovelace2@sandbox.example',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      groups: [refs.departments.Sales],
     });
   });
   afterAll(async () => pair?.close());
@@ -55,14 +61,20 @@ describe('kudos bot', () => {
     const holder = await user(refs.employee_ids[1]!);
     const wall = refs.department_walls[departmentOf(holder).name]!;
     await award(teamPlayer, holder);
-    const posts = await pair.platform.waitFor(() => postsMentioning(wall, holder.name), (p) => p.length > 0);
+    const posts = await pair.platform.waitFor(
+      () => postsMentioning(wall, holder.name),
+      (p) => p.length > 0,
+    );
     expect(posts[0]!.body).toBe(`🤝 Congratulations, ${holder.name}! You have been awarded "Team player".`);
     expect(posts[0]).toMatchObject({ author: expect.objectContaining({ id: botUserId }) });
   });
 
   it('stays silent for a personal achievement (spec: Achievement, visibility)', async () => {
     const personal = await pair.platform.request<{ data: Json & { id: number } }>('POST', `${API}/achievements`, {
-      type: 'custom', title: 'Quiet helper', visibility: 'personal', is_published: true,
+      type: 'custom',
+      title: 'Quiet helper',
+      visibility: 'personal',
+      is_published: true,
     });
     const holder = await user(refs.employee_ids[2]!);
     await award(personal.data.id, holder);
@@ -96,7 +108,9 @@ describe('kudos bot', () => {
     const awards = await pair.platform.request<{ data: { user: { id: number } }[] }>('GET', `${API}/achievements/${teamPlayer}/awards?per_page=50`);
     expect(awards.data.filter((a) => a.user.id === holder.id)).toHaveLength(1);
     const posts = await postsMentioning(wall, holder.name);
-    expect(posts.map((p) => p.body)).toEqual([`🤝 Kudos to ${holder.name} from ${(await user(refs.employee_ids[0]!)).name} for shipping the release!\nThey have been awarded "Team player".`]);
+    expect(posts.map((p) => p.body)).toEqual([
+      `🤝 Kudos to ${holder.name} from ${(await user(refs.employee_ids[0]!)).name} for shipping the release!\nThey have been awarded "Team player".`,
+    ]);
   });
 
   it('refuses kudos to oneself', async () => {
@@ -108,7 +122,10 @@ describe('kudos bot', () => {
     const holder = await user(refs.employee_ids[4]!);
     const post = await pair.platform.employeePost(refs.employee_ids[1]!, { wall_id: refs.company_wall_id, body: 'Release 4.2 is out!' });
     await pair.platform.employeeComment(refs.employee_ids[0]!, { post_id: post.id, body: `/kudos ${holder.name} for the release notes` });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 1);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 1,
+    );
     expect(comments.map((c) => c.body)).toContainEqual(expect.stringContaining(`${holder.name} received "Team player"`));
     await quiet();
     expect(await postsMentioning(refs.department_walls[departmentOf(holder).name]!, 'for the release notes')).toHaveLength(1);
@@ -135,7 +152,10 @@ describe('kudos bot with an achievement that cannot be awarded', () => {
   it('answers the command with the problem instead of retrying it', async () => {
     const refs = directoryRefs(pair.sandbox.ctx)!;
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/kudos Ada Lovelace for the keynote' });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments[0]!.body).toBe('Sorry, I cannot award kudos right now (the kudos achievement is not set up). Please tell an administrator.');
     expect((await pair.runtime.store.inbox.list({ state: 'dead' })).length + (await pair.runtime.store.inbox.list()).length).toBe(0);
   });

@@ -14,9 +14,12 @@ describe('parseKudos', () => {
     expect(parseKudos(text)).toEqual(expected);
   });
 
-  it.each([[''], ['Ada Lovelace'], ['for the release'], ['Ada Lovelace for '], ['"Ada Lovelace"']])('refuses %j: a name and a reason are both needed', (text) => {
-    expect(parseKudos(text)).toBeUndefined();
-  });
+  it.each([[''], ['Ada Lovelace'], ['for the release'], ['Ada Lovelace for '], ['"Ada Lovelace"']])(
+    'refuses %j: a name and a reason are both needed',
+    (text) => {
+      expect(parseKudos(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('normalizeName', () => {

@@ -19,7 +19,10 @@ export default defineBot({
     },
     declare: {
       description: 'Records the state of a service, e.g. "/declare api degraded"',
-      args: [{ name: 'service', required: true }, { name: 'state', required: true }],
+      args: [
+        { name: 'service', required: true },
+        { name: 'state', required: true },
+      ],
       permissions: { managers: true },
       run: async (cmd, ctx) => {
         const [service, ...state] = cmd.args;

@@ -24,5 +24,8 @@ async function postDigest(report: ReportDelivery, ctx: BotContext<z.output<typeo
     return;
   }
   const sentAt = new Date(report.timestamp * 1000).toISOString();
-  await ctx.post(ctx.config.target, { template: 'digest', data: { ...summary, sent_at: sentAt, weekly: period === 'weekly', behind_below: ctx.config.behind_below } });
+  await ctx.post(ctx.config.target, {
+    template: 'digest',
+    data: { ...summary, sent_at: sentAt, weekly: period === 'weekly', behind_below: ctx.config.behind_below },
+  });
 }

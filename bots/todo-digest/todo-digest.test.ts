@@ -22,7 +22,10 @@ describe('todo-digest bot', () => {
     const sent = await pair.platform.request<{ data: { state: string } }>('POST', `/_sandbox/reports/${report.data.id}/test`, {});
     expect(sent.data.state).toBe('delivered');
 
-    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((post) => String(post.body).startsWith('✅ Todo lists')));
+    const posts = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((post) => String(post.body).startsWith('✅ Todo lists')),
+    );
     const body = String(posts.find((p) => String(p.body).startsWith('✅ Todo lists'))!.body);
 
     // what the platform sent, read back from its delivery log
@@ -51,7 +54,10 @@ describe('todo-digest bot', () => {
     expect(sent.data.state).toBe('delivered');
     const [attempt] = await pair.platform.deliveries({ event: 'service.todoliststats.weekly' });
     expect(attempt).toBeDefined();
-    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((post) => String(post.body).startsWith('✅ Todo lists, week to ')));
+    const posts = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((post) => String(post.body).startsWith('✅ Todo lists, week to ')),
+    );
     expect(posts.filter((post) => String(post.body).startsWith('✅ Todo lists, week to '))).toHaveLength(1);
   });
 
@@ -71,8 +77,13 @@ describe('todo-digest bot', () => {
 
 describe('summarize', () => {
   const department = (name: string, completed: number, total: number) => ({
-    id: name.length, name, list_count: 1, total_tasks: total, completed_tasks: completed,
-    completion_percentage: total === 0 ? 0 : Math.round((completed / total) * 10_000) / 100, todo_list_templates: { data: [] },
+    id: name.length,
+    name,
+    list_count: 1,
+    total_tasks: total,
+    completed_tasks: completed,
+    completion_percentage: total === 0 ? 0 : Math.round((completed / total) * 10_000) / 100,
+    todo_list_templates: { data: [] },
   });
   const report = (departments: ReturnType<typeof department>[]) => ({
     data: {

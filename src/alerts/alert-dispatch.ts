@@ -70,7 +70,8 @@ async function planGroup(deps: DispatchDeps, tenant: string, input: ResolvedAler
   const routing = input.routing.default.length > 0 ? input.routing : { ...input.routing, default: input.targets };
   const routed = routeAlerts(routing, group.alerts);
   const unrouted = group.alerts.filter((alert) => ![...routed.values()].some((alerts) => alerts.includes(alert)));
-  if (unrouted.length > 0) deps.logger.warn({ bot: input.bot, input: input.input, alerts: unrouted.length }, 'alerts matched no route and the input has no targets');
+  if (unrouted.length > 0)
+    deps.logger.warn({ bot: input.bot, input: input.input, alerts: unrouted.length }, 'alerts matched no route and the input has no targets');
   const engine = deps.templates(input.bot);
   const plans: TargetPlan[] = [];
   for (const [target, alerts] of routed) {
@@ -78,7 +79,11 @@ async function planGroup(deps: DispatchDeps, tenant: string, input: ResolvedAler
     const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
     const known = forgetStale(previous.alerts, now, windowMs);
     const { changes, next } = dedupeGroup(known, { ...group, alerts }, { now, retentionMs: windowMs });
-    const refs = await deps.state.refs(tenant, input.bot, changes.filter((c) => c.kind === 'resolved').map((c) => refKeyOf(input.input, target, c)));
+    const refs = await deps.state.refs(
+      tenant,
+      input.bot,
+      changes.filter((c) => c.kind === 'resolved').map((c) => refKeyOf(input.input, target, c)),
+    );
     const context: PlanContext = {
       tenant,
       bot: input.bot,

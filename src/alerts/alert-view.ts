@@ -51,10 +51,7 @@ export interface AlertMessageView {
  * can mention anyone or form markup; absent fields are empty strings or `null` (templates run in
  * strict mode, where a missing field is an error).
  */
-export function messageView(
-  changes: readonly AlertChange[],
-  context: { bot: string; input: string; target: string; group: AlertGroup },
-): AlertMessageView {
+export function messageView(changes: readonly AlertChange[], context: { bot: string; input: string; target: string; group: AlertGroup }): AlertMessageView {
   const alerts = changes.map(alertView);
   const firingCount = alerts.filter((alert) => alert.status === 'firing').length;
   return {
@@ -64,7 +61,9 @@ export function messageView(
     firingCount,
     resolvedCount: alerts.length - firingCount,
     single: alerts.length === 1 ? (alerts[0] ?? null) : null,
-    commonLabelText: labelPairs(commonOf(alerts.map((alert) => alert.labels))).map(pairText).join(', '),
+    commonLabelText: labelPairs(commonOf(alerts.map((alert) => alert.labels)))
+      .map(pairText)
+      .join(', '),
     bot: context.bot,
     input: context.input,
     target: context.target,

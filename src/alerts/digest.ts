@@ -58,7 +58,10 @@ export function buildDigest(alerts: readonly Alert[], options: DigestOptions): D
 
 function sortForDigest(alerts: readonly Alert[]): Alert[] {
   const rank = (alert: Alert): number => (alert.status === 'firing' ? 0 : 10) + SEVERITY_ORDER.indexOf(alert.severity);
-  return alerts.map((alert, index) => ({ alert, index })).sort((a, b) => rank(a.alert) - rank(b.alert) || a.index - b.index).map((x) => x.alert);
+  return alerts
+    .map((alert, index) => ({ alert, index }))
+    .sort((a, b) => rank(a.alert) - rank(b.alert) || a.index - b.index)
+    .map((x) => x.alert);
 }
 
 function defaultHeader(alerts: readonly Alert[], truncated: number): string {

@@ -33,8 +33,7 @@ export function stableFingerprint(...parts: string[]): string {
 
 // Words that tell the state rather than which alert it is: a title that reads "[FIRING:3] X" when
 // firing and "[RESOLVED] X" once resolved must still name the same alert.
-const STATUS_WORDS =
-  /\b(?:firing|resolved|re-?triggered|triggered|recovered|recovery|problem|ok|down|up|warn|no data|renotify|alerting|pending)\b/gi;
+const STATUS_WORDS = /\b(?:firing|resolved|re-?triggered|triggered|recovered|recovery|problem|ok|down|up|warn|no data|renotify|alerting|pending)\b/gi;
 
 /**
  * The part of a title that identifies an alert across its state changes: lower-cased, without

@@ -50,7 +50,9 @@ function basicPair(header: string | undefined): string | undefined {
 
 function sameSecret(offered: string | undefined, expected: string): boolean {
   // hash both so the comparison runs over equal lengths and takes the same time for any input
-  const a = createHash('sha256').update(offered ?? '').digest();
+  const a = createHash('sha256')
+    .update(offered ?? '')
+    .digest();
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b) && offered !== undefined;
 }

@@ -61,7 +61,14 @@ interface AlertParams {
  */
 export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): AlertInputsHandle {
   const state = new AlertInputState(options.store);
-  const deps: DispatchDeps = { clock: options.clock, state, templates: options.templates, send: options.send, logger: options.logger, ...(options.onCreated && { onCreated: options.onCreated }) };
+  const deps: DispatchDeps = {
+    clock: options.clock,
+    state,
+    templates: options.templates,
+    send: options.send,
+    logger: options.logger,
+    ...(options.onCreated && { onCreated: options.onCreated }),
+  };
   const located = new WeakMap<FastifyRequest, Located>();
 
   void app.register(async (scope) => {

@@ -49,10 +49,7 @@ export interface CompiledRouting {
 export function compileRouting(input: RoutingInput): CompiledRouting {
   const routing = parseOrThrow(RoutingSchema, input, 'routing');
   const rules = routing.routes.map((rule, index) => ({
-    matchers: Object.entries(rule.match).map(([name, wanted]): [string, Matcher] => [
-      name,
-      matcherOf(wanted, `routing.routes.${index}.match.${name}`),
-    ]),
+    matchers: Object.entries(rule.match).map(([name, wanted]): [string, Matcher] => [name, matcherOf(wanted, `routing.routes.${index}.match.${name}`)]),
     targets: rule.targets,
     continue: rule.continue,
   }));

@@ -21,11 +21,7 @@ const TAG_OPEN = /<(?=[A-Za-z/!?@#])/g;
  * @example sanitizeText('cc @db-oncall <!here>') // 'cc @\u200bdb-oncall <\u200b!here>'
  */
 export function sanitizeText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(CONTROL, '')
-    .replace(MENTION, `$1${ZERO_WIDTH_SPACE}`)
-    .replace(TAG_OPEN, `<${ZERO_WIDTH_SPACE}`);
+  return text.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(MENTION, `$1${ZERO_WIDTH_SPACE}`).replace(TAG_OPEN, `<${ZERO_WIDTH_SPACE}`);
 }
 
 /** A URL from an alert: control characters and whitespace removed, otherwise as given. */

@@ -31,12 +31,7 @@ function readErrorBody(body: unknown): ErrorBody {
 }
 
 /** The error for a non-2xx answer. */
-export function errorFromResponse(
-  context: RequestContext & { status: number },
-  body: unknown,
-  headers: Record<string, string>,
-  nowMs: number,
-): ApiError {
+export function errorFromResponse(context: RequestContext & { status: number }, body: unknown, headers: Record<string, string>, nowMs: number): ApiError {
   const { message, errors } = readErrorBody(body);
   const status = context.status;
   if (status === 401) return new ApiUnauthorizedError(context, message || undefined);

@@ -141,9 +141,17 @@ function successBody(endpoint: AnyEndpoint, name: string): Json {
     case 'single':
       return { type: 'object', properties: { data: item }, required: ['data'] };
     case 'list':
-      return { type: 'object', properties: { data: { type: 'array', items: item }, links: REF('ListLinks'), meta: REF('ListMeta') }, required: ['data', 'links', 'meta'] };
+      return {
+        type: 'object',
+        properties: { data: { type: 'array', items: item }, links: REF('ListLinks'), meta: REF('ListMeta') },
+        required: ['data', 'links', 'meta'],
+      };
     case 'meta-list':
-      return { type: 'object', properties: { data: { type: 'array', items: item }, links: REF('ListLinks'), meta: REF('ListMeta') }, required: ['data', 'meta'] };
+      return {
+        type: 'object',
+        properties: { data: { type: 'array', items: item }, links: REF('ListLinks'), meta: REF('ListMeta') },
+        required: ['data', 'meta'],
+      };
     case 'array':
       return { type: 'object', properties: { data: { type: 'array', items: item } }, required: ['data'] };
     default:
@@ -160,7 +168,10 @@ const RATE_HEADERS = {
 // spec: Errors
 const ERROR_RESPONSES: Record<number, Json> = {
   401: { description: 'Token invalid or inactive (`unauthorized`).', content: { 'application/json': { schema: REF('ErrorBody') } } },
-  403: { description: 'Token lacks the scope (the message names it), or the feature is disabled (`forbidden`).', content: { 'application/json': { schema: REF('ErrorBody') } } },
+  403: {
+    description: 'Token lacks the scope (the message names it), or the feature is disabled (`forbidden`).',
+    content: { 'application/json': { schema: REF('ErrorBody') } },
+  },
   404: { description: 'Not found (no body).' },
   422: { description: 'Validation failure (`validation_error`); the message names the field.', content: { 'application/json': { schema: REF('ErrorBody') } } },
   429: { description: 'Rate limit exceeded.', headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } },

@@ -82,11 +82,7 @@ export function nextPageUrl(info: PageInfo, current: URL, base: URL): URL | null
  * Every item of every page from `first` on. `fetchPage` sends one GET and parses the page; it is
  * only called for URLs on `base`'s origin.
  */
-export async function* paginatePages<T>(
-  first: URL,
-  base: URL,
-  fetchPage: (url: URL) => Promise<PageBody<T>>,
-): AsyncGenerator<T, void, undefined> {
+export async function* paginatePages<T>(first: URL, base: URL, fetchPage: (url: URL) => Promise<PageBody<T>>): AsyncGenerator<T, void, undefined> {
   const seen = new Set<string>();
   let url: URL | null = first;
   while (url) {

@@ -1,12 +1,5 @@
 import type { Clock } from '../clock';
-import {
-  ApiError,
-  ApiNetworkError,
-  ApiRateLimitedError,
-  ApiServerError,
-  ApiTimeoutError,
-  UncertainWriteError,
-} from './errors';
+import { ApiError, ApiNetworkError, ApiRateLimitedError, ApiServerError, ApiTimeoutError, UncertainWriteError } from './errors';
 
 /**
  * Retries with jittered exponential backoff, bounded in attempts and in total time, waiting on the

@@ -46,11 +46,7 @@ export function newestCreatedAt(items: readonly unknown[], fallback: string | un
  * const { items, cursor } = await incrementalSync(api, endpoints['users.list'], { since: stored });
  * await store.set('users-cursor', cursor);
  */
-export async function incrementalSync<E extends AnyEndpoint>(
-  caller: Caller,
-  endpoint: E,
-  options: SyncOptions<E> = {},
-): Promise<SyncResult<ItemOf<E>>> {
+export async function incrementalSync<E extends AnyEndpoint>(caller: Caller, endpoint: E, options: SyncOptions<E> = {}): Promise<SyncResult<ItemOf<E>>> {
   const query = { ...options.query, ...(options.since === undefined ? {} : { since: options.since }) };
   const input = { params: options.params, query, signal: options.signal } as CallInput<E>;
   const items: ItemOf<E>[] = [];

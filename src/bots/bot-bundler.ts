@@ -56,7 +56,10 @@ let compilerStarted = false;
 function bundles(): string {
   bundlesDir ??= firstWritableDir([
     join(PACKAGE_ROOT, '.build', 'bots'),
-    { dir: join(tmpdir(), `intrabot-bots-${createHash('sha256').update(PACKAGE_ROOT).digest('hex').slice(0, 12)}-${process.getuid?.() ?? 'user'}`), private: true },
+    {
+      dir: join(tmpdir(), `intrabot-bots-${createHash('sha256').update(PACKAGE_ROOT).digest('hex').slice(0, 12)}-${process.getuid?.() ?? 'user'}`),
+      private: true,
+    },
   ]);
   if (!bundlesDir) throw new Error(`intrabot: nowhere to write compiled bots: neither ${join(PACKAGE_ROOT, '.build', 'bots')} nor ${tmpdir()} is writable`);
   return bundlesDir;
@@ -108,7 +111,10 @@ function frameworkPlugin(framework: Framework): Plugin {
   return {
     name: 'intrabot-framework',
     setup(b) {
-      b.onResolve({ filter: /^intrabot(\/testing)?$/ }, (args) => ({ path: framework.fileFor(args.path === 'intrabot' ? 'index.ts' : 'testing/index.ts'), external: true }));
+      b.onResolve({ filter: /^intrabot(\/testing)?$/ }, (args) => ({
+        path: framework.fileFor(args.path === 'intrabot' ? 'index.ts' : 'testing/index.ts'),
+        external: true,
+      }));
       b.onResolve({ filter: /^(\.\.?(\/|$)|\/)/ }, (args) => {
         const target = resolve(args.resolveDir, args.path);
         if (target !== SRC_DIR && !target.startsWith(`${SRC_DIR}${sep}`)) return undefined;
@@ -205,10 +211,12 @@ export async function bundleBot(name: string, entryFile: string): Promise<string
   const code = result.outputFiles[0]!.text;
   const file = join(dir, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
   if (!existsSync(file)) writeAtomically(file, code);
-  const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => {
-    const path = resolve(dirname(entry), input);
-    return [path, stamp(path)];
-  }));
+  const inputs = Object.fromEntries(
+    Object.keys(result.metafile.inputs).map((input) => {
+      const path = resolve(dirname(entry), input);
+      return [path, stamp(path)];
+    }),
+  );
   writeAtomically(indexFile, JSON.stringify({ entry, build, bundle: file, inputs } satisfies BundleIndex));
   prune(dir, name, basename(file));
   return file;

@@ -5,15 +5,7 @@ import type { OutboxEntryInput, PostMedia } from '../outbox/entry';
 import type { KvSpace } from '../store/kv';
 import type { TemplateEngine } from '../templates';
 import { parseOrThrow } from '../validation';
-import {
-  OutgoingMessageSchema,
-  type BotContext,
-  type BotLogger,
-  type BotStore,
-  type OutgoingMessage,
-  type SendReceipt,
-  type TargetRef,
-} from './context';
+import { OutgoingMessageSchema, type BotContext, type BotLogger, type BotStore, type OutgoingMessage, type SendReceipt, type TargetRef } from './context';
 import type { BotManifest } from './manifest';
 import type { Target } from './manifest-targets';
 import { incomingSecretName } from './provision/provision-bot';
@@ -102,7 +94,10 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   const toWall = async (wallId: number, message: OutgoingMessage, options: EnqueueOptions = {}): Promise<SendReceipt> => {
     const { text, media } = await render(message);
     const files = await postMedia(media);
-    return sink.enqueue({ kind: 'post', ...base, wallId, body: text, ...(bot.userId ? { botUserId: bot.userId } : {}), ...(files ? { media: files } : {}) }, options);
+    return sink.enqueue(
+      { kind: 'post', ...base, wallId, body: text, ...(bot.userId ? { botUserId: bot.userId } : {}), ...(files ? { media: files } : {}) },
+      options,
+    );
   };
 
   const toIncoming = async (targetName: string, target: Target, message: OutgoingMessage): Promise<SendReceipt> => {
@@ -111,13 +106,33 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     const payload = { text, ...(files ? { media: files } : {}) };
     const options = uncertainOf(target);
     if ('incoming_webhook' in target) {
-      return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: configuredIncomingSecretName(tenant.id, bot.name, targetName) }, action: 'wall_post', payload }, options);
+      return sink.enqueue(
+        {
+          kind: 'incoming',
+          ...base,
+          webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: configuredIncomingSecretName(tenant.id, bot.name, targetName) },
+          action: 'wall_post',
+          payload,
+        },
+        options,
+      );
     }
     if (!('incoming' in target)) throw new InvalidInputError('target', `target "${targetName}" is not an incoming webhook`);
     const id = deps.incoming[targetName];
-    if (id === undefined) throw new InvalidInputError('target', `target "${targetName}" has no incoming webhook on tenant ${tenant.id} yet (provisioning did not create it)`);
-    if (target.incoming.action === 'calendar_entry') throw new InvalidInputError('target', `target "${targetName}" creates calendar entries: use ctx.api.calendarEntries or send its payload through ctx.api`);
-    return sink.enqueue({ kind: 'incoming', ...base, webhook: { id: String(id), urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) }, action: target.incoming.action, payload }, options);
+    if (id === undefined)
+      throw new InvalidInputError('target', `target "${targetName}" has no incoming webhook on tenant ${tenant.id} yet (provisioning did not create it)`);
+    if (target.incoming.action === 'calendar_entry')
+      throw new InvalidInputError('target', `target "${targetName}" creates calendar entries: use ctx.api.calendarEntries or send its payload through ctx.api`);
+    return sink.enqueue(
+      {
+        kind: 'incoming',
+        ...base,
+        webhook: { id: String(id), urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) },
+        action: target.incoming.action,
+        payload,
+      },
+      options,
+    );
   };
 
   const send = async (ref: TargetRef, message: OutgoingMessage): Promise<SendReceipt> => {
@@ -134,7 +149,11 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   /** A comment is text only (spec: Comments, body `{ body }`): media would be lost, so it is refused. */
   const commentText = async (message: OutgoingMessage, what: string): Promise<string> => {
     const { text, media } = await render(message);
-    if (media.length > 0) throw new InvalidInputError('media', `media: ${what} writes a comment, and comments carry text only; post it (ctx.post) or send it as a direct message (ctx.dm)`);
+    if (media.length > 0)
+      throw new InvalidInputError(
+        'media',
+        `media: ${what} writes a comment, and comments carry text only; post it (ctx.post) or send it as a direct message (ctx.dm)`,
+      );
     return text;
   };
 
@@ -146,7 +165,8 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
       return toWall(source.wallId, message);
     }
     if (bot.manifest.reply === 'dm') {
-      if (source.authorId === undefined || bot.userId === undefined) throw new InvalidInputError('reply', 'a direct-message reply needs the author and the bot user');
+      if (source.authorId === undefined || bot.userId === undefined)
+        throw new InvalidInputError('reply', 'a direct-message reply needs the author and the bot user');
       return dm(source.authorId, message);
     }
     // spec: Comments — comments carry no bot_user_id: the comment is the token's user's

@@ -86,7 +86,10 @@ async function botFolders(botsDir: string): Promise<string[]> {
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 function duplicateName(file: string, name: string, holder: string): ManifestError {

@@ -9,10 +9,7 @@ export const SlugSchema = z
   .max(64);
 
 /** An entity id; a numeric string (from an `${env:...}` reference) counts as the number. */
-export const IdSchema = z.union([
-  z.int().positive(),
-  z.string().regex(/^\d+$/, 'expected a numeric id').transform(Number),
-]);
+export const IdSchema = z.union([z.int().positive(), z.string().regex(/^\d+$/, 'expected a numeric id').transform(Number)]);
 
 const UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 

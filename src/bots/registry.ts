@@ -57,7 +57,13 @@ export async function loadBots(
   return registry;
 }
 
-async function loadEach(registry: BotRegistry, botsDir: string, env: Readonly<Record<string, string | undefined>>, only: readonly string[] | undefined, version: string | undefined): Promise<void> {
+async function loadEach(
+  registry: BotRegistry,
+  botsDir: string,
+  env: Readonly<Record<string, string | undefined>>,
+  only: readonly string[] | undefined,
+  version: string | undefined,
+): Promise<void> {
   for (const loaded of await loadBotDirs(botsDir, env)) {
     if (!loaded.ok) {
       registry.failures.push({ dir: loaded.dir, error: loaded.error });
@@ -72,7 +78,9 @@ async function loadEach(registry: BotRegistry, botsDir: string, env: Readonly<Re
       if (errors.length) {
         const first = errors[0]!;
         const file = join(dir, MANIFEST_FILE);
-        throw new IntrabotError('invalid_manifest', `${file}:${lineOfField(readFileSync(file, 'utf8'), first.field)} ${first.field}: ${first.message}`, { details: { field: first.field } });
+        throw new IntrabotError('invalid_manifest', `${file}:${lineOfField(readFileSync(file, 'utf8'), first.field)} ${first.field}: ${first.message}`, {
+          details: { field: first.field },
+        });
       }
       registry.bots.push({ name: manifest.name, dir, manifest, definition, warnings: problems.filter((p) => p.severity === 'warning') });
     } catch (error) {

@@ -127,7 +127,10 @@ export async function sandboxProblem(config: RuntimeConfig): Promise<string | un
  * The configuration a command works with, or undefined after printing why it is invalid (the
  * message names the key): commands exit 1 on it instead of throwing.
  */
-export function cliConfig(io: { env: Record<string, string | undefined>; cwd: string; stderr(text: string): void }, command: string): RuntimeConfig | undefined {
+export function cliConfig(
+  io: { env: Record<string, string | undefined>; cwd: string; stderr(text: string): void },
+  command: string,
+): RuntimeConfig | undefined {
   try {
     return loadConfig({ env: io.env, cwd: io.cwd });
   } catch (error) {

@@ -36,7 +36,10 @@ export function localTime(ms: number, timeZone: string): string {
  * @example utcOffset(Date.parse('2026-07-01T00:00:00Z'), 'Europe/Berlin') // => '+02:00'
  */
 export function utcOffset(ms: number, timeZone: string): string {
-  const name = formatsOf(timeZone).offset.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const name =
+    formatsOf(timeZone)
+      .offset.formatToParts(ms)
+      .find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   // `GMT` alone is UTC itself; otherwise `GMT+01:00` (or `GMT+05:30`)
   return name === 'GMT' ? '+00:00' : name.slice(3);
 }

@@ -39,11 +39,7 @@ export function expectAbsoluteUrl(value: unknown, what: string): asserts value i
  * Awaits `promise` and answers the error it rejects with, which must be an instance of `type`;
  * a success or another error is a mismatch naming `rule`.
  */
-export async function expectRejects<E extends Error>(
-  promise: Promise<unknown>,
-  type: abstract new (...args: never[]) => E,
-  rule: string,
-): Promise<E> {
+export async function expectRejects<E extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E, rule: string): Promise<E> {
   let outcome: unknown;
   try {
     await promise;

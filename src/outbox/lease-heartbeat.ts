@@ -10,12 +10,15 @@ export function keepLeaseAlive(queue: Pick<OutboxQueue, 'extend'>, clock: Clock,
   let handle: TimerHandle | undefined;
   let stopped = false;
   const beat = (): void => {
-    handle = clock.setTimeout(() => {
-      const again = (): void => {
-        if (!stopped) beat();
-      };
-      queue.extend(lease, leaseMs).then(again, again);
-    }, Math.max(1, Math.floor(leaseMs / 3)));
+    handle = clock.setTimeout(
+      () => {
+        const again = (): void => {
+          if (!stopped) beat();
+        };
+        queue.extend(lease, leaseMs).then(again, again);
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
   };
   beat();
   return () => {

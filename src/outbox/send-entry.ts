@@ -54,7 +54,11 @@ export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Prom
     }
     case 'comment': {
       // spec: comments cannot carry bot_user_id, so every comment the runtime writes is the token's user's
-      const comment = (await callOnce(ctx.client, endpoints['comments.create'], { ...base, params: { post_id: entry.postId }, body: { body: entry.body } })) as Created;
+      const comment = (await callOnce(ctx.client, endpoints['comments.create'], {
+        ...base,
+        params: { post_id: entry.postId },
+        body: { body: entry.body },
+      })) as Created;
       return { created: { kind: 'comment', id: comment.id, ...tokenUser(comment) } };
     }
     case 'dm':
@@ -81,12 +85,22 @@ export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Prom
       return {};
     case 'award':
       // spec: Award rules 3 — an identical row returns the existing award: safe to send again
-      await callOnce(ctx.client, endpoints['achievements.award'], { ...base, params: { id: entry.achievementId }, body: { awards: entry.rows }, repeatable: true });
+      await callOnce(ctx.client, endpoints['achievements.award'], {
+        ...base,
+        params: { id: entry.achievementId },
+        body: { awards: entry.rows },
+        repeatable: true,
+      });
       return {};
     case 'api': {
       const endpoint = endpointById(entry.endpointId);
       if (!endpoint) throw new InvalidInputError('entry.endpointId', `entry.endpointId: ${entry.endpointId} is not in the catalog`);
-      await callOnce(ctx.client, endpoint, { ...base, ...(entry.params ? { params: entry.params } : {}), ...(entry.query ? { query: entry.query } : {}), body: entry.body });
+      await callOnce(ctx.client, endpoint, {
+        ...base,
+        ...(entry.params ? { params: entry.params } : {}),
+        ...(entry.query ? { query: entry.query } : {}),
+        body: entry.body,
+      });
       return {};
     }
   }

@@ -247,7 +247,10 @@ export class OutboxSender {
     }
     const failure = classifyFailure(error);
     // ids, kinds and error codes only: never the message text, never a URL
-    this.o.logger?.warn?.({ entry: lease.id, target: lease.target, kind: record.entry.kind, attempt: lease.attempts, failure: failure.kind, error: failure.message }, 'outbox: delivery failed');
+    this.o.logger?.warn?.(
+      { entry: lease.id, target: lease.target, kind: record.entry.kind, attempt: lease.attempts, failure: failure.kind, error: failure.message },
+      'outbox: delivery failed',
+    );
     if (failure.kind === 'dead') {
       await queue.deadLetter(lease, failure.message);
       return;

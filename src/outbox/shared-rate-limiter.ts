@@ -89,7 +89,8 @@ export class SharedRateLimiter implements RateLimiter {
   observe(key: string, budget: RateBudget | undefined): void {
     this.endProbe(key, budget !== undefined);
     if (!budget) return;
-    if (budget.remaining !== undefined) this.observed.set(key, { limit: budget.limit ?? this.limitOf(key), remaining: budget.remaining, resetAtMs: budget.resetAtMs });
+    if (budget.remaining !== undefined)
+      this.observed.set(key, { limit: budget.limit ?? this.limitOf(key), remaining: budget.remaining, resetAtMs: budget.resetAtMs });
     if (budget.limit !== undefined && budget.limit > 0) this.limits.set(key, budget.limit);
     if (budget.remaining === undefined) return;
     const window = pacedWindow(this.limitOf(key), this.pacing);

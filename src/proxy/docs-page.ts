@@ -37,7 +37,10 @@ function parametersTable(parameters: unknown): string {
   if (!Array.isArray(parameters) || parameters.length === 0) return '';
   const rows = parameters
     .map(obj)
-    .map((p) => `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${escapeHtml(String(p.in))}</td><td>${typeLabel(p.schema)}</td><td>${p.required ? 'yes' : ''}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${escapeHtml(String(p.in))}</td><td>${typeLabel(p.schema)}</td><td>${p.required ? 'yes' : ''}</td></tr>`,
+    )
     .join('');
   return `<table><thead><tr><th>parameter</th><th>in</th><th>type</th><th>required</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -94,7 +97,8 @@ function groups(doc: Json): Map<string, string[]> {
 function schemasSection(doc: Json): string {
   const schemas = obj(obj(doc.components).schemas);
   const items = Object.entries(schemas).map(
-    ([name, schema]) => `<details class="schema" id="schema-${escapeHtml(name)}" data-search="${escapeHtml(name.toLowerCase())}"><summary><code>${escapeHtml(name)}</code></summary><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre></details>`,
+    ([name, schema]) =>
+      `<details class="schema" id="schema-${escapeHtml(name)}" data-search="${escapeHtml(name.toLowerCase())}"><summary><code>${escapeHtml(name)}</code></summary><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre></details>`,
   );
   return `<section><h2>Schemas</h2>${items.join('')}</section>`;
 }
@@ -121,9 +125,7 @@ document.querySelectorAll('section[data-group]').forEach(s=>s.classList.toggle('
 export function renderDocsPage(doc: Json): string {
   const info = obj(doc.info);
   const server = String(obj(Array.isArray(doc.servers) ? doc.servers[0] : undefined).url ?? '');
-  const sections = [...groups(doc)]
-    .map(([tag, ops]) => `<section data-group><h2>${escapeHtml(tag)}</h2>${ops.join('')}</section>`)
-    .join('');
+  const sections = [...groups(doc)].map(([tag, ops]) => `<section data-group><h2>${escapeHtml(tag)}</h2>${ops.join('')}</section>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(String(info.title ?? 'API reference'))}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(String(info.title ?? 'API reference'))}</h1><p>Revision ${escapeHtml(String(info.version ?? ''))}. Base URL <code>${escapeHtml(server)}</code>.

@@ -31,7 +31,9 @@ export async function registerOpenApiRoutes(app: FastifyInstance, options: OpenA
       servers: [{ url: serverOf(request), description: 'The intrabot API proxy (authenticate with a proxy key).' }],
       components: {
         ...(base.components as Record<string, unknown>),
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A proxy key (`Authorization: Bearer <key>`); `X-Proxy-Key` works too.' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'A proxy key (`Authorization: Bearer <key>`); `X-Proxy-Key` works too.' },
+        },
       },
     };
   };

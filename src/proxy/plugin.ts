@@ -70,7 +70,17 @@ export async function registerProxy(app: FastifyInstance, options: ProxyOptions)
   const tenants = new Map(options.tenants.map((t) => [t.id, t]));
   const defaultTenant = options.defaultTenant ?? options.tenants[0]?.id;
   const gate = new ShareGate({ clock: options.clock, outboxBusy: options.outboxBusy, share: config.bot_share, budget: options.budget });
-  const context: ProxyContext = { mode: options.mode, clock: options.clock, logger: options.logger, onCall: options.onCall, ring, tenants, gate, bodyLimit: config.body_limit, calls: new WeakMap() };
+  const context: ProxyContext = {
+    mode: options.mode,
+    clock: options.clock,
+    logger: options.logger,
+    onCall: options.onCall,
+    ring,
+    tenants,
+    gate,
+    bodyLimit: config.body_limit,
+    calls: new WeakMap(),
+  };
   await app.register(async (proxy) => proxyPlugin(proxy, context, defaultTenant));
 }
 

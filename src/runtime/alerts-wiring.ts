@@ -40,7 +40,8 @@ export function wireAlertInputs(deps: AlertsWiringDeps): { onEntryCreated(entryI
     };
     const ctx = engine.contextFor(message.tenant, message.bot, { sink });
     const target = engine.deployment(message.tenant, message.bot)?.manifest.targets[message.target];
-    const receipt = message.replyTo && target && 'wall' in target ? await ctx.comment(message.replyTo.postId, message.text) : await ctx.post(message.target, message.text);
+    const receipt =
+      message.replyTo && target && 'wall' in target ? await ctx.comment(message.replyTo.postId, message.text) : await ctx.post(message.target, message.text);
     await kv.set(`entry:${receipt.id}`, { tenant: message.tenant, bot: message.bot, dedupeKey: message.dedupeKey }, { ttlMs: ENTRY_TTL_MS });
     return queued ?? receipt;
   };

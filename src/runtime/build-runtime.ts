@@ -102,7 +102,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const env = config.mode === 'sandbox' ? withSandboxEnv(deps.env ?? process.env, deps.rootDir ?? process.cwd()) : (deps.env ?? process.env);
   // on close, connections are cut rather than waited for: a delivery cut before its 200 was not
   // acknowledged, so the platform retries it (and dedupe drops it if it was recorded after all)
-  const host = deps.app ?? Fastify({ logger: loggerOptions(config.log_level), logController: new OneLinePerRequest(), bodyLimit: 1_048_576, forceCloseConnections: true });
+  const host =
+    deps.app ?? Fastify({ logger: loggerOptions(config.log_level), logController: new OneLinePerRequest(), bodyLimit: 1_048_576, forceCloseConnections: true });
   const logger = host.log;
   const store = deps.store ?? (await openRuntimeStore(config, clock, env));
   const ownsStore = deps.store === undefined;
@@ -114,7 +115,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
   const tenants = new Map<string, TenantRuntime>();
   for (const tenant of config.tenants) {
-    const api = createApiClient({ baseUrl: tenant.base_url, token: tenant.token, clock, limiter, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}), logger: { warn: (d, m) => logger.warn(d, m) } });
+    const api = createApiClient({
+      baseUrl: tenant.base_url,
+      token: tenant.token,
+      clock,
+      limiter,
+      ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+      logger: { warn: (d, m) => logger.warn(d, m) },
+    });
     tenants.set(tenant.id, { config: tenant, api });
   }
 
@@ -181,10 +189,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   };
   const scheduler = new Scheduler(
     { clock, store, runJob, logger: schedulerLogger(logger) },
-    engine.deployments().flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone })),
+    engine
+      .deployments()
+      .flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone })),
   );
 
-  const accept = async (delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope'> & Partial<Pick<AcceptedDelivery, 'event' | 'dedupeKey' | 'envelopeJson'>>) => {
+  const accept = async (
+    delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope'> & Partial<Pick<AcceptedDelivery, 'event' | 'dedupeKey' | 'envelopeJson'>>,
+  ) => {
     const result = await store.inbox.accept({
       tenant: delivery.tenant,
       bot: delivery.bot,
@@ -252,7 +264,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
         const d = engine.deployment(tenant, bot);
         if (!d || d.manifest.reports.length === 0) return undefined;
         const { reports } = d.manifest;
-        return { tenant, bot, secret: reports.map((r) => r.secret), secretEvents: reports.map((r) => r.report), customer: d.tenant.config.customer, eventPrefix: d.tenant.config.event_prefix };
+        return {
+          tenant,
+          bot,
+          secret: reports.map((r) => r.secret),
+          secretEvents: reports.map((r) => r.report),
+          customer: d.tenant.config.customer,
+          eventPrefix: d.tenant.config.event_prefix,
+        };
       },
       accept,
       onAccepted: () => worker.wake(),
@@ -297,7 +316,18 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     async provision(options = {}) {
       const publicUrl = options.publicUrl ?? config.public_url ?? runtime.url ?? `http://127.0.0.1:${config.port}`;
       const keep = registry.failures.map((f) => f.name ?? basename(f.dir));
-      return provisionAll({ engine, store, clock, loopGuard, logger, publicUrl, dryRun: options.dryRun ?? false, skipWebhooks: deps.poll !== undefined, keep, ...(options.onTenant ? { onTenant: options.onTenant } : {}) });
+      return provisionAll({
+        engine,
+        store,
+        clock,
+        loopGuard,
+        logger,
+        publicUrl,
+        dryRun: options.dryRun ?? false,
+        skipWebhooks: deps.poll !== undefined,
+        keep,
+        ...(options.onTenant ? { onTenant: options.onTenant } : {}),
+      });
     },
     async start() {
       await host.listen({ host: config.host, port: config.port });
@@ -365,13 +395,20 @@ function refuseBadAlertInputs(registry: BotRegistry, mode: RuntimeConfig['mode']
       validateAlertInputs(bot.manifest, mode);
       const sandboxSigned = bot.manifest.reports.findIndex((r) => r.secret === SANDBOX_REPORT_SECRET);
       if (mode === 'connected' && sandboxSigned >= 0) {
-        throw new ConfigError(`reports.${sandboxSigned}.secret`, `report ${bot.manifest.reports[sandboxSigned]!.report} uses the sandbox's published secret, which connected mode does not accept: configure a secret of your own`);
+        throw new ConfigError(
+          `reports.${sandboxSigned}.secret`,
+          `report ${bot.manifest.reports[sandboxSigned]!.report} uses the sandbox's published secret, which connected mode does not accept: configure a secret of your own`,
+        );
       }
     } catch (error) {
       registry.bots.splice(registry.bots.indexOf(bot), 1);
       // named like the manifest loader's errors: the file, then the field
       const where = error instanceof ConfigError ? `${join(bot.dir, 'bot.yaml')} ${error.key}: ` : '';
-      registry.failures.push({ dir: bot.dir, name: bot.name, error: new Error(`${where}${error instanceof Error ? error.message : String(error)}`, { cause: error }) });
+      registry.failures.push({
+        dir: bot.dir,
+        name: bot.name,
+        error: new Error(`${where}${error instanceof Error ? error.message : String(error)}`, { cause: error }),
+      });
     }
   }
 }

@@ -43,7 +43,10 @@ export const RuntimeConfigSchema = z.object({
   bots_dir: z.string().default('bots'),
   redis_url: z.string().optional(),
   /** Keys in Redis start with this (several deployments may share one Redis). */
-  redis_prefix: z.string().regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, ":", "_" and "-" only').default('intrabot'),
+  redis_prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, ":", "_" and "-" only')
+    .default('intrabot'),
   secret_key: z.string().optional(),
   admin_token: z.string().optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -164,7 +167,14 @@ function tenantsFrom(env: Env, fileTenants: unknown): unknown[] | undefined {
 
 function sandboxTenant(port: unknown): TenantConfig {
   const p = typeof port === 'number' ? port : 4010;
-  return { id: SANDBOX_TENANT_ID, base_url: `http://127.0.0.1:${p}`, token: SANDBOX_TOKEN, event_prefix: 'service', customer: 'sandbox', timezone: 'Europe/Berlin' };
+  return {
+    id: SANDBOX_TENANT_ID,
+    base_url: `http://127.0.0.1:${p}`,
+    token: SANDBOX_TOKEN,
+    event_prefix: 'service',
+    customer: 'sandbox',
+    timezone: 'Europe/Berlin',
+  };
 }
 
 function toPort(envName: string, value: string): number {

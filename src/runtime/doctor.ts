@@ -40,7 +40,12 @@ export async function runDoctor(input: DoctorInput): Promise<Check[]> {
   const env = input.config.mode === 'sandbox' ? withSandboxEnv(input.env, process.cwd()) : input.env;
   const registry = await loadBots(input.config.bots_dir, env, input.only);
   for (const failure of registry.failures) {
-    checks.push({ name: `bot ${failure.name ?? failure.dir}`, status: 'fail', detail: failure.error.message, fix: 'fix the manifest or module; the other bots still run' });
+    checks.push({
+      name: `bot ${failure.name ?? failure.dir}`,
+      status: 'fail',
+      detail: failure.error.message,
+      fix: 'fix the manifest or module; the other bots still run',
+    });
   }
   for (const tenant of input.config.tenants) {
     const manifests = registry.bots.filter((b) => deploysTo(b.manifest, tenant.id)).map((b) => manifestForTenant(b.manifest, tenant.id));
@@ -62,14 +67,21 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
   const checks: Check[] = [];
   const skew = await clockSkew(tenant.base_url, input.clock);
   if (skew === undefined) {
-    return [{ name: name('reachable'), status: 'fail', detail: `${tenant.base_url} does not answer`, fix: 'check the base URL and the network path to the platform' }];
+    return [
+      { name: name('reachable'), status: 'fail', detail: `${tenant.base_url} does not answer`, fix: 'check the base URL and the network path to the platform' },
+    ];
   }
   checks.push({ name: name('reachable'), status: 'ok', detail: tenant.base_url });
   const maxSkew = input.maxSkewMs ?? 60_000;
   checks.push(
     Math.abs(skew) <= maxSkew
       ? { name: name('clock skew'), status: 'ok', detail: `${Math.round(skew / 1000)} s` }
-      : { name: name('clock skew'), status: 'fail', detail: `${Math.round(skew / 1000)} s against the platform's Date header`, fix: 'sync this machine with NTP: signatures older than 5 minutes are refused' },
+      : {
+          name: name('clock skew'),
+          status: 'fail',
+          detail: `${Math.round(skew / 1000)} s against the platform's Date header`,
+          fix: 'sync this machine with NTP: signatures older than 5 minutes are refused',
+        },
   );
 
   const api = createApiClient({ baseUrl: tenant.base_url, token: tenant.token, clock: input.clock, retry: { attempts: 1 } });
@@ -79,14 +91,24 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
     const left = expires === undefined ? undefined : expires - input.clock.now();
     checks.push(
       left !== undefined && left < 14 * DAY_MS
-        ? { name: name('token'), status: 'warn', detail: `"${info.name}" expires ${info.expires_at}`, fix: 'issue a new token in the admin panel before it expires' }
+        ? {
+            name: name('token'),
+            status: 'warn',
+            detail: `"${info.name}" expires ${info.expires_at}`,
+            fix: 'issue a new token in the admin panel before it expires',
+          }
         : { name: name('token'), status: 'ok', detail: `"${info.name}"${info.expires_at ? `, expires ${info.expires_at}` : ', no expiry'}` },
     );
     for (const manifest of manifests) {
       const missing = requiredScopes(manifest).filter((s) => !info.scopes.includes(s));
       checks.push(
         missing.length
-          ? { name: name(`scopes for ${manifest.name}`), status: 'fail', detail: `missing ${missing.join(', ')}`, fix: 'add the scopes to the token; the bot is switched off until then' }
+          ? {
+              name: name(`scopes for ${manifest.name}`),
+              status: 'fail',
+              detail: `missing ${missing.join(', ')}`,
+              fix: 'add the scopes to the token; the bot is switched off until then',
+            }
           : { name: name(`scopes for ${manifest.name}`), status: 'ok', detail: 'all present' },
       );
       if (manifest.events.length) checks.push(await pingBot(input.store, api, tenant.id, manifest.name));
@@ -113,7 +135,12 @@ async function pingBot(store: Store, api: ReturnType<typeof createApiClient>, te
     if (answer.ok) return { name, status: 'ok', detail: `ping ${answer.status}` };
     // the runtime answered but refused the signature: the secret it holds is not the endpoint's
     if (/\b401\b/.test(answer.status)) {
-      return { name, status: 'fail', detail: `ping ${answer.status}`, fix: 'the runtime holds another signing secret than the endpoint: run intrabot provision, then restart the runtime' };
+      return {
+        name,
+        status: 'fail',
+        detail: `ping ${answer.status}`,
+        fix: 'the runtime holds another signing secret than the endpoint: run intrabot provision, then restart the runtime',
+      };
     }
     return { name, status: 'fail', detail: `ping ${answer.status}`, fix: 'is the runtime running and INTRABOT_PUBLIC_URL reachable from the platform?' };
   } catch (error) {

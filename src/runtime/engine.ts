@@ -166,7 +166,14 @@ export class BotEngine {
     return this.templatesFor(deployment);
   }
 
-  private context(deployment: Deployment, source: ReplySource | undefined, signal: AbortSignal, log: BotLogger, sink?: EntrySink, progress?: (text: string) => void): BotContext<unknown> {
+  private context(
+    deployment: Deployment,
+    source: ReplySource | undefined,
+    signal: AbortSignal,
+    log: BotLogger,
+    sink?: EntrySink,
+    progress?: (text: string) => void,
+  ): BotContext<unknown> {
     const { tenant, bot, manifest } = deployment;
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },

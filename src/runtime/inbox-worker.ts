@@ -46,7 +46,8 @@ export class InboxWorker {
 
   start(): void {
     // a lane catches its own failures; this only keeps a bug in one from being an unhandled rejection
-    for (let i = 0; i < this.o.concurrency; i++) this.lanes.push(this.lane().catch((error: unknown) => this.options.logger.error({ err: error }, 'inbox: a lane stopped')));
+    for (let i = 0; i < this.o.concurrency; i++)
+      this.lanes.push(this.lane().catch((error: unknown) => this.options.logger.error({ err: error }, 'inbox: a lane stopped')));
   }
 
   /** A delivery was accepted: an idle lane takes it at once. */

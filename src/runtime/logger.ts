@@ -32,12 +32,22 @@ export function loggerOptions(level: string, pretty = prefersPretty()): FastifyS
   return {
     level,
     // in a terminal a request is one line: "request completed: POST /hooks/sandbox/ops 200 in 1.2 ms"
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req,res,responseTime', messageFormat: PRETTY_MESSAGE } } } : {}),
+    ...(pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req,res,responseTime', messageFormat: PRETTY_MESSAGE },
+          },
+        }
+      : {}),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     // tokens travel in URLs (incoming webhooks, alert inputs' ?token=): never log a URL with one, even
     // one that matched no route
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: redactQueryToken(req.url.replace(/\/incoming\/[^/?]+/, '/incoming/[redacted]')) }),
+      req: (req: { method: string; url: string }) => ({
+        method: req.method,
+        url: redactQueryToken(req.url.replace(/\/incoming\/[^/?]+/, '/incoming/[redacted]')),
+      }),
     },
   };
 }

@@ -11,7 +11,11 @@ import type { RuntimeConfig } from './config';
  */
 export async function openRuntimeStore(config: RuntimeConfig, clock: Clock, env: Readonly<Record<string, string | undefined>>): Promise<Store> {
   mkdirSync(config.data_dir, { recursive: true });
-  const secretKey = await resolveSecretKey({ env: { ...env, INTRABOT_SECRET_KEY: config.secret_key ?? env.INTRABOT_SECRET_KEY }, mode: config.mode, dataDir: config.data_dir });
+  const secretKey = await resolveSecretKey({
+    env: { ...env, INTRABOT_SECRET_KEY: config.secret_key ?? env.INTRABOT_SECRET_KEY },
+    mode: config.mode,
+    dataDir: config.data_dir,
+  });
   if (config.redis_url) return openStore({ kind: 'redis', url: config.redis_url, prefix: config.redis_prefix }, { clock, secretKey });
   return openStore({ kind: 'sqlite', path: sqliteStorePath(config.data_dir) }, { clock, secretKey });
 }

@@ -72,7 +72,10 @@ export async function recoverMissed(input: RecoveryInput): Promise<RecoveryRepor
         input.logger.warn({ err: error, tenant, bot }, 'recovery of missed events failed');
       }
       if (deployment.manifest.events.some((s) => !(RECOVERABLE as readonly string[]).includes(s.event))) {
-        input.logger.info({ tenant, bot }, 'events other than new posts and comments (edits, deletions, form responses...) missed while down cannot be recovered');
+        input.logger.info(
+          { tenant, bot },
+          'events other than new posts and comments (edits, deletions, form responses...) missed while down cannot be recovered',
+        );
       }
       const sinceIso = new Date(since).toISOString();
       input.logger.info({ tenant, bot, since: sinceIso, recovered }, recovered ? `recovered ${recovered} missed event(s)` : 'no missed events to recover');
@@ -124,7 +127,8 @@ async function recoverBot(input: RecoveryInput, d: Deployment, subs: Deployment[
       const post = item as { id: number; created_at: string; wall_id?: number };
       if (postsOn && Date.parse(post.created_at) >= from) count += await enqueue(input, d, 'post.created', post);
       if (commentsOn) {
-        for await (const c of api.comments.all(post.id, { since: fromIso })) count += await enqueue(input, d, 'comment.created', { ...(c as { id: number }), wall_id: wallId });
+        for await (const c of api.comments.all(post.id, { since: fromIso }))
+          count += await enqueue(input, d, 'comment.created', { ...(c as { id: number }), wall_id: wallId });
       }
     }
   }
@@ -142,7 +146,14 @@ async function enqueue(input: RecoveryInput, d: Deployment, event: string, paylo
     payload,
     recovered: true,
   };
-  const result = await input.store.inbox.accept({ tenant: config.id, bot: d.bot.name, deliveryId: envelope.id, event, dedupeKey: `${event}:${payload.id}`, envelope: envelope as never });
+  const result = await input.store.inbox.accept({
+    tenant: config.id,
+    bot: d.bot.name,
+    deliveryId: envelope.id,
+    event,
+    dedupeKey: `${event}:${payload.id}`,
+    envelope: envelope as never,
+  });
   if (!result.accepted) return 0;
   input.onRecovered?.();
   return 1;

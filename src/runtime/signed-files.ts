@@ -11,8 +11,15 @@ const KEY_SECRET = 'files-signing-key';
 export const FILE_URL_TTL_MS = 30 * 60_000;
 
 const TYPES: Record<string, string> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
-  '.pdf': 'application/pdf', '.mp4': 'video/mp4', '.txt': 'text/plain', '.csv': 'text/csv',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.mp4': 'video/mp4',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
 };
 
 /**
@@ -71,6 +78,9 @@ export class SignedFiles {
       this.key = undefined;
       throw error;
     });
-    return createHmac('sha256', await this.key).update(value).digest('hex').slice(0, 32);
+    return createHmac('sha256', await this.key)
+      .update(value)
+      .digest('hex')
+      .slice(0, 32);
   }
 }

@@ -46,15 +46,19 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
-      return reply.code(status).send({ error: status === 413 ? 'payload_too_large' : 'bad_request', message: error instanceof Error ? error.message : 'Bad request' });
+      return reply
+        .code(status)
+        .send({ error: status === 413 ? 'payload_too_large' : 'bad_request', message: error instanceof Error ? error.message : 'Bad request' });
     }
-    process.emitWarning(`sandbox: unexpected error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    process.emitWarning(`sandbox: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return reply.code(500).send({ error: 'server_error', message: 'The sandbox failed to handle this request.' });
   });
 
   // spec: Errors — 404 has no body (an unknown path is an unknown resource to a client)
   app.setNotFoundHandler((request, reply) =>
-    request.url.startsWith(API_PREFIX) ? reply.code(404).send() : reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` }),
+    request.url.startsWith(API_PREFIX)
+      ? reply.code(404).send()
+      : reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` }),
   );
 
   app.addHook('onRequest', async (request) => {

@@ -49,7 +49,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const host = options.host ?? '127.0.0.1';
   await built.app.listen({ port: options.port ?? 4010, host });
   const address = built.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port ?? 4010;
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
   const ticker = setInterval(() => ctx.tick(), 1_000);
   ticker.unref();
 

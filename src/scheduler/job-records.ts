@@ -88,12 +88,10 @@ export class JobRecords {
   /** The last runs of a schedule, newest first. */
   async runs(entry: Identity): Promise<RunRecord[]> {
     const items = await this.kv.list(`run:${scheduleId(entry)}:`);
-    return items
-      .reverse()
-      .flatMap((item) => {
-        const parsed = RunRecordSchema.safeParse(item.value);
-        return parsed.success ? [parsed.data] : [];
-      });
+    return items.reverse().flatMap((item) => {
+      const parsed = RunRecordSchema.safeParse(item.value);
+      return parsed.success ? [parsed.data] : [];
+    });
   }
 }
 

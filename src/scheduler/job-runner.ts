@@ -149,9 +149,10 @@ export class JobRunner {
     this.inFlight.add(flight);
     void flight.done.then(() => this.inFlight.delete(flight));
     // at the time limit the run ends (and an `overlap: skip` job's next slot may start), even if the job ignores its signal
-    const timer = entry.timeoutMs === undefined
-      ? undefined
-      : this.deps.clock.setTimeout(() => controller.abort(new JobTimeoutError(entry.job, entry.timeoutMs ?? 0)), entry.timeoutMs);
+    const timer =
+      entry.timeoutMs === undefined
+        ? undefined
+        : this.deps.clock.setTimeout(() => controller.abort(new JobTimeoutError(entry.job, entry.timeoutMs ?? 0)), entry.timeoutMs);
     try {
       await Promise.race([job, abortion(controller.signal)]);
       return { outcome: 'ok' };
@@ -198,7 +199,10 @@ export class JobRunner {
     else this.deps.logger.error('job failed', { ...fields, error: record.error });
   }
 
-  private fields(run: Pick<RunRecord, 'tenant' | 'bot' | 'job' | 'slot'>, raw = false): { tenant: string; bot: string; job: string; slotMs: number } & Record<string, unknown> {
+  private fields(
+    run: Pick<RunRecord, 'tenant' | 'bot' | 'job' | 'slot'>,
+    raw = false,
+  ): { tenant: string; bot: string; job: string; slotMs: number } & Record<string, unknown> {
     const base = { tenant: run.tenant, bot: run.bot, job: run.job, slotMs: run.slot };
     return raw ? base : { ...base, slot: new Date(run.slot).toISOString() };
   }

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { TimezoneSchema, type Schedule } from '../bots/manifest-parts';
 
 /** Names used in claim and record keys; `:` separates key parts, so it may not appear in them. */
-const KeyPartSchema = z.string().min(1).regex(/^[^:\s]+$/, 'must not contain ":" or spaces');
+const KeyPartSchema = z
+  .string()
+  .min(1)
+  .regex(/^[^:\s]+$/, 'must not contain ":" or spaces');
 
 /**
  * One cron job the scheduler keeps: a bot's manifest schedule for one tenant, with the time zone

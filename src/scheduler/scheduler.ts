@@ -58,7 +58,10 @@ export class Scheduler {
   private readonly logger: SchedulerLogger;
   private state: 'new' | 'started' | 'stopped' = 'new';
 
-  constructor(private readonly deps: SchedulerDeps, schedules: readonly ScheduleEntryInput[]) {
+  constructor(
+    private readonly deps: SchedulerDeps,
+    schedules: readonly ScheduleEntryInput[],
+  ) {
     this.entries = schedules.map((s, i) => checkEntry(s, i));
     const ids = new Set<string>();
     this.entries.forEach((entry, i) => {
@@ -117,7 +120,8 @@ export class Scheduler {
   private async catchUp(entry: ScheduleEntry, now: number): Promise<void> {
     try {
       const plan = planCatchUp({ cron: entry.cron, timezone: entry.timezone, catchUpMs: entry.catchUpMs, seenMs: await this.records.seen(entry), nowMs: now });
-      if (plan.skipped > 0 && plan.latestSkipped !== undefined) await this.skipLate(entry, { latest: plan.latestSkipped, count: plan.skipped, capped: plan.capped, trigger: 'catch-up' }, now);
+      if (plan.skipped > 0 && plan.latestSkipped !== undefined)
+        await this.skipLate(entry, { latest: plan.latestSkipped, count: plan.skipped, capped: plan.capped, trigger: 'catch-up' }, now);
       if (plan.run !== undefined) await this.claimAndRun(entry, plan.run, 'catch-up');
       await this.records.markSeen(entry, now - 1);
     } catch (error) {
@@ -170,7 +174,17 @@ export class Scheduler {
       latest: new Date(latest).toISOString(),
       count,
     });
-    const record: RunRecord = { tenant: entry.tenant, bot: entry.bot, job: entry.job, slot: latest, trigger, outcome: 'skipped-late', started: now, finished: now, skipped: count };
+    const record: RunRecord = {
+      tenant: entry.tenant,
+      bot: entry.bot,
+      job: entry.job,
+      slot: latest,
+      trigger,
+      outcome: 'skipped-late',
+      started: now,
+      finished: now,
+      skipped: count,
+    };
     if (capped) record.capped = true;
     await this.records.saveRun(record);
   }

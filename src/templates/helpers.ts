@@ -37,7 +37,12 @@ export function createHelpers(settings: LocaleSettings): Record<string, HelperDe
     },
     list: (...all: unknown[]) => {
       const [items, key] = args(all);
-      return Array.isArray(items) ? formatList(items.map((item) => pick(item, key)), settings.locale) : '';
+      return Array.isArray(items)
+        ? formatList(
+            items.map((item) => pick(item, key)),
+            settings.locale,
+          )
+        : '';
     },
     plural: (...all: unknown[]) => {
       const [count, singular, pluralForm] = args(all);

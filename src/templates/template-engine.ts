@@ -66,7 +66,7 @@ export function createTemplateEngine(options: TemplateEngineOptions): TemplateEn
       return template()(data ?? {});
     } catch (error) {
       if (error instanceof TemplateError) throw error;
-      throw new TemplateError(label, error instanceof Error ? error.message.split('\n')[0] ?? 'failed' : String(error), { cause: error });
+      throw new TemplateError(label, error instanceof Error ? (error.message.split('\n')[0] ?? 'failed') : String(error), { cause: error });
     }
   };
 

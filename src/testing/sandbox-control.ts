@@ -66,7 +66,9 @@ export class SandboxControl {
   async today(): Promise<string> {
     const clock = await this.request<{ epoch_ms: number }>('GET', '/_sandbox/clock');
     const settings = await this.request<{ timezone: string }>('GET', '/_sandbox/settings');
-    return new Intl.DateTimeFormat('en-CA', { timeZone: settings.timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(clock.epoch_ms));
+    return new Intl.DateTimeFormat('en-CA', { timeZone: settings.timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(clock.epoch_ms),
+    );
   }
 
   /** A pending user accepts the invite (fires `user.registered`). */

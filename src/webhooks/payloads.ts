@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import type { EventName } from './events';
-import {
-  CommentFieldsSchema,
-  DatetimeSchema,
-  EmbeddedAchievementSchema,
-  EmbeddedAnnouncementSchema,
-  EmbeddedUserSchema,
-} from './payload-parts';
+import { CommentFieldsSchema, DatetimeSchema, EmbeddedAchievementSchema, EmbeddedAnnouncementSchema, EmbeddedUserSchema } from './payload-parts';
 
 /** spec: Events, service.post.created: `{ id, body, wall_id, wall_name, author { id, name, email }, created_at, updated_at }`. */
 export const PostCreatedPayloadSchema = z.looseObject({
@@ -127,10 +121,7 @@ export type AchievementAwardedPayload = PayloadOf<'achievement.awarded'>;
 export type AnnouncementConfirmedPayload = PayloadOf<'announcement.confirmed'>;
 
 /** Parses an event's payload with its schema; a failure is a zod result, never a throw. */
-export function safeParsePayload<E extends EventName>(
-  name: E,
-  payload: unknown,
-): z.ZodSafeParseResult<PayloadOf<E>> {
+export function safeParsePayload<E extends EventName>(name: E, payload: unknown): z.ZodSafeParseResult<PayloadOf<E>> {
   const schema: z.ZodType = PAYLOAD_SCHEMAS[name];
   return schema.safeParse(payload) as z.ZodSafeParseResult<PayloadOf<E>>;
 }

@@ -22,7 +22,8 @@ export interface ReceiverTarget {
 }
 
 /** Why a delivery was refused (the `reason` of `intrabot_deliveries_rejected_total`); `bad_request`: HTTP-level faults such as a wrong Content-Length. */
-export type RejectReason = 'unknown_target' | 'media_type' | 'too_large' | 'bad_request' | 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' | 'envelope' | 'customer';
+export type RejectReason =
+  'unknown_target' | 'media_type' | 'too_large' | 'bad_request' | 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' | 'envelope' | 'customer';
 
 export interface AcceptedDelivery {
   tenant: string;
@@ -83,21 +84,28 @@ export async function registerReceiver(app: FastifyInstance, options: ReceiverOp
     scope.removeAllContentTypeParsers();
     // verify on the bytes as they came: re-serialised JSON would not match the signature
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: options.bodyLimit ?? 1_048_576 }, (_req, body, done) => done(null, body));
-    scope.addContentTypeParser('*', (_req, _payload, done) => done(new ReceiverRejection('unsupported_media_type', 'media_type', 'deliveries must be application/json'), undefined));
+    scope.addContentTypeParser('*', (_req, _payload, done) =>
+      done(new ReceiverRejection('unsupported_media_type', 'media_type', 'deliveries must be application/json'), undefined),
+    );
 
     scope.setErrorHandler((error, _request, reply) => reject(options, reply, toRejection(error)));
     scope.post<{ Params: { tenant: string; bot: string } }>(options.path, async (request, reply) => receive(options, request, reply));
   });
 }
 
-async function receive(options: ReceiverOptions, request: FastifyRequest<{ Params: { tenant: string; bot: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+async function receive(
+  options: ReceiverOptions,
+  request: FastifyRequest<{ Params: { tenant: string; bot: string } }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { tenant, bot } = request.params;
   const target = await options.resolve(tenant, bot);
   if (!target) throw new ReceiverRejection('unknown_bot', 'unknown_target', `no bot "${bot}" is deployed to tenant "${tenant}"`);
   const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 
   const { verdict, index } = verifyAny(target.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
-  if (!verdict.ok) throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
+  if (!verdict.ok)
+    throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
 
   const envelopeJson = rawBody.toString('utf8');
   const envelope = parseEnvelope(envelopeJson);
@@ -123,7 +131,13 @@ function signsFor(target: ReceiverTarget, index: number, event: string): boolean
 }
 
 /** The verdict, and which of the secrets matched. */
-function verifyAny(secrets: string | readonly string[], signature: string | undefined, timestamp: string | undefined, rawBody: Buffer, nowMs: number): { verdict: VerifyResult; index: number } {
+function verifyAny(
+  secrets: string | readonly string[],
+  signature: string | undefined,
+  timestamp: string | undefined,
+  rawBody: Buffer,
+  nowMs: number,
+): { verdict: VerifyResult; index: number } {
   let verdict: VerifyResult = { ok: false, reason: 'mismatch' };
   const list = typeof secrets === 'string' ? [secrets] : secrets;
   for (const [index, secret] of list.entries()) {

@@ -27,9 +27,7 @@ export interface VerifyInput {
   rawBody: string | Buffer;
 }
 
-export type VerifyResult =
-  | { ok: true; timestamp: number }
-  | { ok: false; reason: 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' };
+export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' };
 
 const DIGITS = /^\d{1,12}$/;
 const HEX = /^[0-9a-fA-F]+$/;

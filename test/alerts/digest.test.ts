@@ -24,7 +24,10 @@ describe('buildDigest', () => {
       const status = alert.status === 'firing' ? '[FIRING]' : '[RESOLVED]';
       const alone = alerts.filter((other) => other.title === alert.title && other.status === alert.status).length === 1;
       const name = alone ? '' : objectOf(alert);
-      expect(digest.messages.some((m) => m.includes(status) && m.includes(alert.title) && m.includes(name)), alert.fingerprint).toBe(true);
+      expect(
+        digest.messages.some((m) => m.includes(status) && m.includes(alert.title) && m.includes(name)),
+        alert.fingerprint,
+      ).toBe(true);
     }
     expect(text).toContain('200 alerts: 185 firing, 15 resolved');
   });
@@ -66,8 +69,14 @@ describe('buildDigest', () => {
 
   it('breaks mentions in alert text', () => {
     const alert: Alert = {
-      source: 'slack', fingerprint: 'f1', status: 'firing', severity: 'none', title: 'ping @here', summary: 'cc @ops',
-      labels: {}, links: [],
+      source: 'slack',
+      fingerprint: 'f1',
+      status: 'firing',
+      severity: 'none',
+      title: 'ping @here',
+      summary: 'cc @ops',
+      labels: {},
+      links: [],
     };
     const [message] = buildDigest([alert], { maxMessages: 1, maxLength: 500 }).messages;
     expect(message).toContain('ping @\u200bhere');

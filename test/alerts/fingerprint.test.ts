@@ -8,8 +8,14 @@ describe('labelsFingerprint', () => {
 
   it('matches the fingerprint the storm fixture carries for its first alert', () => {
     const labels = {
-      alertname: 'TargetDown', cluster: 'prod-eu-1', job: 'auth-api-metrics', namespace: 'auth',
-      prometheus: 'monitoring/k8s', service: 'auth-api-metrics', severity: 'warning', team: 'platform',
+      alertname: 'TargetDown',
+      cluster: 'prod-eu-1',
+      job: 'auth-api-metrics',
+      namespace: 'auth',
+      prometheus: 'monitoring/k8s',
+      service: 'auth-api-metrics',
+      severity: 'warning',
+      team: 'platform',
     };
     expect(labelsFingerprint(labels)).toBe('1cdee1d13fb9fe34');
   });

@@ -91,14 +91,25 @@ describe('parseGeneric (JSON mapped by templates)', () => {
       fingerprint: 'sentry-5821937401',
       startedAt: '2026-08-20T09:31:07.412Z',
     });
-    expect(alert?.labels).toMatchObject({ environment: 'production', release: 'intranet-web@2026.08.19-3', handled: 'no', rule: 'New or regressed error in intranet-web (production)' });
+    expect(alert?.labels).toMatchObject({
+      environment: 'production',
+      release: 'intranet-web@2026.08.19-3',
+      handled: 'no',
+      rule: 'New or regressed error in intranet-web (production)',
+    });
     expect(alert?.links[0]?.url).toBe('https://sentry.io/organizations/example-corp/issues/5821937401/events/c5d0f7f3b14a4d6c9a3b8e2f1d7a6b90/');
   });
 
   it('maps Uptime Kuma: status 0 fires, status 1 resolves the same monitor, tags become labels', () => {
     const down = one(fixture('uptime-kuma.json'), GENERIC_PRESETS['uptime-kuma']);
     const up = one(ownFixture('uptime-kuma-up.json'), GENERIC_PRESETS['uptime-kuma']);
-    expect(down).toMatchObject({ source: 'uptime-kuma', status: 'firing', title: 'Intranet SSO', summary: 'Request failed with status code 503', fingerprint: 'uptime-kuma-12' });
+    expect(down).toMatchObject({
+      source: 'uptime-kuma',
+      status: 'firing',
+      title: 'Intranet SSO',
+      summary: 'Request failed with status code 503',
+      fingerprint: 'uptime-kuma-12',
+    });
     expect(down.labels).toMatchObject({ team: 'identity', monitor_type: 'http', path: 'Identity / Intranet SSO' });
     expect(down.links).toEqual([{ title: 'Monitored URL', url: 'https://sso.example.internal/healthz', kind: 'link' }]);
     expect(up).toMatchObject({ status: 'resolved', fingerprint: 'uptime-kuma-12', endedAt: '2026-08-20T09:41:12.118Z' });

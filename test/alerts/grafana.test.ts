@@ -22,9 +22,7 @@ describe('parseGrafana (unified alerting webhook contact point)', () => {
       'https://grafana.example.internal/d/chk-api-slo?from=1787214000000&orgId=1&to=1787217850417&viewPanel=4',
     );
     expect(alert?.links.find((l) => l.kind === 'silence')?.url).toContain('matcher=__alert_rule_uid__%3Dbdw3k0t9x1zpca');
-    expect(alert?.links.find((l) => l.kind === 'source')?.url).toBe(
-      'https://grafana.example.internal/alerting/grafana/bdw3k0t9x1zpca/view?orgId=1',
-    );
+    expect(alert?.links.find((l) => l.kind === 'source')?.url).toBe('https://grafana.example.internal/alerting/grafana/bdw3k0t9x1zpca/view?orgId=1');
   });
 
   it('prints the values and keeps the screenshot as an image', () => {

@@ -62,10 +62,17 @@ export async function harness(options: { bodyLimit?: number; store?: Store; gate
   const app = Fastify({ logger: { level: 'info', stream } });
   if (options.store) opened.unshift({ app, store: { close: async () => undefined } as unknown as Store });
   else opened.push({ app, store });
-  const engine = createTemplateEngine({ dirs: [...(options.botTemplates ? [options.botTemplates] : []), TEMPLATES], timezone: 'Europe/Berlin', locale: 'en-GB' });
+  const engine = createTemplateEngine({
+    dirs: [...(options.botTemplates ? [options.botTemplates] : []), TEMPLATES],
+    timezone: 'Europe/Berlin',
+    locale: 'en-GB',
+  });
   const sent: AlertSendMessage[] = [];
   let failing = { skip: 0, count: 0 };
-  const logger = { warn: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })), error: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })) };
+  const logger = {
+    warn: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })),
+    error: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })),
+  };
   const handle = registerAlertInputs(app, {
     inputs: (bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
     clock,
@@ -93,6 +100,7 @@ export function post(h: Harness, path: string, body: unknown, headers: Record<st
   return h.app.inject({ method: 'POST', url: path, payload, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-export const basic = (user: string, password: string): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+export const basic = (user: string, password: string): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
 export const textsTo = (h: Harness, target: string): string[] => h.sent.filter((m) => m.target === target).map((m) => m.text);
-

@@ -65,7 +65,14 @@ describe('validateAlertInputs', () => {
 describe('alertInputFromManifest', () => {
   it('compiles the routes, with the input targets taking what no route matched', () => {
     const manifest = manifestWith([
-      { input: 'am', format: 'alertmanager', auth: { bearer: 'x' }, targets: ['wall'], route: [{ match: { severity: 'critical' }, targets: ['chat'] }], options: { max_length: 1000 } },
+      {
+        input: 'am',
+        format: 'alertmanager',
+        auth: { bearer: 'x' },
+        targets: ['wall'],
+        route: [{ match: { severity: 'critical' }, targets: ['chat'] }],
+        options: { max_length: 1000 },
+      },
     ]);
     const input = alertInputFromManifest(manifest, 'am');
     expect(input).toMatchObject({ bot: 'alerts', input: 'am', format: 'alertmanager', targets: ['wall'], maxLength: 1000 });

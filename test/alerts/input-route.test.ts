@@ -47,7 +47,12 @@ describe('POST /alerts/:bot/:input, formats', () => {
   it('reads a legacy form-encoded Slack payload', async () => {
     const h = await harness();
     const payload = `payload=${encodeURIComponent(JSON.stringify({ text: 'Build #12 failed' }))}`;
-    const res = await h.app.inject({ method: 'POST', url: '/alerts/alerts/slack?token=slack-token', payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/alerts/alerts/slack?token=slack-token',
+      payload,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.statusCode).toBe(200);
     expect(textsTo(h, 'ops-wall')).toEqual([expect.stringContaining('Build #12 failed')]);
   });
@@ -155,4 +160,3 @@ describe('POST /alerts/:bot/:input, bad payloads', () => {
     expect((await post(h, '/alerts/alerts/alertmanager', body)).statusCode).toBe(202);
   });
 });
-

@@ -6,7 +6,11 @@ import type { EnqueueOptions } from '../../src/outbox/outbox';
 import type { OutboxEntryInput } from '../../src/outbox/entry';
 import { createTemplateEngine } from '../../src/templates';
 
-function contextWith(targets: Record<string, unknown>, incoming: Record<string, number> = {}, extra: { reply?: 'comment' | 'post' | 'dm'; source?: ReplySource } = {}) {
+function contextWith(
+  targets: Record<string, unknown>,
+  incoming: Record<string, number> = {},
+  extra: { reply?: 'comment' | 'post' | 'dm'; source?: ReplySource } = {},
+) {
   const sent: { entry: OutboxEntryInput; options: EnqueueOptions | undefined }[] = [];
   const stashed: Buffer[] = [];
   const sink: EntrySink = {
@@ -39,7 +43,7 @@ function contextWith(targets: Record<string, unknown>, incoming: Record<string, 
 }
 
 describe('the handler context', () => {
-  it("posts to a wall target as the bot user, resolving a wall given by name", async () => {
+  it('posts to a wall target as the bot user, resolving a wall given by name', async () => {
     const { ctx, sent } = contextWith({ team: { wall: 'Engineering' } });
     await ctx.post('team', 'Deploy finished');
     expect(sent[0]?.entry).toEqual({ kind: 'post', tenant: 't', wallId: 7, body: 'Deploy finished', botUserId: 42 });
@@ -105,7 +109,9 @@ describe('the handler context', () => {
     await ctx.post('team', { text: 'load', media: [{ type: 'image', url: `${origin}/charts/cpu%20load.png` }] });
     expect(stashed.map(String)).toEqual(['PNGDATA']);
     expect(sent[0]?.entry).toMatchObject({ kind: 'post', media: [{ type: 'image', blobRef: 'blob1', filename: 'cpu load.png' }] });
-    await expect(ctx.post('team', { text: 'x', media: [{ type: 'image', url: `${origin}/missing.png` }] })).rejects.toThrow(/media.url: .*missing.png answered 404/);
+    await expect(ctx.post('team', { text: 'x', media: [{ type: 'image', url: `${origin}/missing.png` }] })).rejects.toThrow(
+      /media.url: .*missing.png answered 404/,
+    );
     expect(sent).toHaveLength(1);
   });
 });

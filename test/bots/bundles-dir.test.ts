@@ -24,7 +24,7 @@ describe('where compiled bots are written', () => {
     expect(firstWritableDir([join(scratch, 'file', 'x')])).toBeUndefined();
   });
 
-  it("does not take a private fallback another could have planted: open to others, or a symbolic link", () => {
+  it('does not take a private fallback another could have planted: open to others, or a symbolic link', () => {
     scratch = mkdtempSync(join(tmpdir(), 'intrabot-bundles-'));
     const open = join(scratch, 'open');
     mkdirSync(open, { mode: 0o777 });
@@ -32,7 +32,13 @@ describe('where compiled bots are written', () => {
     const link = join(scratch, 'link');
     symlinkSync(open, link);
     const mine = join(scratch, 'mine');
-    expect(firstWritableDir([{ dir: open, private: true }, { dir: link, private: true }, { dir: mine, private: true }])).toBe(mine);
+    expect(
+      firstWritableDir([
+        { dir: open, private: true },
+        { dir: link, private: true },
+        { dir: mine, private: true },
+      ]),
+    ).toBe(mine);
     expect(statSync(mine).mode & 0o777).toBe(0o700);
   });
 });

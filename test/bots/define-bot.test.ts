@@ -89,7 +89,10 @@ describe('defineBot at run time', () => {
     expect(isBotDefinition(bot)).toBe(true);
     expect(Object.isFrozen(bot)).toBe(true);
     expect(bot.commands.status).toEqual({ name: 'status', description: undefined, args: [], permissions: undefined, run: noop });
-    expect(bot.commands.deploy?.args).toEqual([{ name: 'service', required: true }, { name: 'env', required: false }]);
+    expect(bot.commands.deploy?.args).toEqual([
+      { name: 'service', required: true },
+      { name: 'env', required: false },
+    ]);
   });
 
   it.each([
@@ -110,7 +113,7 @@ describe('defineBot at run time', () => {
     expect(caught).toMatchObject({ code: 'invalid_manifest', field });
   });
 
-  it('parses the manifest config with the bot\'s schema, naming a bad field', () => {
+  it("parses the manifest config with the bot's schema, naming a bad field", () => {
     const bot = defineBot({ config: z.object({ greeting: z.string(), retries: z.number().default(3) }) });
     expect(bot.parseConfig({ greeting: 'Hi' })).toEqual({ greeting: 'Hi', retries: 3 });
     expect(() => bot.parseConfig({ greeting: 5 })).toThrow(InvalidInputError);
@@ -126,7 +129,9 @@ describe('defineBot at run time', () => {
 describe('OutgoingMessageSchema', () => {
   it('accepts text, a template with data, and media', () => {
     expect(OutgoingMessageSchema.parse('hello')).toBe('hello');
-    expect(OutgoingMessageSchema.parse({ template: 'alerts/firing', data: { n: 1 }, media: [{ url: 'https://x.example/a.png', type: 'image' }] })).toMatchObject({ template: 'alerts/firing' });
+    expect(
+      OutgoingMessageSchema.parse({ template: 'alerts/firing', data: { n: 1 }, media: [{ url: 'https://x.example/a.png', type: 'image' }] }),
+    ).toMatchObject({ template: 'alerts/firing' });
   });
 
   it('refuses empty text, both text and template, and more than 10 media items', () => {

@@ -19,7 +19,13 @@ describe('LoopGuard', () => {
   });
   afterEach(async () => store.close());
 
-  const post = (authorId: number, extra: Record<string, unknown> = {}) => ({ id: 1000 + authorId, body: 'hello', wall_id: 3, author: { id: authorId, name: 'x', email: 'x@x' }, ...extra });
+  const post = (authorId: number, extra: Record<string, unknown> = {}) => ({
+    id: 1000 + authorId,
+    body: 'hello',
+    wall_id: 3,
+    author: { id: authorId, name: 'x', email: 'x@x' },
+    ...extra,
+  });
 
   it('ignores a post by the bot itself', async () => {
     expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(50) })).toEqual({ ignore: true, reason: 'own_bot' });
@@ -51,10 +57,13 @@ describe('LoopGuard', () => {
   it("ignores content by the token's system user, learned from what the runtime created (spec: Authentication, 4)", async () => {
     await guard.noteTokenUser('acme', { id: 3, type: 'system' });
     expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(3) })).toEqual({ ignore: true, reason: 'token_user' });
-    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'comment.created', payload: { ...post(3), post_id: 9 } })).toEqual({ ignore: true, reason: 'token_user' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'comment.created', payload: { ...post(3), post_id: 9 } })).toEqual({
+      ignore: true,
+      reason: 'token_user',
+    });
   });
 
-  it("does not silence an employee whose token the runtime uses: only what it remembers creating is theirs to ignore", async () => {
+  it('does not silence an employee whose token the runtime uses: only what it remembers creating is theirs to ignore', async () => {
     await guard.noteTokenUser('acme', { id: 3, type: 'system' });
     // the token turns out to be attributed to its creator, an employee
     await guard.noteTokenUser('acme', { id: 3, type: 'default' });

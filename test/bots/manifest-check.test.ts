@@ -28,7 +28,7 @@ describe('checkBotAgainstManifest', () => {
     expect(checkBotAgainstManifest(m, defineBot({ jobs: { remind: noop } })).map((p) => p.field)).toEqual(['schedules.0.job']);
   });
 
-  it('refuses config the bot\'s schema rejects, in the base and in a tenant override', () => {
+  it("refuses config the bot's schema rejects, in the base and in a tenant override", () => {
     const m = manifest('config: { greeting: Hi }\noverrides:\n  us: { config: { greeting: 5 } }\n');
     const bot = defineBot({ config: z.object({ greeting: z.string() }) });
     expect(checkBotAgainstManifest(m, bot)).toEqual([{ field: 'overrides.us.config.greeting', message: expect.any(String), severity: 'error' }]);

@@ -82,7 +82,7 @@ describe('parseManifest', () => {
     expect(error.message).toContain('"post.deleted"');
   });
 
-  it('refuses a bad cron expression with node-cron\'s reason', () => {
+  it("refuses a bad cron expression with node-cron's reason", () => {
     const error = errorOf('name: x\ndisplay_name: X\nschedules:\n  - job: digest\n    cron: "61 9 * * *"\n');
     expect([error.line, error.field]).toEqual([5, 'schedules.0.cron']);
     expect(error.message).toContain('61');
@@ -121,7 +121,11 @@ describe('parseManifest', () => {
     expect(errorOf(`${base}  - { input: am, format: nagios, auth: { bearer: t } }\n`).field).toBe('alerts.0.format');
     const unknownTarget = errorOf(`${base}  - { input: am, format: grafana, auth: { query_token: t }, targets: [ops, pager] }\n`);
     expect([unknownTarget.field, unknownTarget.line]).toEqual(['alerts.0.targets.1', 5]);
-    const ok = parseManifest(`${base}  - { input: am, format: slack, auth: { basic: { username: u, password: p } }, targets: [ops], route: [{ match: { severity: critical }, targets: [ops] }] }\n`, FILE, {});
+    const ok = parseManifest(
+      `${base}  - { input: am, format: slack, auth: { basic: { username: u, password: p } }, targets: [ops], route: [{ match: { severity: critical }, targets: [ops] }] }\n`,
+      FILE,
+      {},
+    );
     expect(ok.alerts[0]?.auth).toEqual({ basic: { username: 'u', password: 'p' } });
   });
 

@@ -10,7 +10,12 @@ import { tempStore } from '../helpers/temp-store';
 
 const manifest = (fields: Record<string, unknown>): BotManifest => BotManifestSchema.parse(fields);
 const kudos = manifest({ name: 'kudos', display_name: 'Kudos Bot', events: ['post.created', { event: 'comment.created', walls: [2] }] });
-const welcome = manifest({ name: 'welcome', display_name: 'Welcome Bot', events: ['user.registered'], targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } } });
+const welcome = manifest({
+  name: 'welcome',
+  display_name: 'Welcome Bot',
+  events: ['user.registered'],
+  targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } },
+});
 
 const notice = manifest({ name: 'notice', display_name: 'Notice Bot', targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } } });
 const awards = manifest({ name: 'awards', display_name: 'Awards Bot', events: ['achievement.awarded'] });
@@ -133,7 +138,12 @@ describe('provisionTenant against the sandbox', () => {
       // a bot that needs only what the token has keeps running
       expect(result2.bots.notice).toMatchObject({ enabled: true });
       // scopes the manifest declares for its code count as much as the derived ones
-      const reader = manifest({ name: 'reader', display_name: 'Reader Bot', scopes: ['read:users'], targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } } });
+      const reader = manifest({
+        name: 'reader',
+        display_name: 'Reader Bot',
+        scopes: ['read:users'],
+        targets: { team: { incoming: { action: 'wall_post', wall_id: 1 } } },
+      });
       const result3 = await provisionTenant(input([reader], { api: narrow }));
       expect(result3.bots.reader).toMatchObject({ enabled: false, reason: expect.stringContaining('read:users') });
       expect(result2.bots.notice!.incoming.team).toBeTypeOf('number');
@@ -146,10 +156,12 @@ describe('provisionTenant against the sandbox', () => {
     const first = await provisionTenant(input([kudos]));
     const renamed = manifest({ name: 'kudos', display_name: 'Kudos', avatar_url: 'https://example.com/kudos.png', events: ['post.created'] });
     const after = await provisionTenant(input([renamed]));
-    expect(after.actions).toEqual(expect.arrayContaining([
-      expect.objectContaining({ resource: 'bot_user', name: 'kudos', action: 'update' }),
-      expect.objectContaining({ resource: 'webhook', name: 'kudos', action: 'update' }),
-    ]));
+    expect(after.actions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ resource: 'bot_user', name: 'kudos', action: 'update' }),
+        expect.objectContaining({ resource: 'webhook', name: 'kudos', action: 'update' }),
+      ]),
+    );
     const bot = (await api.bots.get(first.bots.kudos!.botUserId!)) as { name: string; avatar_url?: string | null };
     expect(bot.name).toBe('Kudos');
     expect(bot.avatar_url).toBe('https://example.com/kudos.png');
@@ -184,7 +196,11 @@ describe('provisionTenant against the sandbox', () => {
   });
 
   it('switches off a bot subscribed to achievement.awarded when the feature is disabled (403), provisioning the others', async () => {
-    await fetch(`${sandbox.baseUrl}/_sandbox/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ achievements_enabled: false }) });
+    await fetch(`${sandbox.baseUrl}/_sandbox/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ achievements_enabled: false }),
+    });
     const giver = manifest({ name: 'giver', display_name: 'Giver Bot', scopes: ['write:achievements'] });
     const result = await provisionTenant(input([awards, giver, kudos]));
     expect(result.bots.awards).toMatchObject({ enabled: false, reason: 'the achievements feature is disabled on this platform' });
@@ -196,7 +212,11 @@ describe('provisionTenant against the sandbox', () => {
   it("stores a recreated endpoint's new secret even when it got its predecessor's id (a sandbox reset numbers from 1 again)", async () => {
     const first = await provisionTenant(input([kudos]));
     const before = await store.secrets.get(webhookSecretName('sandbox', 'kudos'));
-    await fetch(`${sandbox.baseUrl}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: 'demo' }) });
+    await fetch(`${sandbox.baseUrl}/_sandbox/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seed: 'demo' }),
+    });
     const again = await provisionTenant(input([kudos]));
     expect(again.bots.kudos!.webhookId).toBe(first.bots.kudos!.webhookId);
     const { secret } = (await api.webhooks.secret(again.bots.kudos!.webhookId!)) as { secret: string };
@@ -206,7 +226,11 @@ describe('provisionTenant against the sandbox', () => {
 
   it("never takes over another bot's user or endpoint that got a remembered id after a platform reset", async () => {
     await provisionTenant(input([kudos, welcome]));
-    await fetch(`${sandbox.baseUrl}/_sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seed: 'demo' }) });
+    await fetch(`${sandbox.baseUrl}/_sandbox/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ seed: 'demo' }),
+    });
     // welcome is provisioned first on the fresh platform (kudos failed to load, say): it gets kudos's old ids
     const first = await provisionTenant(input([welcome], { keep: ['kudos'] }));
     const again = await provisionTenant(input([kudos, welcome]));

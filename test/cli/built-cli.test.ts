@@ -47,7 +47,16 @@ describe('the built CLI', () => {
 
   it('starts with every example bot from bin/intrabot.mjs, answers every curl its banner suggests, and stops cleanly on SIGTERM', async () => {
     const [port, sandboxPort] = [await freePort(), await freePort()];
-    const env = { ...process.env, INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_REDIS_URL: '', INTRABOT_BASE_URL: '', INTRABOT_TOKEN: '', INTRABOT_LOG_LEVEL: 'warn' };
+    const env = {
+      ...process.env,
+      INTRABOT_PORT: String(port),
+      INTRABOT_SANDBOX_PORT: String(sandboxPort),
+      INTRABOT_DATA_DIR: dataDir,
+      INTRABOT_REDIS_URL: '',
+      INTRABOT_BASE_URL: '',
+      INTRABOT_TOKEN: '',
+      INTRABOT_LOG_LEVEL: 'warn',
+    };
     const child = spawn(process.execPath, ['bin/intrabot.mjs', 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -56,7 +65,10 @@ describe('the built CLI', () => {
     try {
       let ready: { ok: boolean; bots: number } | undefined;
       for (let i = 0; i < 300 && !ready?.ok; i++) {
-        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.json() as Promise<{ ok: boolean; bots: number }>, () => undefined);
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.json() as Promise<{ ok: boolean; bots: number }>,
+          () => undefined,
+        );
         if (!ready?.ok) await new Promise((r) => setTimeout(r, 100));
       }
       const exampleBots = readdirSync('bots', { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join('bots', d.name, 'bot.yaml')));
@@ -73,7 +85,11 @@ describe('the built CLI', () => {
       // and the first one, an employee's /oncall, is answered by the ops bot
       const posted = JSON.parse(execFileSync('bash', ['-c', tries[0]!.trim()], { cwd: ROOT, encoding: 'utf8' })) as { data: { id: number } };
       const platform = new SandboxControl(`http://127.0.0.1:${sandboxPort}`);
-      const comments = await platform.waitFor(() => platform.commentsOn(posted.data.id), (c) => c.length > 0, 10_000);
+      const comments = await platform.waitFor(
+        () => platform.commentsOn(posted.data.id),
+        (c) => c.length > 0,
+        10_000,
+      );
       expect(String(comments[0]?.body)).toMatch(/^On call: /);
     } finally {
       child.kill('SIGTERM');

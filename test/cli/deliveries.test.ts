@@ -19,7 +19,15 @@ describe('intrabot deliveries', () => {
       version: 'v1' as const,
       timestamp: Math.floor(pair.clock.now() / 1000),
       customer: 'sandbox',
-      payload: { id: 4242, body: 'please explode', wall_id: 1, wall_name: 'Company', author: { id: 10, name: 'Ada', email: 'ada@example.com' }, created_at: at, updated_at: at },
+      payload: {
+        id: 4242,
+        body: 'please explode',
+        wall_id: 1,
+        wall_name: 'Company',
+        author: { id: 10, name: 'Ada', email: 'ada@example.com' },
+        created_at: at,
+        updated_at: at,
+      },
     };
     await pair.runtime.receive({ tenant: 'sandbox', bot: 'chores', deliveryId: envelope.id, envelope });
     // the handler throws on every attempt; the retries wait on the clock, which the test moves on
@@ -35,7 +43,7 @@ describe('intrabot deliveries', () => {
   });
   afterAll(async () => pair?.close());
 
-  it('lists dead letters with the bot, the event and the handler\'s error, through the admin route', async () => {
+  it("lists dead letters with the bot, the event and the handler's error, through the admin route", async () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runDeliveries(['--dead'], io)).toBe(0);
     expect(io.out).toContain('1 dead letter(s)');
@@ -71,15 +79,33 @@ describe('intrabot deliveries', () => {
 
   it('lists what the bots did with recent deliveries with --handled, and why one was ignored, from the runtime or the store', async () => {
     const at = new Date(pair.clock.now()).toISOString();
-    const payload = { id: 4343, body: 'from a bot', wall_id: 1, wall_name: 'Company', author: { id: 10, name: 'Ada', email: 'ada@example.com' }, created_at: at, updated_at: at };
-    const envelope = { id: randomUUID(), event: 'service.comment.deleted', version: 'v1' as const, timestamp: Math.floor(pair.clock.now() / 1000), customer: 'sandbox', payload };
+    const payload = {
+      id: 4343,
+      body: 'from a bot',
+      wall_id: 1,
+      wall_name: 'Company',
+      author: { id: 10, name: 'Ada', email: 'ada@example.com' },
+      created_at: at,
+      updated_at: at,
+    };
+    const envelope = {
+      id: randomUUID(),
+      event: 'service.comment.deleted',
+      version: 'v1' as const,
+      timestamp: Math.floor(pair.clock.now() / 1000),
+      customer: 'sandbox',
+      payload,
+    };
     await pair.runtime.receive({ tenant: 'sandbox', bot: 'chores', deliveryId: envelope.id, envelope });
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
-    await pair.platform.waitFor(async () => {
-      io.out = '';
-      await runDeliveries(['--handled'], io);
-      return io.out;
-    }, (out) => out.includes('comment.deleted'));
+    await pair.platform.waitFor(
+      async () => {
+        io.out = '';
+        await runDeliveries(['--handled'], io);
+        return io.out;
+      },
+      (out) => out.includes('comment.deleted'),
+    );
     const row = io.out.split('\n').find((l) => l.includes('comment.deleted'))!;
     expect(row).toContain('chores');
     expect(row).toContain('ignored');
@@ -100,7 +126,10 @@ describe('intrabot deliveries', () => {
     expect(await runDeliveries(['replay', deadId], io)).toBe(0);
     expect(io.out).toContain(`replaying ${deadId}`);
     expect((await pair.runtime.store.inbox.list({ state: 'dead' })).map((e) => e.id)).not.toContain(deadId);
-    const again = await pair.platform.waitFor(() => pair.runtime.store.inbox.get(deadId), (e) => (e?.attempts ?? 0) >= 1);
+    const again = await pair.platform.waitFor(
+      () => pair.runtime.store.inbox.get(deadId),
+      (e) => (e?.attempts ?? 0) >= 1,
+    );
     expect(again?.lastError).toContain('boom');
   });
 

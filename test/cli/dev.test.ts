@@ -54,7 +54,10 @@ describe('intrabot dev', () => {
   }
 
   async function answerTo(postId: number): Promise<string | undefined> {
-    const comments = await platform.waitFor(() => platform.commentsOn(postId), (c) => c.length > 0);
+    const comments = await platform.waitFor(
+      () => platform.commentsOn(postId),
+      (c) => c.length > 0,
+    );
     return comments[0]?.body as string | undefined;
   }
 
@@ -66,7 +69,11 @@ describe('intrabot dev', () => {
     expect(before).toContain(replace);
     const reloads = session.reloads;
     writeFileSync(file, before.replace(replace, by));
-    await platform.waitFor(async () => session.reloads, (n) => n > reloads && session.runtime !== undefined, 10_000);
+    await platform.waitFor(
+      async () => session.reloads,
+      (n) => n > reloads && session.runtime !== undefined,
+      10_000,
+    );
   }
 
   it('starts the sandbox and the runtime with the bots and says it watches them', async () => {
@@ -76,12 +83,15 @@ describe('intrabot dev', () => {
   });
 
   it('reloads a bot whose module changed, and the new code answers', async () => {
-    await edit("ctx.reply({ template: 'hello', data: { greeting: ctx.config.greeting, name: cmd.user.name } })", "ctx.reply('Hello again, from the reloaded module!')");
+    await edit(
+      "ctx.reply({ template: 'hello', data: { greeting: ctx.config.greeting, name: cmd.user.name } })",
+      "ctx.reply('Hello again, from the reloaded module!')",
+    );
     expect(io.out).toContain('reloading (bots/greeter/index.ts changed)');
     expect(await hello()).toBe('Hello again, from the reloaded module!');
   });
 
-  it('does not drop an event that arrives while the runtime restarts: the platform\'s retry reaches the new one', async () => {
+  it("does not drop an event that arrives while the runtime restarts: the platform's retry reaches the new one", async () => {
     let postId = 0;
     inTheGap = async () => {
       postId = await postHello();
@@ -124,7 +134,11 @@ describe('intrabot dev', () => {
     expect(await hello()).toBe('words, first edition');
     const reloads = session.reloads;
     writeFileSync(helper, "export const WORDS = 'words, second edition';\n");
-    await platform.waitFor(async () => session.reloads, (n) => n > reloads && session.runtime !== undefined, 10_000);
+    await platform.waitFor(
+      async () => session.reloads,
+      (n) => n > reloads && session.runtime !== undefined,
+      10_000,
+    );
     expect(await hello()).toBe('words, second edition');
   });
 

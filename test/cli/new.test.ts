@@ -37,8 +37,9 @@ describe('intrabot new', () => {
 
   it('writes imports that resolve to the framework from wherever the bot lives', () => {
     const dir = join(botsDir, 'standup-helper');
-    const specifiers = [readFileSync(join(dir, 'index.ts'), 'utf8'), readFileSync(join(dir, 'standup-helper.test.ts'), 'utf8')]
-      .flatMap((text) => [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => m[1]!));
+    const specifiers = [readFileSync(join(dir, 'index.ts'), 'utf8'), readFileSync(join(dir, 'standup-helper.test.ts'), 'utf8')].flatMap((text) =>
+      [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => m[1]!),
+    );
     expect(specifiers.length).toBe(3);
     for (const spec of specifiers) {
       const target = resolve(dir, spec);
@@ -54,7 +55,10 @@ describe('intrabot new', () => {
     pair = await startPair({ bots: ['standup-helper'], botsDir });
     const refs = directoryRefs(pair.sandbox.ctx)!;
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
-    const comments = await pair.platform.waitFor(() => pair!.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair!.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments[0]?.body).toMatch(/^Hello, \S.*!$/);
   });
 
@@ -69,7 +73,11 @@ describe('intrabot new', () => {
       // the repository's own config would look for tests elsewhere: one that finds the bot's test
       const config = join(repoTmp, 'vitest.config.mjs');
       writeFileSync(config, "export default { test: { include: ['**/*.test.ts'] } };\n");
-      const run = spawnSync(process.execPath, [vitest, 'run', '--config', config, '--root', join(repoTmp, 'bots', 'scaffolded')], { encoding: 'utf8', env: { ...process.env, INTRABOT_REDIS_URL: '', CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' }, timeout: 120_000 });
+      const run = spawnSync(process.execPath, [vitest, 'run', '--config', config, '--root', join(repoTmp, 'bots', 'scaffolded')], {
+        encoding: 'utf8',
+        env: { ...process.env, INTRABOT_REDIS_URL: '', CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+        timeout: 120_000,
+      });
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+\d+ passed/);
     } finally {

@@ -12,7 +12,15 @@ describe('cli output', () => {
   });
 
   it('aligns table columns under the header and trims the line ends', () => {
-    expect(table(['ID', 'STATE'], [['1', 'dead'], ['12345', 'ok']])).toBe('ID     STATE\n1      dead\n12345  ok\n');
+    expect(
+      table(
+        ['ID', 'STATE'],
+        [
+          ['1', 'dead'],
+          ['12345', 'ok'],
+        ],
+      ),
+    ).toBe('ID     STATE\n1      dead\n12345  ok\n');
   });
 
   it('prints progress as plain lines when stdout is not a terminal', () => {

@@ -11,7 +11,8 @@ describe('intrabot provision', () => {
   let pair: Pair;
   let tmp: string;
   let otherBots: string;
-  const webhooks = async () => (await pair.platform.request<{ data: { name: string; url: string; is_active?: boolean }[] }>('GET', '/api/open/v1/webhooks')).data;
+  const webhooks = async () =>
+    (await pair.platform.request<{ data: { name: string; url: string; is_active?: boolean }[] }>('GET', '/api/open/v1/webhooks')).data;
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['chores'], botsDir: FIXTURE_BOTS });

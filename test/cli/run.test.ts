@@ -23,14 +23,20 @@ describe('intrabot run, through the running runtime', () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runRun(['chores', 'remind'], io)).toBe(0);
     expect(io.out).toContain('through the running runtime');
-    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((x) => String(x.body).startsWith('Chores are due (slot')));
+    const posts = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((x) => String(x.body).startsWith('Chores are due (slot')),
+    );
     expect(posts.length).toBeGreaterThan(0);
   });
 
   it('runs a job that no schedule names through the admin route too', async () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runRun(['chores', 'adhoc'], io)).toBe(0);
-    await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((x) => x.body === 'Chores are due, on demand'));
+    await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((x) => x.body === 'Chores are due, on demand'),
+    );
   });
 
   it('exits 1 with the reason when the job throws or does not exist', async () => {
@@ -99,7 +105,9 @@ describe('intrabot run, in-process when no runtime is up', () => {
 describe('intrabot run, when the runtime refuses the admin call', () => {
   it('exits 1 and says to set INTRABOT_ADMIN_TOKEN', async () => {
     const app = Fastify();
-    app.post('/_admin/jobs/:tenant/:bot/:job/run', async (_request, reply) => reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong admin token' }));
+    app.post('/_admin/jobs/:tenant/:bot/:job/run', async (_request, reply) =>
+      reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong admin token' }),
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const io = captureIo({ INTRABOT_PORT: String((app.server.address() as { port: number }).port), INTRABOT_BOTS_DIR: FIXTURE_BOTS });

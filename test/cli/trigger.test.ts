@@ -38,13 +38,24 @@ describe('intrabot trigger', () => {
     // a comment the platform never sent: the bot answers under the (real) post it names
     const file = join(tmp, 'comment.json');
     const at = new Date(pair.clock.now()).toISOString();
-    const comment = { id: 987_654, body: '/oncall', post_id: post.id, wall_id: refs.company_wall_id, author: { id: author, name: 'Someone' }, created_at: at, updated_at: at };
+    const comment = {
+      id: 987_654,
+      body: '/oncall',
+      post_id: post.id,
+      wall_id: refs.company_wall_id,
+      author: { id: author, name: 'Someone' },
+      created_at: at,
+      updated_at: at,
+    };
     writeFileSync(file, JSON.stringify(comment));
     const io = captureIo(pairEnv(pair, BOTS));
     expect(await runTrigger(['ops', 'comment.created', '--payload', file], io)).toBe(0);
     expect(io.out).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/hooks\/sandbox\/ops {2}service\.comment\.created {2}delivery [0-9a-f-]{36}/);
     expect(io.out, io.err).toContain('200 {"ok":true,"duplicate":false}');
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments[0]?.body).toBe('On call: Ada Lovelace');
   });
 
@@ -129,14 +140,17 @@ describe('intrabot trigger in sandbox mode', () => {
     return Number(match![1]);
   }
 
-  it('names an existing post by an employee in post.created, so the bot\'s reply lands under it', async () => {
+  it("names an existing post by an employee in post.created, so the bot's reply lands under it", async () => {
     const io = captureIo(pairEnv(pair, BOTS));
     expect(await runTrigger(['ops', 'post.created'], io), io.err).toBe(0);
     const postId = idIn(io.out, 'post');
     const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
     const post = (await pair.platform.wallPosts(wall)).find((p) => p.id === postId);
     expect(post, 'the post exists on a wall ops listens to').toBeDefined();
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(postId), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(postId),
+      (c) => c.length > 0,
+    );
     expect(String(comments[0]?.body)).toContain('/oncall');
     expect(await pair.runtime.store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
   });
@@ -146,17 +160,23 @@ describe('intrabot trigger in sandbox mode', () => {
     expect(await runTrigger(['ops', 'comment.created'], io), io.err).toBe(0);
     const postId = idIn(io.out, 'post');
     idIn(io.out, 'employee');
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(postId), (c) => c.filter((x) => String(x.body).includes('/oncall')).length >= 2);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(postId),
+      (c) => c.filter((x) => String(x.body).includes('/oncall')).length >= 2,
+    );
     expect(comments.length).toBeGreaterThanOrEqual(2);
     expect(await pair.runtime.store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
   });
 
-  it('greets the registered user of user.registered by that user\'s own name', async () => {
+  it("greets the registered user of user.registered by that user's own name", async () => {
     const io = captureIo(pairEnv(pair, BOTS));
     expect(await runTrigger(['welcome', 'user.registered'], io), io.err).toBe(0);
     const userId = idIn(io.out, 'employee');
     const user = (await pair.platform.request<{ data: { first_name: string } }>('GET', `/api/open/v1/users/${userId}`)).data;
-    const messages = await pair.platform.waitFor(() => pair.platform.messages({ kind: 'direct', user_id: userId }), (m) => m.length > 0);
+    const messages = await pair.platform.waitFor(
+      () => pair.platform.messages({ kind: 'direct', user_id: userId }),
+      (m) => m.length > 0,
+    );
     expect(String(messages[0]?.text)).toContain(`Welcome aboard, ${user.first_name}!`);
   });
 
@@ -194,7 +214,10 @@ describe('intrabot trigger with a report', () => {
 
   const digests = async (prefix: string) => {
     const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
-    const posts = await pair.platform.waitFor(() => pair.platform.wallPosts(wall), (p) => p.some((post) => String(post.body).startsWith(prefix)));
+    const posts = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((post) => String(post.body).startsWith(prefix)),
+    );
     return posts.filter((post) => String(post.body).startsWith(prefix)).map((post) => String(post.body));
   };
 

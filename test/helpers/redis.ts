@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /** Printed when the Redis half of the store tests is skipped outside CI. */
-export const REDIS_SKIP_REASON =
-  'skipping the Redis store tests: set INTRABOT_REDIS_URL=redis://127.0.0.1:6379 to run the scaled-out store tests';
+export const REDIS_SKIP_REASON = 'skipping the Redis store tests: set INTRABOT_REDIS_URL=redis://127.0.0.1:6379 to run the scaled-out store tests';
 
 /**
  * The Redis URL for tests, from `INTRABOT_REDIS_URL`. Unset outside CI: undefined (the caller skips, and

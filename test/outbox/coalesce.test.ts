@@ -35,7 +35,13 @@ describe('packDigests', () => {
 
 describe('prepareDigest', () => {
   const hook = { id: 'ops', urlSecretRef: 'incoming:ops' };
-  const alert = (text: string, extra: Record<string, unknown> = {}) => ({ kind: 'incoming', tenant: 't', webhook: hook, action: 'chat_message', payload: { text, ...extra } });
+  const alert = (text: string, extra: Record<string, unknown> = {}) => ({
+    kind: 'incoming',
+    tenant: 't',
+    webhook: hook,
+    action: 'chat_message',
+    payload: { text, ...extra },
+  });
 
   async function setup() {
     const clock = new AdjustableClock({ start: Date.parse('2026-11-23T08:00:00Z'), frozen: true });

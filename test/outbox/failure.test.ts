@@ -26,7 +26,11 @@ describe('classifyFailure', () => {
   });
 
   it('keeps the Retry-After of a 429', () => {
-    expect(classifyFailure(new ApiRateLimitedError({ ...at, status: 429 }, 7_000))).toMatchObject({ kind: 'rate', retryAfterMs: 7_000, certainlyNotSent: true });
+    expect(classifyFailure(new ApiRateLimitedError({ ...at, status: 429 }, 7_000))).toMatchObject({
+      kind: 'rate',
+      retryAfterMs: 7_000,
+      certainlyNotSent: true,
+    });
   });
 
   it('treats a timeout after sending as uncertain, a refused connection as surely not sent', () => {

@@ -48,9 +48,7 @@ export async function startPlatform(clock: AdjustableClock): Promise<Platform> {
     },
     async requests(filter = {}) {
       const res = (await platform.control('GET', '/_sandbox/requests?limit=500')) as { data: { method: string; path: string; status: number; at: string }[] };
-      return res.data
-        .filter((r) => (!filter.method || r.method === filter.method) && (!filter.path || r.path.startsWith(filter.path)))
-        .reverse();
+      return res.data.filter((r) => (!filter.method || r.method === filter.method) && (!filter.path || r.path.startsWith(filter.path))).reverse();
     },
     close: () => sandbox.close(),
   };
@@ -103,7 +101,11 @@ export function rig(store: Store, clock: Clock, baseUrl: string, options: Partia
  * Runs a frozen clock fast: every `stepMs` of real time it moves `advanceMs`, until `done()` holds or
  * `maxRealMs` passed. Returns whether `done()` held.
  */
-export async function runClockUntil(clock: AdjustableClock, done: () => boolean | Promise<boolean>, opts: { advanceMs?: number; stepMs?: number; maxRealMs?: number } = {}): Promise<boolean> {
+export async function runClockUntil(
+  clock: AdjustableClock,
+  done: () => boolean | Promise<boolean>,
+  opts: { advanceMs?: number; stepMs?: number; maxRealMs?: number } = {},
+): Promise<boolean> {
   const { advanceMs = 100, stepMs = 2, maxRealMs = 15_000 } = opts;
   const started = Date.now();
   while (Date.now() - started < maxRealMs) {

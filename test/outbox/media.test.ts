@@ -40,7 +40,10 @@ describe('media of queued posts', () => {
       tenant: 'sandbox',
       wallId: 1,
       body: 'Q3 numbers',
-      media: [{ type: 'image', path }, { type: 'document', blobRef, filename: 'q3.pdf' }],
+      media: [
+        { type: 'image', path },
+        { type: 'document', blobRef, filename: 'q3.pdf' },
+      ],
     });
     await r.platform.control('POST', '/_sandbox/faults', { method: 'POST', path: '/api/open/v1/media', status: 503, count: 1 });
     r.sender.start();

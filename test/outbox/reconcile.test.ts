@@ -61,7 +61,11 @@ describe('uncertain writes', () => {
   it('reconciles an announcement whose answer was lost by its title, drafts included', async () => {
     const r = await setup();
     await r.platform.control('POST', '/_sandbox/faults', { method: 'POST', path: '/api/open/v1/announcements', latency_ms: 2_500, count: 1 });
-    await r.outbox.enqueue({ kind: 'announcement', tenant: 'sandbox', announcement: { title: 'Office closed on Friday', body: 'Enjoy the long weekend', is_published: false } });
+    await r.outbox.enqueue({
+      kind: 'announcement',
+      tenant: 'sandbox',
+      announcement: { title: 'Office closed on Friday', body: 'Enjoy the long weekend', is_published: false },
+    });
     r.sender.start();
     expect(await drained(r)).toBe(true);
     const list = await r.platform.api<{ data: { title: string }[] }>('GET', '/announcements?status=all&per_page=50');

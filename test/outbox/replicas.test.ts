@@ -50,7 +50,10 @@ async function runScenario(config: StoreConfig): Promise<void> {
   expect(sent.filter((q) => q.status === 429)).toEqual([]);
   // every entry sent once: as many creates as entries, each body once on its wall
   expect(sent).toHaveLength(POSTS);
-  const onWalls = (await Promise.all([1, 2, 3].map((w) => platform.wallPosts(w)))).flat().map((p) => p.body).filter((b) => b.startsWith('replica test '));
+  const onWalls = (await Promise.all([1, 2, 3].map((w) => platform.wallPosts(w))))
+    .flat()
+    .map((p) => p.body)
+    .filter((b) => b.startsWith('replica test '));
   expect(onWalls.sort()).toEqual([...bodies].sort());
   const times = sent.map((q) => Date.parse(q.at));
   expect(Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 59_000).length))).toBeLessThanOrEqual(LIMIT);

@@ -39,7 +39,12 @@ async function setup(handler: Handler, options: Partial<OutboxSenderOptions> = {
 describe('OutboxSender', () => {
   it('retries a transient failure with backoff until the deadline, then dead-letters it', async () => {
     const calls: number[] = [];
-    const { clock, store, sender: s, outbox } = await setup(async () => {
+    const {
+      clock,
+      store,
+      sender: s,
+      outbox,
+    } = await setup(async () => {
       calls.push(clock.now());
       throw new ApiNetworkError({ method: 'POST', path: '/api/open/v1/users/5/messages' }, false);
     });
@@ -58,7 +63,12 @@ describe('OutboxSender', () => {
 
   it('does not send a message late once its deadline has passed (the runtime was down)', async () => {
     let calls = 0;
-    const { clock, store, sender: s, outbox } = await setup(async () => {
+    const {
+      clock,
+      store,
+      sender: s,
+      outbox,
+    } = await setup(async () => {
       calls += 1;
       return { id: 1 };
     });
@@ -72,7 +82,12 @@ describe('OutboxSender', () => {
 
   it("tells the loop guard the token's user from the author of what it writes as that user: a comment, a post without bot_user_id", async () => {
     const created: unknown[] = [];
-    const { clock, store, sender: s, outbox } = await setup(
+    const {
+      clock,
+      store,
+      sender: s,
+      outbox,
+    } = await setup(
       async (endpoint, input) => {
         if (endpoint.id === 'comments.create') return { id: 5, author: { id: 3, name: 'System', type: 'system' } };
         const botPost = (input.body as { bot_user_id?: number }).bot_user_id !== undefined;
@@ -86,11 +101,13 @@ describe('OutboxSender', () => {
     s.start();
     expect(await runClockUntil(clock, async () => (await store.outbox.list()).length === 0)).toBe(true);
     const system = { id: 3, type: 'system' };
-    expect(created).toEqual(expect.arrayContaining([
-      { tenant: 't', kind: 'comment', id: 5, tokenUser: system, entryId: expect.any(String) },
-      { tenant: 't', kind: 'post', id: 6, entryId: expect.any(String) },
-      { tenant: 't', kind: 'post', id: 7, tokenUser: system, entryId: expect.any(String) },
-    ]));
+    expect(created).toEqual(
+      expect.arrayContaining([
+        { tenant: 't', kind: 'comment', id: 5, tokenUser: system, entryId: expect.any(String) },
+        { tenant: 't', kind: 'post', id: 6, entryId: expect.any(String) },
+        { tenant: 't', kind: 'post', id: 7, tokenUser: system, entryId: expect.any(String) },
+      ]),
+    );
     expect(created).toHaveLength(3);
   });
 
@@ -98,7 +115,12 @@ describe('OutboxSender', () => {
     const created: unknown[] = [];
     const texts: unknown[] = [];
     const tokens: unknown[] = [];
-    const { clock, store, sender: s, outbox } = await setup(
+    const {
+      clock,
+      store,
+      sender: s,
+      outbox,
+    } = await setup(
       async (endpoint, input) => {
         if (endpoint.id === 'incomingWebhooks.send') tokens.push(input.params?.token);
         return endpoint.id === 'posts.create' ? { id: 77 } : { action: 'wall_post', id: null };
@@ -106,7 +128,13 @@ describe('OutboxSender', () => {
       { hooks: { onCreated: (c) => void created.push(c), onSentText: (t) => void texts.push(t) } },
     );
     await outbox.enqueue({ kind: 'post', tenant: 't', wallId: 3, body: 'hello' });
-    await outbox.enqueue({ kind: 'incoming', tenant: 't', webhook: { id: 'ops', urlSecretRef: 'incoming:ops' }, action: 'wall_post', payload: { text: 'deployed' } });
+    await outbox.enqueue({
+      kind: 'incoming',
+      tenant: 't',
+      webhook: { id: 'ops', urlSecretRef: 'incoming:ops' },
+      action: 'wall_post',
+      payload: { text: 'deployed' },
+    });
     s.start();
     expect(await runClockUntil(clock, async () => (await store.outbox.list()).length === 0)).toBe(true);
     expect(created).toEqual([{ tenant: 't', kind: 'post', id: 77, entryId: expect.any(String) }]);
@@ -116,7 +144,12 @@ describe('OutboxSender', () => {
 
   it('does not send a caller-keyed entry twice when a retried handler enqueues it again after delivery', async () => {
     let calls = 0;
-    const { clock, store, sender: s, outbox } = await setup(async () => {
+    const {
+      clock,
+      store,
+      sender: s,
+      outbox,
+    } = await setup(async () => {
       calls += 1;
       return { id: 5 };
     });
@@ -131,7 +164,13 @@ describe('OutboxSender', () => {
 
   it('dead-letters an incoming entry whose secret is missing, naming the secret but not a URL', async () => {
     const { clock, store, sender: s, outbox } = await setup(async () => ({}));
-    await outbox.enqueue({ kind: 'incoming', tenant: 't', webhook: { id: 'x', urlSecretRef: 'incoming:gone' }, action: 'chat_message', payload: { text: 'x' } });
+    await outbox.enqueue({
+      kind: 'incoming',
+      tenant: 't',
+      webhook: { id: 'x', urlSecretRef: 'incoming:gone' },
+      action: 'chat_message',
+      payload: { text: 'x' },
+    });
     s.start();
     expect(await runClockUntil(clock, async () => (await store.outbox.list({ state: 'dead' })).length === 1)).toBe(true);
     expect((await store.outbox.list({ state: 'dead' }))[0]?.deadReason).toContain('incoming:gone');
@@ -139,7 +178,11 @@ describe('OutboxSender', () => {
 
   it('releases an entry in flight when stopped, remembering that it may have been sent', async () => {
     let started = false;
-    const { store, sender: s, outbox } = await setup(
+    const {
+      store,
+      sender: s,
+      outbox,
+    } = await setup(
       (_endpoint, input) =>
         new Promise((_resolve, reject) => {
           started = true;

@@ -77,7 +77,13 @@ describe('outbox sender against the sandbox', () => {
     const entries = [
       { kind: 'comment', tenant: 'sandbox', postId: post.id, body: 'a comment' },
       { kind: 'dm', tenant: 'sandbox', userId: employee, botUserId: refs?.bot_user_id ?? 0, text: 'a direct message' },
-      { kind: 'incoming', tenant: 'sandbox', webhook: { id: 'deploys', urlSecretRef: 'incoming:deploys' }, action: 'wall_post', payload: { text: 'through a webhook' } },
+      {
+        kind: 'incoming',
+        tenant: 'sandbox',
+        webhook: { id: 'deploys', urlSecretRef: 'incoming:deploys' },
+        action: 'wall_post',
+        payload: { text: 'through a webhook' },
+      },
       { kind: 'notification', tenant: 'sandbox', notification: { title: 'a notification', body: 'hello', users: [employee] } },
       { kind: 'announcement', tenant: 'sandbox', announcement: { title: 'an announcement', body: 'hello' } },
       { kind: 'event', tenant: 'sandbox', event: { title: 'an event', body: 'hello', starts_at: '2026-12-01' } },
@@ -87,7 +93,9 @@ describe('outbox sender against the sandbox', () => {
     r.sender.start();
     expect(await r.run(async () => (await r.store.outbox.list()).length === 0)).toBe(true);
     expect(await r.store.outbox.list({ state: 'dead' })).toEqual([]);
-    const writes = (await r.platform.requests()).filter((q) => q.method !== 'GET' && q.status < 300).map((q) => `${q.method} ${q.path.replace(/\/\d+(?=\/|$)/g, '/N')}`);
+    const writes = (await r.platform.requests())
+      .filter((q) => q.method !== 'GET' && q.status < 300)
+      .map((q) => `${q.method} ${q.path.replace(/\/\d+(?=\/|$)/g, '/N')}`);
     expect(writes).toEqual(
       expect.arrayContaining([
         'POST /api/open/v1/posts/N/comments',

@@ -42,7 +42,7 @@ describe('SharedRateLimiter', () => {
     const first = (await grantsNow(a, 'rl:token', 40)) + (await grantsNow(b, 'rl:token', 40));
     expect(first).toBe(60);
     clock.advance(60_001);
-    expect((await grantsNow(b, 'rl:token', 70))).toBe(60);
+    expect(await grantsNow(b, 'rl:token', 70)).toBe(60);
   });
 
   it('keeps each incoming webhook on its own budget', async () => {
@@ -92,7 +92,11 @@ describe('SharedRateLimiter', () => {
     const { a } = await setup();
     let granted = 0;
     const failures: unknown[] = [];
-    for (let i = 0; i < 3; i += 1) void a.acquire('rl:fresh').then(() => (granted += 1), (error: unknown) => failures.push(error));
+    for (let i = 0; i < 3; i += 1)
+      void a.acquire('rl:fresh').then(
+        () => (granted += 1),
+        (error: unknown) => failures.push(error),
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect({ granted, failures }).toEqual({ granted: 1, failures: [] });
     a.observe('rl:fresh', { limit: 60, remaining: 59 });

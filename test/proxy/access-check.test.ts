@@ -11,7 +11,11 @@ const caller = (scopes: string[] | 'all', tenants: string[] | 'all' = 'all'): Pr
 
 describe('checkAccess', () => {
   it('lets a key with the endpoint scope through, naming the endpoint', () => {
-    expect(checkAccess(caller(['read:walls']), { tenant: 't', method: 'get', path: '/walls/3' })).toEqual({ ok: true, endpointId: 'walls.get', usesTokenBudget: true });
+    expect(checkAccess(caller(['read:walls']), { tenant: 't', method: 'get', path: '/walls/3' })).toEqual({
+      ok: true,
+      endpointId: 'walls.get',
+      usesTokenBudget: true,
+    });
   });
 
   it('refuses a missing scope and names it', () => {
@@ -23,7 +27,10 @@ describe('checkAccess', () => {
     const poster = caller(['write:posts']);
     expect(checkAccess(poster, { tenant: 't', method: 'POST', path: '/walls/3/posts', body: { body: 'x' } }).ok).toBe(true);
     expect(checkAccess(poster, { tenant: 't', method: 'POST', path: '/walls/3/posts', body: { body: 'x', media_ids: [] } }).ok).toBe(true);
-    expect(checkAccess(poster, { tenant: 't', method: 'POST', path: '/walls/3/posts', body: { body: 'x', media_ids: [4] } })).toMatchObject({ ok: false, missing: ['write:media'] });
+    expect(checkAccess(poster, { tenant: 't', method: 'POST', path: '/walls/3/posts', body: { body: 'x', media_ids: [4] } })).toMatchObject({
+      ok: false,
+      missing: ['write:media'],
+    });
   });
 
   it('lets any key call an endpoint that needs only a valid token (spec: Other endpoints: GET /token)', () => {
@@ -35,7 +42,10 @@ describe('checkAccess', () => {
   });
 
   it('refuses an unknown path or method unless the key holds every scope', () => {
-    for (const [method, path] of [['GET', '/brand-new'], ['PATCH', '/walls/3']] as const) {
+    for (const [method, path] of [
+      ['GET', '/brand-new'],
+      ['PATCH', '/walls/3'],
+    ] as const) {
       expect(checkAccess(caller(['read:walls']), { tenant: 't', method, path })).toMatchObject({ ok: false, reason: 'unknown_scope' });
       expect(checkAccess(caller('all'), { tenant: 't', method, path })).toMatchObject({ ok: true, endpointId: undefined });
       expect(checkAccess(caller([...PLATFORM_SCOPES]), { tenant: 't', method, path }).ok).toBe(true);

@@ -27,13 +27,22 @@ describe('the API proxy against a sandbox over HTTP', () => {
     expect(body.links.prev).toBeNull();
     expect(JSON.stringify(body)).not.toContain(harness.sandbox.baseUrl);
     // following the rewritten link through the proxy gives the second page
-    const next = await harness.app.inject({ method: 'GET', url: new URL(body.links.next as string).pathname + new URL(body.links.next as string).search, headers: SANDBOX_KEY });
+    const next = await harness.app.inject({
+      method: 'GET',
+      url: new URL(body.links.next as string).pathname + new URL(body.links.next as string).search,
+      headers: SANDBOX_KEY,
+    });
     expect(next.json<{ meta: { current_page: number } }>().meta.current_page).toBe(2);
   });
 
   it('passes a write through and answers with the platform status and body', async () => {
     harness = await startHarness();
-    const res = await harness.app.inject({ method: 'POST', url: '/api/open/v1/walls/1/posts', headers: { ...SANDBOX_KEY, ...json }, payload: '{"body":"Hello through the proxy"}' });
+    const res = await harness.app.inject({
+      method: 'POST',
+      url: '/api/open/v1/walls/1/posts',
+      headers: { ...SANDBOX_KEY, ...json },
+      payload: '{"body":"Hello through the proxy"}',
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json<{ data: { id: number; body: string } }>().data;
     expect(created.body).toBe('Hello through the proxy');
@@ -51,7 +60,12 @@ describe('the API proxy against a sandbox over HTTP', () => {
 
   it('passes a 204 delete and a 404 without body through', async () => {
     harness = await startHarness();
-    const created = await harness.app.inject({ method: 'POST', url: '/api/open/v1/walls/1/posts', headers: { ...SANDBOX_KEY, ...json }, payload: '{"body":"short-lived"}' });
+    const created = await harness.app.inject({
+      method: 'POST',
+      url: '/api/open/v1/walls/1/posts',
+      headers: { ...SANDBOX_KEY, ...json },
+      payload: '{"body":"short-lived"}',
+    });
     const id = created.json<{ data: { id: number } }>().data.id;
     const deleted = await harness.app.inject({ method: 'DELETE', url: `/api/open/v1/walls/1/posts/${id}`, headers: SANDBOX_KEY });
     expect(deleted.statusCode).toBe(204);
@@ -80,7 +94,12 @@ describe('the API proxy against a sandbox over HTTP', () => {
 
   it('answers 403 naming the scope the key lacks, and the platform is not called', async () => {
     harness = await startHarness({ keys: [READER] });
-    const res = await harness.app.inject({ method: 'POST', url: '/api/open/v1/walls/1/posts', headers: { 'x-proxy-key': READER.key, ...json }, payload: '{"body":"nope"}' });
+    const res = await harness.app.inject({
+      method: 'POST',
+      url: '/api/open/v1/walls/1/posts',
+      headers: { 'x-proxy-key': READER.key, ...json },
+      payload: '{"body":"nope"}',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error: 'forbidden', message: expect.stringContaining('write:posts'), details: { missing_scopes: ['write:posts'] } });
     expect(await harness.platformRequests()).toEqual([]);
@@ -88,7 +107,12 @@ describe('the API proxy against a sandbox over HTTP', () => {
 
   it('needs write:media for a post that carries media_ids (spec: Posts)', async () => {
     harness = await startHarness({ keys: [POSTER] });
-    const res = await harness.app.inject({ method: 'POST', url: '/api/open/v1/walls/1/posts', headers: { 'x-proxy-key': POSTER.key, ...json }, payload: '{"body":"x","media_ids":[1]}' });
+    const res = await harness.app.inject({
+      method: 'POST',
+      url: '/api/open/v1/walls/1/posts',
+      headers: { 'x-proxy-key': POSTER.key, ...json },
+      payload: '{"body":"x","media_ids":[1]}',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ details: { missing_scopes: ['write:media'] } });
     expect(await harness.platformRequests()).toEqual([]);
@@ -149,10 +173,22 @@ describe('the API proxy against a sandbox over HTTP', () => {
   it('writes one audit line per call with key name, method, path, status and duration, and no secret', async () => {
     harness = await startHarness({ keys: [READER] });
     await harness.app.inject({ method: 'GET', url: '/api/open/v1/walls?per_page=1&secret=abc', headers: { authorization: `Bearer ${READER.key}` } });
-    await harness.app.inject({ method: 'POST', url: '/api/open/v1/walls/1/posts', headers: { 'x-proxy-key': READER.key, ...json }, payload: '{"body":"private words"}' });
+    await harness.app.inject({
+      method: 'POST',
+      url: '/api/open/v1/walls/1/posts',
+      headers: { 'x-proxy-key': READER.key, ...json },
+      payload: '{"body":"private words"}',
+    });
     await harness.app.inject({ method: 'GET', url: '/api/open/v1/walls', headers: { authorization: 'Bearer wrong-key-value' } });
     expect(harness.lines).toHaveLength(3);
-    expect(harness.lines[0]).toMatchObject({ key: 'dashboards', method: 'GET', path: '/walls', status: 200, answered_by: 'platform', duration_ms: expect.any(Number) });
+    expect(harness.lines[0]).toMatchObject({
+      key: 'dashboards',
+      method: 'GET',
+      path: '/walls',
+      status: 200,
+      answered_by: 'platform',
+      duration_ms: expect.any(Number),
+    });
     expect(harness.lines[1]).toMatchObject({ key: 'dashboards', method: 'POST', path: '/walls/1/posts', status: 403, answered_by: 'proxy' });
     expect(harness.lines[2]).toMatchObject({ key: null, status: 401 });
     const text = JSON.stringify(harness.lines);
@@ -169,7 +205,12 @@ describe('the API proxy against a sandbox over HTTP', () => {
 
   it('answers 413 for a buffered body over the limit without calling the platform', async () => {
     harness = await startHarness({ bodyLimit: 64 });
-    const res = await harness.app.inject({ method: 'POST', url: '/api/open/v1/walls/1/posts', headers: { ...SANDBOX_KEY, ...json }, payload: JSON.stringify({ body: 'x'.repeat(200) }) });
+    const res = await harness.app.inject({
+      method: 'POST',
+      url: '/api/open/v1/walls/1/posts',
+      headers: { ...SANDBOX_KEY, ...json },
+      payload: JSON.stringify({ body: 'x'.repeat(200) }),
+    });
     expect(res.statusCode).toBe(413);
     expect(await harness.platformRequests()).toEqual([]);
   });
@@ -197,12 +238,15 @@ describe('paths that would leave the API root', () => {
     harness = undefined;
   });
 
-  it.each(['/api/open/v1/walls/../../../_sandbox/reset', '/api/open/v1/%2e%2e/%2E%2E/_sandbox/requests', '/api/open/v1/./walls'])('refuses %s without calling the platform', async (path) => {
-    harness = await startHarness();
-    const base = await harness.app.listen({ port: 0, host: '127.0.0.1' });
-    const res = await rawRequest(base, path);
-    expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toMatchObject({ error: 'invalid_input', details: { field: 'path' } });
-    expect(await harness.platformRequests()).toEqual([]);
-  });
+  it.each(['/api/open/v1/walls/../../../_sandbox/reset', '/api/open/v1/%2e%2e/%2E%2E/_sandbox/requests', '/api/open/v1/./walls'])(
+    'refuses %s without calling the platform',
+    async (path) => {
+      harness = await startHarness();
+      const base = await harness.app.listen({ port: 0, host: '127.0.0.1' });
+      const res = await rawRequest(base, path);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toMatchObject({ error: 'invalid_input', details: { field: 'path' } });
+      expect(await harness.platformRequests()).toEqual([]);
+    },
+  );
 });

@@ -46,7 +46,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     return response.status === 204 ? null : response.json();
   };
   // the proxy has its own client for the tenant, paced by the same limiter as the bots' client
-  const proxyClient = createApiClient({ baseUrl: sandbox.baseUrl, token: sandbox.token, clock, limiter: options.separateLimiter ? new MemoryRateLimiter({ clock }) : limiter });
+  const proxyClient = createApiClient({
+    baseUrl: sandbox.baseUrl,
+    token: sandbox.token,
+    clock,
+    limiter: options.separateLimiter ? new MemoryRateLimiter({ clock }) : limiter,
+  });
   const tenants: ProxyTenant[] = [{ id: 'sandbox', client: proxyClient }];
   const clients = [api, proxyClient];
   if (options.secondTenantScopes) {

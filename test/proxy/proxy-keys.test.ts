@@ -3,7 +3,12 @@ import { ConfigError } from '../../src/errors';
 import { PLATFORM_SCOPES } from '../../src/proxy/platform-scopes';
 import { createKeyRing, parseProxyConfig, presentedKey, SANDBOX_PROXY_KEY, scopesBeyondToken } from '../../src/proxy/proxy-keys';
 
-const key = (name: string, scopes: string[] = ['read:walls'], extra: Record<string, unknown> = {}) => ({ name, key: `${name}-key-0123456789abcdef`, scopes, ...extra });
+const key = (name: string, scopes: string[] = ['read:walls'], extra: Record<string, unknown> = {}) => ({
+  name,
+  key: `${name}-key-0123456789abcdef`,
+  scopes,
+  ...extra,
+});
 
 describe('proxy key configuration', () => {
   it('defaults to no keys and a bot share of one half', () => {

@@ -23,7 +23,11 @@ describe('rewriteLink', () => {
 
 describe('rewriteLinks', () => {
   it('rewrites every string of links and keeps nulls, data and meta (spec: Pagination)', () => {
-    const body = { data: [{ url: `${PLATFORM}/media/1` }], links: { first: `${PLATFORM}/walls?page=1`, prev: null, next: `${PLATFORM}/walls?page=2` }, meta: { total: 3 } };
+    const body = {
+      data: [{ url: `${PLATFORM}/media/1` }],
+      links: { first: `${PLATFORM}/walls?page=1`, prev: null, next: `${PLATFORM}/walls?page=2` },
+      meta: { total: 3 },
+    };
     expect(rewriteLinks(body, PLATFORM, PROXY)).toEqual({
       data: [{ url: `${PLATFORM}/media/1` }],
       links: { first: `${PROXY}/walls?page=1`, prev: null, next: `${PROXY}/walls?page=2` },

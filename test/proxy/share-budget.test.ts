@@ -43,7 +43,16 @@ describe('ShareGate', () => {
 
 describe('response headers', () => {
   it('drops hop-by-hop headers and those named by Connection', () => {
-    expect(passThroughHeaders({ connection: 'keep-alive, x-hop', 'x-hop': '1', 'transfer-encoding': 'chunked', 'content-length': '9', 'content-type': 'application/json', 'x-ratelimit-limit': '60' })).toEqual({
+    expect(
+      passThroughHeaders({
+        connection: 'keep-alive, x-hop',
+        'x-hop': '1',
+        'transfer-encoding': 'chunked',
+        'content-length': '9',
+        'content-type': 'application/json',
+        'x-ratelimit-limit': '60',
+      }),
+    ).toEqual({
       'content-type': 'application/json',
       'x-ratelimit-limit': '60',
     });

@@ -44,8 +44,7 @@ describe('admin routes outside sandbox mode (what intrabot run, deliveries and j
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const get = (runtime: Runtime, authorization?: string) =>
-    fetch(`${runtime.url}/_admin/jobs`, { headers: authorization ? { authorization } : {} });
+  const get = (runtime: Runtime, authorization?: string) => fetch(`${runtime.url}/_admin/jobs`, { headers: authorization ? { authorization } : {} });
 
   it('are off until INTRABOT_ADMIN_TOKEN is set', async () => {
     const res = await get(withoutToken, 'Bearer anything');
@@ -62,7 +61,12 @@ describe('admin routes outside sandbox mode (what intrabot run, deliveries and j
   });
 
   it('answer loopback callers only, even with the token', async () => {
-    const res = await withToken.app.inject({ method: 'GET', url: '/_admin/jobs', remoteAddress: '10.1.2.3', headers: { authorization: 'Bearer admin-s3cret' } });
+    const res = await withToken.app.inject({
+      method: 'GET',
+      url: '/_admin/jobs',
+      remoteAddress: '10.1.2.3',
+      headers: { authorization: 'Bearer admin-s3cret' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toContain('loopback');
   });

@@ -21,13 +21,19 @@ describe('one bot failing is that bot failure alone', () => {
 
   it('answers with the healthy bot while another throws and a third hangs past its time limit', async () => {
     const post = await pair.platform.employeePost(employee, { wall_id: wall, body: 'hello bots' });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments.map((c) => c.body)).toEqual(['echo: hello bots']);
   });
 
   it('does not answer its own replies: one echo per post, not a loop', async () => {
     const post = await pair.platform.employeePost(employee, { wall_id: wall, body: 'ping' });
-    await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     await new Promise((r) => setTimeout(r, 800));
     expect((await pair.platform.commentsOn(post.id)).map((c) => c.body)).toEqual(['echo: ping']);
   });
@@ -35,14 +41,23 @@ describe('one bot failing is that bot failure alone', () => {
   it('retries a failing delivery and then keeps it in the dead letters with its error', async () => {
     await pair.platform.employeePost(employee, { wall_id: wall, body: 'make thrower fail' });
     // the inbox retries after 5 s and 60 s on the shared clock
-    await pair.platform.waitFor(async () => (await pair.runtime.store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'thrower').length, (n) => n > 0);
+    await pair.platform.waitFor(
+      async () => (await pair.runtime.store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'thrower').length,
+      (n) => n > 0,
+    );
     for (const seconds of [6, 61, 61]) {
       pair.clock.advance(seconds * 1000);
       await new Promise((r) => setTimeout(r, 150));
     }
-    const dead = await pair.platform.waitFor(() => pair.runtime.store.inbox.list({ state: 'dead' }), (d) => d.some((e) => e.payload.bot === 'thrower'));
+    const dead = await pair.platform.waitFor(
+      () => pair.runtime.store.inbox.list({ state: 'dead' }),
+      (d) => d.some((e) => e.payload.bot === 'thrower'),
+    );
     expect(dead.find((e) => e.payload.bot === 'thrower')?.deadReason).toContain('thrower always fails');
-    const hung = await pair.platform.waitFor(() => pair.runtime.store.inbox.list({ state: 'dead' }), (d) => d.some((e) => e.payload.bot === 'hanger'));
+    const hung = await pair.platform.waitFor(
+      () => pair.runtime.store.inbox.list({ state: 'dead' }),
+      (d) => d.some((e) => e.payload.bot === 'hanger'),
+    );
     expect(hung.find((e) => e.payload.bot === 'hanger')?.deadReason).toContain('time limit');
   });
 });
@@ -69,7 +84,11 @@ describe('loading bots', () => {
       const [failure] = pair.runtime.registry.failures;
       expect(failure?.error.message).toContain(`${resolve('test/fixtures/bots-bad-alerts/nocreds/bot.yaml')} alerts.0.options.mapping: `);
       expect(failure?.error.message).toContain('alert input "custom" of bot "nocreds"');
-      const alert = await fetch(`${pair.runtime.url}/alerts/nocreds/custom`, { method: 'POST', headers: { authorization: 'Bearer a-token-of-our-own', 'content-type': 'application/json' }, body: '{}' });
+      const alert = await fetch(`${pair.runtime.url}/alerts/nocreds/custom`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer a-token-of-our-own', 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(alert.status).toBe(404);
     } finally {
       await pair.close();

@@ -28,13 +28,19 @@ describe('loadConfig', () => {
   });
 
   it('makes a tenant "default" from INTRABOT_BASE_URL and INTRABOT_TOKEN (connected mode)', () => {
-    const config = loadConfig({ env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: 'k'.repeat(32) }, cwd: emptyDir() });
+    const config = loadConfig({
+      env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: 'k'.repeat(32) },
+      cwd: emptyDir(),
+    });
     expect(config.mode).toBe('connected');
     expect(config.tenants[0]).toMatchObject({ id: 'default', base_url: 'https://acme.example.com', event_prefix: 'service' });
   });
 
   it('refuses connected mode without INTRABOT_SECRET_KEY, naming it', () => {
-    expectConfigError(() => loadConfig({ env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc' }, cwd: emptyDir() }), 'INTRABOT_SECRET_KEY');
+    expectConfigError(
+      () => loadConfig({ env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc' }, cwd: emptyDir() }),
+      'INTRABOT_SECRET_KEY',
+    );
   });
 
   it('names the env var of a bad port', () => {
@@ -55,7 +61,10 @@ describe('loadConfig', () => {
       'secret_key: ${env:KEY}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:ACME_TOKEN}\n    event_prefix: acme\n  - { id: globex, base_url: "https://globex.example.com", token: ${env:GLOBEX_TOKEN:-svc_globex} }\n',
     );
     const config = loadConfig({ env: { KEY: 'secret', ACME_TOKEN: 'svc_acme' }, cwd: dir });
-    expect(config.tenants).toEqual([expect.objectContaining({ id: 'acme', token: 'svc_acme', event_prefix: 'acme' }), expect.objectContaining({ id: 'globex', token: 'svc_globex' })]);
+    expect(config.tenants).toEqual([
+      expect.objectContaining({ id: 'acme', token: 'svc_acme', event_prefix: 'acme' }),
+      expect.objectContaining({ id: 'globex', token: 'svc_globex' }),
+    ]);
   });
 
   it('names the yaml path of an env reference that is not set', () => {
@@ -67,9 +76,19 @@ describe('loadConfig', () => {
   it('accepts the documented example file intrabot.example.yaml', () => {
     const dir = emptyDir();
     writeFileSync(join(dir, 'intrabot.yaml'), readFileSync('intrabot.example.yaml', 'utf8'));
-    const env = { INTRABOT_SECRET_KEY: 'k', INTRABOT_ADMIN_TOKEN: 'a', ACME_TOKEN: 'svc_acme', DASHBOARD_PROXY_KEY: 'a-long-dashboard-key-0123456789', DEPLOY_PROXY_KEY: 'a-long-deploy-key-0123456789' };
+    const env = {
+      INTRABOT_SECRET_KEY: 'k',
+      INTRABOT_ADMIN_TOKEN: 'a',
+      ACME_TOKEN: 'svc_acme',
+      DASHBOARD_PROXY_KEY: 'a-long-dashboard-key-0123456789',
+      DEPLOY_PROXY_KEY: 'a-long-deploy-key-0123456789',
+    };
     const config = loadConfig({ env, cwd: dir });
-    expect(config).toMatchObject({ mode: 'connected', public_url: 'https://bots.example.com', tenants: [expect.objectContaining({ id: 'acme', event_prefix: 'acme' })] });
+    expect(config).toMatchObject({
+      mode: 'connected',
+      public_url: 'https://bots.example.com',
+      tenants: [expect.objectContaining({ id: 'acme', event_prefix: 'acme' })],
+    });
     expect(config.proxy?.keys.map((k) => k.name)).toEqual(['reporting-dashboard', 'deploy-script']);
   });
 });

@@ -20,7 +20,10 @@ describe('the recent history of handled deliveries (intrabot deliveries)', () =>
   it('lists what each bot did with a delivery, newest first, and why it ignored one', async () => {
     const refs = directoryRefs(pair.sandbox.ctx)!;
     const post = await pair.platform.employeePost(refs.employee_ids[1]!, { wall_id: refs.company_wall_id, body: 'history please' });
-    await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     // the echo's own comment comes back as comment.created: ignored by loop prevention
     const entries = await pair.platform.waitFor(handled, (list) => list.some((e) => e.event === 'comment.created'));
     const [newest, older] = [entries.find((e) => e.event === 'comment.created')!, entries.find((e) => e.event === 'post.created')!];
@@ -42,12 +45,21 @@ describe('DeliveryLog', () => {
     const store = await tempStore(clock);
     try {
       const log = new DeliveryLog(store.kv('runtime:deliveries'), clock);
-      const item = (bot: string, n: number): InboxItem => ({ tenant: 't', bot, deliveryId: `${bot}-${n}`, event: 'post.created', dedupeKey: null, envelope: {} as never });
+      const item = (bot: string, n: number): InboxItem => ({
+        tenant: 't',
+        bot,
+        deliveryId: `${bot}-${n}`,
+        event: 'post.created',
+        dedupeKey: null,
+        envelope: {} as never,
+      });
       // concurrent appends to one bot, as the inbox's lanes make them
-      await Promise.all(Array.from({ length: DELIVERY_LOG_PER_BOT + 5 }, (_, n) => {
-        clock.advance(1);
-        return log.record(item('busy', n), { status: 'handled', what: 'on.post.created' }, 1);
-      }));
+      await Promise.all(
+        Array.from({ length: DELIVERY_LOG_PER_BOT + 5 }, (_, n) => {
+          clock.advance(1);
+          return log.record(item('busy', n), { status: 'handled', what: 'on.post.created' }, 1);
+        }),
+      );
       for (let n = 0; n < 3; n++) {
         clock.advance(1);
         await log.record(item('quiet', n), { status: 'ignored', reason: 'no handler' }, 1);

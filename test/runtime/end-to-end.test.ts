@@ -24,13 +24,19 @@ describe('runtime and sandbox end to end', () => {
 
   it('answers an employee command posted through the sandbox with a comment on that post', async () => {
     const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments[0]?.body).toBe('On call: Ada Lovelace');
   });
 
   it('lists the commands on /help', async () => {
     const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '@Ops Bot help' });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments[0]?.body).toMatch(/^Ops Bot commands:\n/);
     expect(comments[0]?.body).toContain('/status');
     expect(comments[0]?.body).toContain('/oncall');
@@ -42,20 +48,32 @@ describe('runtime and sandbox end to end', () => {
   it('refuses a managers-only command politely to an employee and runs it for a manager', async () => {
     const refs = directoryRefs(pair.sandbox.ctx)!;
     const refused = await pair.platform.employeePost(employee, { wall_id: wall, body: '/declare api degraded' });
-    const answer = await pair.platform.waitFor(() => pair.platform.commentsOn(refused.id), (c) => c.length > 0);
+    const answer = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(refused.id),
+      (c) => c.length > 0,
+    );
     expect(answer[0]?.body).toMatch(/manager/i);
     const manager = refs.manager_ids[0]!;
     const allowed = await pair.platform.employeePost(manager, { wall_id: wall, body: '/declare api degraded' });
-    const ok = await pair.platform.waitFor(() => pair.platform.commentsOn(allowed.id), (c) => c.length > 0);
+    const ok = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(allowed.id),
+      (c) => c.length > 0,
+    );
     expect(ok[0]?.body).toBe('Noted: api is degraded.');
     const status = await pair.platform.employeePost(employee, { wall_id: wall, body: '/status api' });
-    const shown = await pair.platform.waitFor(() => pair.platform.commentsOn(status.id), (c) => c.length > 0);
+    const shown = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(status.id),
+      (c) => c.length > 0,
+    );
     expect(shown[0]?.body).toBe('⚠️ api: degraded');
   });
 
   it('does not react to its own comments (no reply loops)', async () => {
     const post = await pair.platform.employeePost(employee, { wall_id: wall, body: '/status' });
-    await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     // give a loop time to show itself: the bot's comment fires comment.created back at the runtime
     await new Promise((r) => setTimeout(r, 600));
     expect(await pair.platform.commentsOn(post.id)).toHaveLength(1);

@@ -29,7 +29,13 @@ describe("a handler's ctx.log", () => {
       },
     });
     const app = Fastify({ logger: { level: 'info', stream } });
-    const env = { INTRABOT_PORT: '0', INTRABOT_SANDBOX_PORT: new URL(sandbox.baseUrl).port, INTRABOT_DATA_DIR: dataDir, INTRABOT_BOTS_DIR: resolve('test/fixtures/bots'), INTRABOT_REDIS_URL: '' };
+    const env = {
+      INTRABOT_PORT: '0',
+      INTRABOT_SANDBOX_PORT: new URL(sandbox.baseUrl).port,
+      INTRABOT_DATA_DIR: dataDir,
+      INTRABOT_BOTS_DIR: resolve('test/fixtures/bots'),
+      INTRABOT_REDIS_URL: '',
+    };
     runtime = await buildRuntime({ config: loadConfig({ env, cwd: dataDir }), clock, env, app, only: ['echo'] });
     await app.listen({ host: '127.0.0.1', port: 0 });
     await runtime.activate();
@@ -45,7 +51,10 @@ describe("a handler's ctx.log", () => {
     const platform = new SandboxControl(sandbox.baseUrl);
     const refs = directoryRefs(sandbox.ctx)!;
     const post = await platform.employeePost(refs.employee_ids[1]!, { wall_id: refs.company_wall_id, body: 'log this' });
-    await platform.waitFor(() => platform.commentsOn(post.id), (c) => c.length > 0);
+    await platform.waitFor(
+      () => platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     const [delivery] = await platform.deliveries({ event: 'service.post.created' });
     const deliveryId = (JSON.parse(String(delivery!.body)) as { id: string }).id;
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'echoing', bot: 'echo', tenant: 'sandbox', delivery: deliveryId, level: 30 }));

@@ -7,7 +7,19 @@ import type { QueueLease } from '../../src/store/queue';
 
 function lease(id: string): QueueLease<InboxEntry> {
   const payload = { tenant: 'default', bot: 'kudos', deliveryId: id, dedupeKey: null, event: 'post.created', envelope: {} };
-  return { id, target: id, payload, state: 'leased', attempts: 1, lastError: null, deadReason: null, enqueuedAt: 0, notBefore: 0, leaseUntil: 60_000, leaseToken: `t-${id}` };
+  return {
+    id,
+    target: id,
+    payload,
+    state: 'leased',
+    attempts: 1,
+    lastError: null,
+    deadReason: null,
+    enqueuedAt: 0,
+    notBefore: 0,
+    leaseUntil: 60_000,
+    leaseToken: `t-${id}`,
+  };
 }
 
 function logger(): FastifyBaseLogger & { errors: string[] } {

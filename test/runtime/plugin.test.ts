@@ -25,12 +25,20 @@ describe('intrabot as a Fastify plugin of an existing app', () => {
     app.get('/boom', async () => {
       throw new Error('host route failed');
     });
-    const env = { INTRABOT_SANDBOX_PORT: new URL(sandbox.baseUrl).port, INTRABOT_DATA_DIR: dataDir, INTRABOT_BOTS_DIR: resolve('bots'), INTRABOT_LOG_LEVEL: 'silent' };
+    const env = {
+      INTRABOT_SANDBOX_PORT: new URL(sandbox.baseUrl).port,
+      INTRABOT_DATA_DIR: dataDir,
+      INTRABOT_BOTS_DIR: resolve('bots'),
+      INTRABOT_LOG_LEVEL: 'silent',
+    };
     const config = loadConfig({ env, cwd: dataDir });
     await app.register(intrabotPlugin, { config, clock, env: { ...process.env, ...env, INTRABOT_REDIS_URL: '' }, only: ['ops'], pollMs: 100 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    await new SandboxControl(sandbox.baseUrl).waitFor(() => fetch(`${url}/readyz`).then((r) => r.ok), (ok) => ok);
+    await new SandboxControl(sandbox.baseUrl).waitFor(
+      () => fetch(`${url}/readyz`).then((r) => r.ok),
+      (ok) => ok,
+    );
   });
 
   afterAll(async () => {
@@ -50,7 +58,10 @@ describe('intrabot as a Fastify plugin of an existing app', () => {
     const platform = new SandboxControl(sandbox.baseUrl);
     const refs = directoryRefs(sandbox.ctx)!;
     const post = await platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/oncall' });
-    const comments = await platform.waitFor(() => platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await platform.waitFor(
+      () => platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments[0]?.body).toBe('On call: Ada Lovelace');
   });
 });

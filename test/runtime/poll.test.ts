@@ -18,7 +18,10 @@ describe('polling instead of receiving (intrabot dev --poll)', () => {
   it('finds a new command by polling and answers it once', async () => {
     const refs = directoryRefs(pair.sandbox.ctx)!;
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/oncall' });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
     expect(comments.map((c) => c.body)).toEqual(['On call: Ada Lovelace']);
     await new Promise((r) => setTimeout(r, 800)); // a few more polling rounds see the same post again
     expect(await pair.platform.commentsOn(post.id)).toHaveLength(1);

@@ -17,7 +17,10 @@ describe('recovering events missed while the runtime was down', () => {
     employee = refs.employee_ids[2]!;
     // the bot has handled one event, so it has a cursor to recover from
     const first = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
-    await pair.platform.waitFor(() => pair.platform.commentsOn(first.id), (c) => c.length > 0);
+    await pair.platform.waitFor(
+      () => pair.platform.commentsOn(first.id),
+      (c) => c.length > 0,
+    );
   });
   afterAll(async () => pair?.close());
 
@@ -28,7 +31,10 @@ describe('recovering events missed while the runtime was down', () => {
       // past the platform's last retry at 10 minutes: the delivery is given up
       await pair.platform.advance(11 * 60);
     });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(missed!.id),
+      (c) => c.length > 0,
+    );
     expect(comments.map((c) => c.body)).toEqual(['On call: Ada Lovelace']);
   });
 
@@ -38,7 +44,10 @@ describe('recovering events missed while the runtime was down', () => {
       missed = await pair.platform.employeePost(employee, { wall_id: wall, body: '/oncall' });
     });
     await pair.platform.advance(61); // the first retry reaches the restarted runtime
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(missed!.id),
+      (c) => c.length > 0,
+    );
     expect(comments).toHaveLength(1);
   });
 
@@ -49,7 +58,10 @@ describe('recovering events missed while the runtime was down', () => {
       // down for 9.5 minutes: long enough to look for missed events, and the platform's last retry is still to come
       await pair.platform.advance(570);
     });
-    await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+    await pair.platform.waitFor(
+      () => pair.platform.commentsOn(missed!.id),
+      (c) => c.length > 0,
+    );
     await pair.platform.advance(60); // the 10-minute retry now reaches the runtime
     await pair.platform.deliveries();
     await new Promise((r) => setTimeout(r, 500));
@@ -71,11 +83,21 @@ describe('deliveries recorded but not handled when the runtime stopped', () => {
       post = await pair.platform.employeePost(refs.employee_ids[3]!, { wall_id: refs.company_wall_id, body: '/oncall' });
       // as if the receiver had recorded the delivery just before the process stopped
       const store = await openRuntimeStore(pair.runtime.config, pair.clock, process.env);
-      const envelope = { id: randomUUID(), event: 'service.post.created', version: 'v1', timestamp: Math.floor(pair.clock.now() / 1000), customer: 'sandbox', payload: post };
+      const envelope = {
+        id: randomUUID(),
+        event: 'service.post.created',
+        version: 'v1',
+        timestamp: Math.floor(pair.clock.now() / 1000),
+        customer: 'sandbox',
+        payload: post,
+      };
       await store.inbox.accept({ tenant: 'sandbox', bot: 'ops', deliveryId: envelope.id, dedupeKey: `post.created:${post.id}`, envelope: envelope as never });
       await store.close();
     });
-    const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post!.id), (c) => c.length > 0);
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post!.id),
+      (c) => c.length > 0,
+    );
     expect(comments.map((c) => c.body)).toEqual(['On call: Ada Lovelace']);
   });
 });
@@ -87,13 +109,19 @@ describe('a recovered event, as its handler sees it', () => {
       const refs = directoryRefs(pair.sandbox.ctx)!;
       const author = refs.employee_ids[2]!;
       const delivered = await pair.platform.employeePost(author, { wall_id: refs.company_wall_id, body: 'live' });
-      await pair.platform.waitFor(() => pair.platform.commentsOn(delivered.id), (c) => c.length > 0);
+      await pair.platform.waitFor(
+        () => pair.platform.commentsOn(delivered.id),
+        (c) => c.length > 0,
+      );
       let missed: Item | undefined;
       await pair.restartRuntime(async () => {
         missed = await pair.platform.employeePost(author, { wall_id: refs.company_wall_id, body: 'while down' });
         await pair.platform.advance(11 * 60);
       });
-      const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(missed!.id), (c) => c.length > 0);
+      const comments = await pair.platform.waitFor(
+        () => pair.platform.commentsOn(missed!.id),
+        (c) => c.length > 0,
+      );
       expect(comments.map((c) => c.body)).toEqual(['echo: while down (recovered)']);
       expect((await pair.platform.commentsOn(delivered.id)).map((c) => c.body)).toEqual(['echo: live']);
     } finally {

@@ -29,7 +29,13 @@ function balancer(ports: number[]): Server {
 
 async function waitReady(url: string): Promise<void> {
   for (let i = 0; i < 900; i++) {
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} never became ready`);
@@ -88,7 +94,12 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
   it('handles each delivery once, whichever replica receives it, even when it is replayed to every replica', async () => {
     const posts: Item[] = [];
     for (let i = 0; i < 6; i++) posts.push(await platform.employeePost(10, { wall_id: 2, body: 'ping' }));
-    for (const post of posts) await platform.waitFor(() => platform.commentsOn(post.id), (c) => c.length > 0, 20_000);
+    for (const post of posts)
+      await platform.waitFor(
+        () => platform.commentsOn(post.id),
+        (c) => c.length > 0,
+        20_000,
+      );
     // the same signed delivery, replayed to each replica directly (within its 5-minute window)
     const deliveries = (await platform.deliveries({ event: 'service.post.created' })) as { body: string; request_headers: Record<string, string> }[];
     const first = deliveries.find((d) => d.body.includes(`"id":${posts[0]!.id},`))!;

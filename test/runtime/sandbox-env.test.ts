@@ -42,14 +42,26 @@ describe('sandbox.env', () => {
   it('is read in sandbox mode only: connected to a platform, a bot needing its values is refused and named', async () => {
     const clock = new AdjustableClock();
     sandbox = await createSandbox({ clock, port: 0, seed: 'demo' });
-    const base = { INTRABOT_BOTS_DIR: join(root, 'bots'), INTRABOT_DATA_DIR: join(root, 'data'), INTRABOT_LOG_LEVEL: 'silent', INTRABOT_REDIS_URL: '', INTRABOT_PORT: '0' };
+    const base = {
+      INTRABOT_BOTS_DIR: join(root, 'bots'),
+      INTRABOT_DATA_DIR: join(root, 'data'),
+      INTRABOT_LOG_LEVEL: 'silent',
+      INTRABOT_REDIS_URL: '',
+      INTRABOT_PORT: '0',
+    };
 
     const inSandbox = { ...base, INTRABOT_SANDBOX_PORT: new URL(sandbox.baseUrl).port };
     runtime = await buildRuntime({ config: loadConfig({ env: inSandbox, cwd: root }), clock, env: inSandbox, rootDir: root });
     expect(runtime.registry.bots.map((b) => b.name)).toEqual(['greeter']);
     await runtime.close();
 
-    const connected = { ...base, INTRABOT_BASE_URL: sandbox.baseUrl, INTRABOT_TOKEN: sandbox.token, INTRABOT_SECRET_KEY: 'sandbox-env-test-key', INTRABOT_DATA_DIR: join(root, 'data-connected') };
+    const connected = {
+      ...base,
+      INTRABOT_BASE_URL: sandbox.baseUrl,
+      INTRABOT_TOKEN: sandbox.token,
+      INTRABOT_SECRET_KEY: 'sandbox-env-test-key',
+      INTRABOT_DATA_DIR: join(root, 'data-connected'),
+    };
     runtime = await buildRuntime({ config: loadConfig({ env: connected, cwd: root }), clock, env: connected, rootDir: root });
     expect(runtime.registry.bots).toEqual([]);
     expect(runtime.registry.failures[0]?.error.message).toMatch(/bot\.yaml:4 .*GREETING_WALL/);
@@ -58,8 +70,20 @@ describe('sandbox.env', () => {
   it("refuses, in connected mode, a bot whose report uses the sandbox's published report secret", async () => {
     const clock = new AdjustableClock();
     sandbox = await createSandbox({ clock, port: 0, seed: 'demo' });
-    writeFileSync(join(root, 'bots', 'greeter', 'bot.yaml'), 'name: greeter\ndisplay_name: Greeter\nreports:\n  - report: todoliststats.daily\n    secret: sandbox-report-secret\n');
-    const connected = { INTRABOT_BOTS_DIR: join(root, 'bots'), INTRABOT_DATA_DIR: join(root, 'data'), INTRABOT_LOG_LEVEL: 'silent', INTRABOT_REDIS_URL: '', INTRABOT_PORT: '0', INTRABOT_BASE_URL: sandbox.baseUrl, INTRABOT_TOKEN: sandbox.token, INTRABOT_SECRET_KEY: 'sandbox-env-test-key' };
+    writeFileSync(
+      join(root, 'bots', 'greeter', 'bot.yaml'),
+      'name: greeter\ndisplay_name: Greeter\nreports:\n  - report: todoliststats.daily\n    secret: sandbox-report-secret\n',
+    );
+    const connected = {
+      INTRABOT_BOTS_DIR: join(root, 'bots'),
+      INTRABOT_DATA_DIR: join(root, 'data'),
+      INTRABOT_LOG_LEVEL: 'silent',
+      INTRABOT_REDIS_URL: '',
+      INTRABOT_PORT: '0',
+      INTRABOT_BASE_URL: sandbox.baseUrl,
+      INTRABOT_TOKEN: sandbox.token,
+      INTRABOT_SECRET_KEY: 'sandbox-env-test-key',
+    };
     runtime = await buildRuntime({ config: loadConfig({ env: connected, cwd: root }), clock, env: connected, rootDir: root });
     expect(runtime.registry.bots).toEqual([]);
     expect(runtime.registry.failures[0]?.error.message).toMatch(/bot\.yaml reports\.0\.secret: .*published secret/);

@@ -13,7 +13,10 @@ function startProcess(env: Record<string, string>): ChildProcess {
 
 async function waitReady(url: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -35,9 +38,16 @@ describe('graceful shutdown', () => {
     cpSync('bots/ops', join(botsDir, 'ops'), { recursive: true });
     const module = join(botsDir, 'ops', 'index.ts');
     writeFileSync(module, readFileSync(module, 'utf8').replace("from '../../src'", `from '${resolve('src')}'`));
-    const env = { INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_DATA_DIR: dataDir, INTRABOT_BOTS_DIR: botsDir,
+    const env = {
+      INTRABOT_PORT: String(port),
+      INTRABOT_SANDBOX_PORT: String(sandboxPort),
+      INTRABOT_DATA_DIR: dataDir,
+      INTRABOT_BOTS_DIR: botsDir,
       // one process on its own SQLite file: CI's INTRABOT_REDIS_URL would share keys with other tests
-      INTRABOT_REDIS_URL: '', INTRABOT_LOG_LEVEL: process.env.SHUTDOWN_DEBUG ? 'info' : 'silent', INTRABOT_LOG_FORMAT: 'json' };
+      INTRABOT_REDIS_URL: '',
+      INTRABOT_LOG_LEVEL: process.env.SHUTDOWN_DEBUG ? 'info' : 'silent',
+      INTRABOT_LOG_FORMAT: 'json',
+    };
     const runtimeUrl = `http://127.0.0.1:${port}`;
     const platform = new SandboxControl(`http://127.0.0.1:${sandboxPort}`);
 
@@ -60,14 +70,20 @@ describe('graceful shutdown', () => {
     const deliveries = (await platform.deliveries({ event: 'service.post.created' })) as { status_code?: number | null; body?: string; url?: string }[];
     // only what the ops bot's endpoint acknowledged: the other bots answer no /oncall
     const acknowledged = new Set(
-      deliveries.filter((d) => d.status_code === 200 && d.url?.endsWith('/hooks/sandbox/ops')).map((d) => (JSON.parse(d.body ?? '{}') as { payload?: { id?: number } }).payload?.id),
+      deliveries
+        .filter((d) => d.status_code === 200 && d.url?.endsWith('/hooks/sandbox/ops'))
+        .map((d) => (JSON.parse(d.body ?? '{}') as { payload?: { id?: number } }).payload?.id),
     );
     const ours = posts.filter((p) => acknowledged.has(p.id));
     expect(ours.length).toBeGreaterThan(0);
     for (const post of ours) {
       // a reply whose send was cut by the shutdown is uncertain: the outbox looks for it on the platform
       // before resending, after giving the platform 30 s to finish what it may have received
-      const comments = await platform.waitFor(() => platform.commentsOn(post.id), (c) => c.length > 0, 50_000);
+      const comments = await platform.waitFor(
+        () => platform.commentsOn(post.id),
+        (c) => c.length > 0,
+        50_000,
+      );
       expect(comments).toHaveLength(1);
     }
     const stopped = new Promise((resolve) => child!.once('exit', resolve));

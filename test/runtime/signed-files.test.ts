@@ -9,7 +9,10 @@ import { startPair, type Pair } from '../../src/testing';
 import { tempStore } from '../helpers/temp-store';
 
 // a 1x1 PNG
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082',
+  'hex',
+);
 
 describe('signed file URLs', () => {
   let store: Store;
@@ -50,8 +53,17 @@ describe('media for incoming webhooks', () => {
     const dir = mkdtempSync(join(tmpdir(), 'intrabot-media-'));
     writeFileSync(join(dir, 'chart.png'), PNG);
     const ctx = pair.runtime.engine.contextFor('sandbox', 'alerts');
-    await ctx.chat('oncall', { text: 'latency chart', media: [{ path: join(dir, 'chart.png'), type: 'image' }, { data: PNG, filename: 'dot.png', type: 'image' }] });
-    const messages = await pair.platform.waitFor(() => pair.platform.messages({ kind: 'chat' }), (m) => m.some((x) => x.text === 'latency chart'));
+    await ctx.chat('oncall', {
+      text: 'latency chart',
+      media: [
+        { path: join(dir, 'chart.png'), type: 'image' },
+        { data: PNG, filename: 'dot.png', type: 'image' },
+      ],
+    });
+    const messages = await pair.platform.waitFor(
+      () => pair.platform.messages({ kind: 'chat' }),
+      (m) => m.some((x) => x.text === 'latency chart'),
+    );
     const sent = messages.find((x) => x.text === 'latency chart') as { media?: unknown[] };
     expect(sent.media).toHaveLength(2);
   });

@@ -6,7 +6,11 @@ import { newUser } from '../../src/sandbox/seed/base';
 import { KIND, type UserRecord } from '../../src/sandbox/state/records';
 import { useHttpSandbox } from './http-harness';
 
-const awardedTo = (events: PlatformEvent[]) => events.filter((e) => e.event === 'achievement.awarded').map((e) => (e.payload.user as { id: number }).id).sort();
+const awardedTo = (events: PlatformEvent[]) =>
+  events
+    .filter((e) => e.event === 'achievement.awarded')
+    .map((e) => (e.payload.user as { id: number }).id)
+    .sort();
 
 describe('addMonths (spec: Trigger configuration, employment)', () => {
   it.each([
@@ -101,7 +105,12 @@ describe('automatic awards (spec: Trigger configuration; Achievement publication
     const ada = await h.api.users.create({ first_name: 'ada', last_name: 'Test', email: 'ada@x.example' });
     const handbook = await h.api.handbooks.create({ title: 'Handbook' });
     const other = await h.api.handbooks.create({ title: 'Other' });
-    const a = await h.api.achievements.create({ type: 'completion', title: 'Reader', trigger_config: { completable_type: 'handbook', completable_ids: [handbook.id] }, is_published: true });
+    const a = await h.api.achievements.create({
+      type: 'completion',
+      title: 'Reader',
+      trigger_config: { completable_type: 'handbook', completable_ids: [handbook.id] },
+      is_published: true,
+    });
     expect(await awardsOf(complete(ada.id, 'handbook', other.id))).toEqual([]);
     const res = await complete(ada.id, 'handbook', handbook.id);
     expect(res.status).toBe(200);
@@ -117,7 +126,11 @@ describe('automatic awards (spec: Trigger configuration; Achievement publication
     const [ada, bob] = [user('ada'), user('bob')];
     const course = await h.api.courses.create({ title: 'Course' });
     await complete(ada.id, 'course', course.id);
-    const a = await h.api.achievements.create({ type: 'completion', title: 'Learner', trigger_config: { completable_type: 'course', completable_ids: [course.id] } });
+    const a = await h.api.achievements.create({
+      type: 'completion',
+      title: 'Learner',
+      trigger_config: { completable_type: 'course', completable_ids: [course.id] },
+    });
     expect(await holders(a.id)).toEqual([]);
     await h.api.achievements.patch(a.id, { is_published: true });
     expect(await holders(a.id)).toEqual([ada.id]);
@@ -128,7 +141,12 @@ describe('automatic awards (spec: Trigger configuration; Achievement publication
   it('awards nothing automatically while the achievements feature is disabled (spec: Achievements)', async () => {
     const vera = user('vera', { hired_at_synced: '2020-01-01' });
     const handbook = await h.api.handbooks.create({ title: 'Handbook' });
-    await h.api.achievements.create({ type: 'completion', title: 'Reader', trigger_config: { completable_type: 'handbook', completable_ids: [handbook.id] }, is_published: true });
+    await h.api.achievements.create({
+      type: 'completion',
+      title: 'Reader',
+      trigger_config: { completable_type: 'handbook', completable_ids: [handbook.id] },
+      is_published: true,
+    });
     const a = await h.api.achievements.create(tenure);
     // published in process: publishing through the API would award at once, and this test wants the daily check
     h.sandbox.ctx.db.update('achievements', a.id, { is_published: true });

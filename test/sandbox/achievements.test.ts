@@ -107,7 +107,8 @@ describe('achievements (spec: Achievements; Achievement publication state)', () 
     const db = h.sandbox.ctx.db;
     const offboarding = db.insert('journeys', { title: 'Off', description: null, type: 'offboarding', is_published: true, created_at: 0, updated_at: 0 }).id;
     const onboarding = db.insert('journeys', { title: 'On', description: null, type: 'onboarding', is_published: true, created_at: 0, updated_at: 0 }).id;
-    const link = (completable_type: 'handbook' | 'course' | 'journey', ids: number[]) => create({ type: 'completion', title: 'T', trigger_config: { completable_type, completable_ids: ids } });
+    const link = (completable_type: 'handbook' | 'course' | 'journey', ids: number[]) =>
+      create({ type: 'completion', title: 'T', trigger_config: { completable_type, completable_ids: ids } });
     const refused = await failure(link('handbook', [draftHandbook]));
     expect(refused).toBeInstanceOf(ApiValidationError);
     expect(refused).toMatchObject({ field: 'trigger_config.completable_ids.0' });
@@ -140,7 +141,12 @@ describe('achievements (spec: Achievements; Achievement publication state)', () 
   it('changes only the sent fields and merges translations (spec: Achievements, update)', async () => {
     const a = await create({ ...custom, description: 'Helps', translations: { title: { de: 'Helfer', fr: 'Aide' } } });
     const patched = await h.api.achievements.patch(a.id, { emoji: '🙌', translations: { title: { de: 'Helferin' } } });
-    expect(patched).toMatchObject({ title: 'Helper', description: 'Helps', emoji: '🙌', translations: { title: { en: 'Helper', de: 'Helferin', fr: 'Aide' } } });
+    expect(patched).toMatchObject({
+      title: 'Helper',
+      description: 'Helps',
+      emoji: '🙌',
+      translations: { title: { en: 'Helper', de: 'Helferin', fr: 'Aide' } },
+    });
     const titled = await h.api.achievements.update(a.id, { title: 'Great helper' });
     expect(titled).toMatchObject({ title: 'Great helper', emoji: '🙌', translations: { title: { en: 'Great helper', de: 'Helferin' } } });
   });

@@ -17,7 +17,14 @@ describe('announcements (spec: Announcements)', () => {
 
   it('creates a published announcement by default and fires announcement.published (spec: Announcements, Events)', async () => {
     const data = await h.api.announcements.create({ title: 'Hello', body: 'World' });
-    expect(data).toMatchObject({ title: 'Hello', body: 'World', is_published: true, groups: [], is_confirmable: false, published_at: '2026-11-22T09:00:00+01:00' });
+    expect(data).toMatchObject({
+      title: 'Hello',
+      body: 'World',
+      is_published: true,
+      groups: [],
+      is_confirmable: false,
+      published_at: '2026-11-22T09:00:00+01:00',
+    });
     expect(h.events.map((e) => e.event)).toEqual(['announcement.published']);
     expect(h.events[0]?.payload).toMatchObject({ id: data.id, title: 'Hello' });
     expect(PAYLOAD_SCHEMAS['announcement.published'].safeParse(h.events[0]?.payload).success).toBe(true);
@@ -80,7 +87,12 @@ describe('announcements (spec: Announcements)', () => {
   it('changes only the sent fields on update (spec: Announcements, PUT)', async () => {
     const g = await group('Sales');
     const a = await h.api.announcements.create({ title: 'x', body: 'b', subtitle: 'sub', groups: [g.id] });
-    expect(await h.api.announcements.update(a.id, { title: 'y' })).toMatchObject({ title: 'y', body: 'b', subtitle: 'sub', groups: [{ id: g.id, name: 'Sales', type: 'department' }] });
+    expect(await h.api.announcements.update(a.id, { title: 'y' })).toMatchObject({
+      title: 'y',
+      body: 'b',
+      subtitle: 'sub',
+      groups: [{ id: g.id, name: 'Sales', type: 'department' }],
+    });
   });
 
   it('answers 422 naming the group for an unknown group id (spec: Announcement.groups)', async () => {
@@ -135,12 +147,15 @@ describe('announcement confirmations (spec: Events, announcement.confirmed)', ()
   const { group, user } = directory(h);
 
   async function confirmable(groups: number[] = []): Promise<{ id: number; is_confirmable: boolean }> {
-    const made = (await h.control.send('POST', '/announcements', { title: 'Policy', body: 'Read me', groups, is_confirmable: true })) as { data: { id: number; is_confirmable: boolean } };
+    const made = (await h.control.send('POST', '/announcements', { title: 'Policy', body: 'Read me', groups, is_confirmable: true })) as {
+      data: { id: number; is_confirmable: boolean };
+    };
     return made.data;
   }
 
   /** Confirms as an employee through the control API; its status is part of what is checked. */
-  const confirm = (announcementId: number, userId: number) => h.raw('POST', `/_sandbox/announcements/${announcementId}/confirm`, { body: { user_id: userId }, token: null });
+  const confirm = (announcementId: number, userId: number) =>
+    h.raw('POST', `/_sandbox/announcements/${announcementId}/confirm`, { body: { user_id: userId }, token: null });
 
   it('fires announcement.confirmed exactly once per employee, the confirmation id stable (spec: Events)', async () => {
     const ada = await user('ada');

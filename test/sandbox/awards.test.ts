@@ -30,7 +30,10 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
     const sales = await dept('Sales');
     const [ada, bob] = [await user('ada', [sales.id]), await user('bob')];
     const a = await achievement();
-    const data = await award(a.id, [{ user_id: bob.id, awarded_at: '2026-11-01' }, { user_id: ada.id, awarded_at: '2026-11-02', department_id: sales.id }]);
+    const data = await award(a.id, [
+      { user_id: bob.id, awarded_at: '2026-11-01' },
+      { user_id: ada.id, awarded_at: '2026-11-02', department_id: sales.id },
+    ]);
     expect(userIds(data)).toEqual([bob.id, ada.id]);
     expect(data[1]).toMatchObject({
       awarded_at: '2026-11-02T00:00:00+01:00',
@@ -54,7 +57,12 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
   it('awards nobody when any row is invalid, naming the row as awards.<index>.<field> (spec: Achievements, award rule 2)', async () => {
     const ada = await user('ada');
     const a = await achievement();
-    const error = await failure(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: 999, awarded_at: '2026-11-22' }]));
+    const error = await failure(
+      award(a.id, [
+        { user_id: ada.id, awarded_at: '2026-11-22' },
+        { user_id: 999, awarded_at: '2026-11-22' },
+      ]),
+    );
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(error).toMatchObject({ field: 'awards.1.user_id' });
     expect((await h.api.achievements.awards(a.id)).meta!.total).toBe(0);
@@ -82,7 +90,9 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
     const [sales, ops, prof] = [await dept('Sales'), await dept('Ops'), await dept('Engineer', 'profession')];
     const ada = await user('ada', [sales.id, prof.id]);
     const a = await achievement();
-    expect(await failure(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: ops.id }]))).toMatchObject({ field: 'awards.0.department_id' });
+    expect(await failure(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: ops.id }]))).toMatchObject({
+      field: 'awards.0.department_id',
+    });
     await expect(award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22', department_id: prof.id }])).rejects.toBeInstanceOf(ApiValidationError);
   });
 
@@ -114,7 +124,10 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
   it('answers one award for two identical rows in one request (spec: Achievements, award rule 3)', async () => {
     const ada = await user('ada');
     const a = await achievement();
-    const [x, y] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: ada.id, awarded_at: '2026-11-22' }]);
+    const [x, y] = await award(a.id, [
+      { user_id: ada.id, awarded_at: '2026-11-22' },
+      { user_id: ada.id, awarded_at: '2026-11-22' },
+    ]);
     expect(y!.id).toBe(x!.id);
     expect(awarded(h.events)).toHaveLength(1);
   });
@@ -130,7 +143,10 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
   it('makes a new award for the same user on another day (spec: Achievements, award rule 4)', async () => {
     const ada = await user('ada');
     const a = await achievement();
-    const [x, y] = await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: ada.id, awarded_at: '2026-10-22' }]);
+    const [x, y] = await award(a.id, [
+      { user_id: ada.id, awarded_at: '2026-11-22' },
+      { user_id: ada.id, awarded_at: '2026-10-22' },
+    ]);
     expect(x!.id).not.toBe(y!.id);
     expect(awarded(h.events)).toHaveLength(2);
   });
@@ -167,7 +183,11 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
     await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }]);
     const [event] = awarded(h.events);
     expect(event?.entityIds).toEqual({ achievement: a.id });
-    expect(event?.payload).toMatchObject({ is_manually_added: true, user: { id: ada.id, name: 'ada Test' }, achievement: { id: a.id, awarded_users_count: 1 } });
+    expect(event?.payload).toMatchObject({
+      is_manually_added: true,
+      user: { id: ada.id, name: 'ada Test' },
+      achievement: { id: a.id, awarded_users_count: 1 },
+    });
     expect(PAYLOAD_SCHEMAS['achievement.awarded'].safeParse(event?.payload).success).toBe(true);
   });
 
@@ -191,7 +211,10 @@ describe('awards (spec: Achievements, award rules; Award)', () => {
   it('leaves awards of deleted users out of the award list (spec: Achievements)', async () => {
     const [ada, bob] = [await user('ada'), await user('bob')];
     const a = await achievement();
-    await award(a.id, [{ user_id: ada.id, awarded_at: '2026-11-22' }, { user_id: bob.id, awarded_at: '2026-11-22' }]);
+    await award(a.id, [
+      { user_id: ada.id, awarded_at: '2026-11-22' },
+      { user_id: bob.id, awarded_at: '2026-11-22' },
+    ]);
     await h.api.users.delete(bob.id);
     expect(userIds((await h.api.achievements.awards(a.id)).data)).toEqual([ada.id]);
   });

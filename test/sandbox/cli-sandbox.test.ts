@@ -15,7 +15,16 @@ function start(args: string[]) {
   let onReady!: (s: Sandbox) => void;
   const ready = new Promise<Sandbox>((resolve) => (onReady = resolve));
   const exit = runSandboxCommand(args, { env: {}, stdout: (t) => (out += t), stderr: (t) => (err += t), stopped, onReady });
-  return { ready, stop: async () => { stop(); return exit; }, output: () => out, errors: () => err, exit };
+  return {
+    ready,
+    stop: async () => {
+      stop();
+      return exit;
+    },
+    output: () => out,
+    errors: () => err,
+    exit,
+  };
 }
 
 async function call(sandbox: Sandbox, method: string, path: string, body?: unknown) {
@@ -35,7 +44,12 @@ describe('intrabot sandbox', () => {
   it('reads --port, --data, --seed and --users, with the port from the environment by default', () => {
     expect(parseSandboxArgs([], {})).toEqual({ port: 4010, seed: 'demo' });
     expect(parseSandboxArgs([], { INTRABOT_SANDBOX_PORT: '4555' }).port).toBe(4555);
-    expect(parseSandboxArgs(['--port', '0', '--data', 'x.db', '--seed', 'large', '--users', '500'], {})).toEqual({ port: 0, data: 'x.db', seed: 'large', users: 500 });
+    expect(parseSandboxArgs(['--port', '0', '--data', 'x.db', '--seed', 'large', '--users', '500'], {})).toEqual({
+      port: 0,
+      data: 'x.db',
+      seed: 'large',
+      users: 500,
+    });
     expect(() => parseSandboxArgs(['--seed', 'huge'], {})).toThrow(InvalidInputError);
     expect(() => parseSandboxArgs(['--port', 'abc'], {})).toThrow(/port/);
   });

@@ -24,9 +24,22 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 function user(id: number): Record<string, unknown> {
   return {
-    id, name: `User ${id}`, first_name: 'User', last_name: String(id), email: `u${id}@acme.example`, type: 'default',
-    avatar_url: null, title: null, groups: [], is_manager: false, hired_at: null, date_of_birth: null, is_away: false,
-    last_active_on: null, registered_at: '2030-01-01T09:00:00+01:00', created_at: '2030-01-01T09:00:00+01:00',
+    id,
+    name: `User ${id}`,
+    first_name: 'User',
+    last_name: String(id),
+    email: `u${id}@acme.example`,
+    type: 'default',
+    avatar_url: null,
+    title: null,
+    groups: [],
+    is_manager: false,
+    hired_at: null,
+    date_of_birth: null,
+    is_away: false,
+    last_active_on: null,
+    registered_at: '2030-01-01T09:00:00+01:00',
+    created_at: '2030-01-01T09:00:00+01:00',
   };
 }
 
@@ -81,7 +94,9 @@ describe('conformance checks against a host that breaks the rules', () => {
   it('fails per_page capping when the host serves 100 items a page (spec: Pagination)', async () => {
     const { api, ctx, agent } = await open();
     const users = Array.from({ length: 60 }, (_, i) => user(i + 1));
-    agent.get(ORIGIN).intercept({ method: 'GET', path: (p) => p.startsWith('/api/open/v1/users') })
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: (p) => p.startsWith('/api/open/v1/users') })
       .reply(200, page(users, { ...GOOD_META, per_page: 100, total: 60, to: 60 }, GOOD_LINKS), { headers: JSON_HEADERS });
     const result = await runCheck(check('pagination.per-page-cap'), { api, ctx });
     expect(result).toMatchObject({ outcome: 'fail', message: 'meta.per_page when asking for 100: expected 50, got 100' });
@@ -89,8 +104,11 @@ describe('conformance checks against a host that breaks the rules', () => {
 
   it('fails a 404 that carries a body (spec: Errors)', async () => {
     const { api, ctx, agent } = await open();
-    agent.get(ORIGIN).intercept({ method: 'GET', path: (p) => p.endsWith('/987654321') })
-      .reply(404, JSON.stringify({ error: 'not_found', message: 'No query results' }), { headers: JSON_HEADERS }).persist();
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: (p) => p.endsWith('/987654321') })
+      .reply(404, JSON.stringify({ error: 'not_found', message: 'No query results' }), { headers: JSON_HEADERS })
+      .persist();
     const result = await runCheck(check('errors.not-found'), { api, ctx });
     expect(result.outcome).toBe('fail');
     expect(result.message).toContain('GET /walls/987654321 body: expected null');
@@ -98,7 +116,9 @@ describe('conformance checks against a host that breaks the rules', () => {
 
   it('fails an invalid token answered with 403 instead of 401 (spec: Authentication 5)', async () => {
     const { api, ctx, agent } = await open();
-    agent.get(ORIGIN).intercept({ method: 'GET', path: '/api/open/v1/walls' })
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: '/api/open/v1/walls' })
       .reply(403, JSON.stringify({ error: 'forbidden', message: 'nope' }), { headers: JSON_HEADERS });
     const result = await runCheck(check('auth.invalid-token'), { api, ctx });
     expect(result).toMatchObject({ outcome: 'fail', message: 'GET /walls with an invalid token status: expected 401, got 403' });
@@ -106,7 +126,9 @@ describe('conformance checks against a host that breaks the rules', () => {
 
   it('passes GET /token on a host that answers it as documented', async () => {
     const { api, ctx, agent } = await open();
-    agent.get(ORIGIN).intercept({ method: 'GET', path: '/api/open/v1/token' })
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: '/api/open/v1/token' })
       .reply(200, JSON.stringify({ data: { name: 'ci', scopes: ['read:users'], expires_at: null } }), { headers: JSON_HEADERS });
     expect(await runCheck(check('token.info'), { api, ctx })).toMatchObject({ outcome: 'pass' });
   });
@@ -114,12 +136,18 @@ describe('conformance checks against a host that breaks the rules', () => {
   it('skips writing checks on a host that is not a sandbox unless writes are allowed', async () => {
     const { api, ctx } = await open();
     expect(ctx.sandbox).toBeUndefined();
-    expect(await runCheck(check('posts.create-get-delete'), { api, ctx })).toMatchObject({ outcome: 'skipped', message: expect.stringContaining('--allow-writes') });
+    expect(await runCheck(check('posts.create-get-delete'), { api, ctx })).toMatchObject({
+      outcome: 'skipped',
+      message: expect.stringContaining('--allow-writes'),
+    });
   });
 
   it('skips the comment edit window without a sandbox clock, even with writes allowed (spec: Comment edit window)', async () => {
     const { api, ctx } = await open({ allowWrites: true });
-    expect(await runCheck(check('comments.edit-window'), { api, ctx })).toMatchObject({ outcome: 'skipped', message: expect.stringContaining('sandbox clock') });
+    expect(await runCheck(check('comments.edit-window'), { api, ctx })).toMatchObject({
+      outcome: 'skipped',
+      message: expect.stringContaining('sandbox clock'),
+    });
   });
 });
 
@@ -145,7 +173,14 @@ describe('parity table', () => {
 
 describe('parity table beside the sandbox', () => {
   it('shows the sandbox outcome in its own column and counts the rows that differ', () => {
-    const row = (id: string, outcome: CheckResult['outcome'], message?: string): CheckResult => ({ id, title: 't', section: 'S', readOnly: true, outcome, ...(message ? { message } : {}) });
+    const row = (id: string, outcome: CheckResult['outcome'], message?: string): CheckResult => ({
+      id,
+      title: 't',
+      section: 'S',
+      readOnly: true,
+      outcome,
+      ...(message ? { message } : {}),
+    });
     const table = formatParityTable([row('a', 'pass'), row('b', 'fail', 'no meta')], 'https://acme.example', [row('a', 'pass'), row('b', 'pass')]);
     expect(table.split('\n')).toEqual([
       'check  spec section  sandbox  result',
@@ -165,7 +200,13 @@ describe('intrabot conformance against an unreachable host', () => {
     agent.disableNetConnect();
     let out = '';
     let err = '';
-    const command = createConformanceCommand({ env: {}, stdout: (t) => (out += t), stderr: (t) => (err += t), dispatcher: agent, clock: new AdjustableClock({ frozen: true }) });
+    const command = createConformanceCommand({
+      env: {},
+      stdout: (t) => (out += t),
+      stderr: (t) => (err += t),
+      dispatcher: agent,
+      clock: new AdjustableClock({ frozen: true }),
+    });
     const code = await command.run(['--base-url', ORIGIN, '--token', TOKEN, '--narrow-token', 'svc_narrow_secret_7']);
     await agent.close();
     expect(code).toBe(1);

@@ -27,7 +27,11 @@ describe('articles and learning content (spec: Other endpoints that exist)', () 
 
   it('creates certificate types and certificates for existing users and types (spec: not shown)', async () => {
     const type = await h.api.certificateTypes.create({ name: 'Forklift' });
-    expect(await h.api.certificates.create({ user_id: 1, certificate_type_id: type.id, issued_at: '2026-01-01' })).toMatchObject({ user_id: 1, certificate_type_id: type.id, issued_at: '2026-01-01' });
+    expect(await h.api.certificates.create({ user_id: 1, certificate_type_id: type.id, issued_at: '2026-01-01' })).toMatchObject({
+      user_id: 1,
+      certificate_type_id: type.id,
+      issued_at: '2026-01-01',
+    });
     const error = await failure(h.api.certificates.create({ user_id: 1, certificate_type_id: 99 }));
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(error).toMatchObject({ field: 'certificate_type_id' });

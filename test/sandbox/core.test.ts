@@ -7,7 +7,11 @@ import { failure, useHttpSandbox } from './http-harness';
 const probe: SandboxModule = {
   name: 'probe',
   api(router) {
-    router.route('GET', '/walls', 'read:walls', () => ({ data: [], links: { first: null, last: null, prev: null, next: null }, meta: { current_page: 1, from: null, last_page: 1, per_page: 25, to: null, total: 0 } }));
+    router.route('GET', '/walls', 'read:walls', () => ({
+      data: [],
+      links: { first: null, last: null, prev: null, next: null },
+      meta: { current_page: 1, from: null, last_page: 1, per_page: 25, to: null, total: 0 },
+    }));
     router.route('GET', '/walls/{id}', 'read:walls', () => {
       throw notFound();
     });
@@ -71,7 +75,12 @@ describe('sandbox core', () => {
     await h.control.send('POST', '/faults', { path: '/api/open/v1/walls', status: 503, count: 2 });
     const outcomes: string[] = [];
     for (let i = 0; i < 3; i++) {
-      outcomes.push(await h.api.walls.list().then(() => 'ok', (e: unknown) => (e instanceof ApiServerError ? `server ${e.platformStatus}` : String(e))));
+      outcomes.push(
+        await h.api.walls.list().then(
+          () => 'ok',
+          (e: unknown) => (e instanceof ApiServerError ? `server ${e.platformStatus}` : String(e)),
+        ),
+      );
     }
     expect(outcomes).toEqual(['server 503', 'server 503', 'ok']);
   });

@@ -61,9 +61,17 @@ describe('outgoing webhook deliveries', () => {
     await rx.waitFor(1);
     const got = rx.received[0]!;
     expect(got.headers['content-type']).toBe('application/json');
-    expect(verify({ secret, signature: got.headers.signature as string, timestamp: got.headers.timestamp as string, rawBody: got.body }, await h.control.now())).toEqual({ ok: true, timestamp: START / 1000 });
+    expect(
+      verify({ secret, signature: got.headers.signature as string, timestamp: got.headers.timestamp as string, rawBody: got.body }, await h.control.now()),
+    ).toEqual({ ok: true, timestamp: START / 1000 });
     const envelope = EnvelopeSchema.parse(JSON.parse(got.body));
-    expect(envelope).toMatchObject({ event: 'service.post.created', version: 'v1', timestamp: START / 1000, customer: 'sandbox', payload: { id: 1, wall_id: 3 } });
+    expect(envelope).toMatchObject({
+      event: 'service.post.created',
+      version: 'v1',
+      timestamp: START / 1000,
+      customer: 'sandbox',
+      payload: { id: 1, wall_id: 3 },
+    });
   });
 
   it('does not hold up the emitting request: the event is queued and sent in the background (spec: Events)', async () => {
@@ -81,7 +89,12 @@ describe('outgoing webhook deliveries', () => {
     emitPost(h);
     await settle(h);
     expect(rx.received).toHaveLength(1);
-    for (const [seconds, received] of [[59, 1], [1, 2], [539, 2], [1, 3]] as const) {
+    for (const [seconds, received] of [
+      [59, 1],
+      [1, 2],
+      [539, 2],
+      [1, 3],
+    ] as const) {
       await h.control.advance(seconds);
       await settle(h);
       expect(rx.received, `after ${seconds} s more`).toHaveLength(received);
@@ -97,7 +110,11 @@ describe('outgoing webhook deliveries', () => {
     }
     expect(new Set(rx.received.map((r) => r.headers.signature)).size).toBe(3);
     const log = await deliveries(h);
-    expect(log.map((d) => [d.attempt, d.status_code, d.ok])).toEqual([[3, 200, true], [2, 503, false], [1, 500, false]]);
+    expect(log.map((d) => [d.attempt, d.status_code, d.ok])).toEqual([
+      [3, 200, true],
+      [2, 503, false],
+      [1, 500, false],
+    ]);
   });
 
   it('gives up after the third attempt (spec: Events, Delivery attempts)', async () => {
@@ -144,7 +161,10 @@ describe('outgoing webhook deliveries', () => {
     h.sandbox.ctx.events.emit({ event: 'comment.created', payload: { id: 2 }, entityIds: { wall: 8 } });
     await settle(h);
     const got = rx.received.map((r) => JSON.parse(r.body) as { event: string; payload: { id: number; wall_id?: number } });
-    expect(got.map((g) => [g.event, g.payload.wall_id ?? g.payload.id]).sort()).toEqual([['service.comment.created', 2], ['service.post.created', 7]]);
+    expect(got.map((g) => [g.event, g.payload.wall_id ?? g.payload.id]).sort()).toEqual([
+      ['service.comment.created', 2],
+      ['service.post.created', 7],
+    ]);
   });
 
   it('filters form responses by form id and awards by achievement id (spec: Outgoing webhook management; Events, achievement.awarded)', async () => {
@@ -216,7 +236,8 @@ describe('outgoing webhook deliveries', () => {
 describe('deliveries across a restart', () => {
   it('keeps pending retries across a restart of the sandbox on the same database (spec: Events, Delivery attempts)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sandbox-deliveries-')), 'state.db');
-    const start = (at: number) => createSandbox({ port: 0, clock: new AdjustableClock({ start: at, frozen: true }), dataFile: file, seed: 'empty', modules: MODULES });
+    const start = (at: number) =>
+      createSandbox({ port: 0, clock: new AdjustableClock({ start: at, frozen: true }), dataFile: file, seed: 'empty', modules: MODULES });
     const first = await start(START);
     receiver = await startReceiver([500, 200]);
     const api = createApiClient({ baseUrl: first.baseUrl, token: first.token, clock: first.clock, retry: { attempts: 1 } });
@@ -250,7 +271,9 @@ describe('ping', () => {
     const got = rx.received[0]!;
     expect((JSON.parse(got.body) as { event: string }).event).toBe('service.test');
     expect(got.headers.authorization).toBe('Bearer tok');
-    expect(verify({ secret, signature: got.headers.signature as string, timestamp: got.headers.timestamp as string, rawBody: got.body }, await h.control.now()).ok).toBe(true);
+    expect(
+      verify({ secret, signature: got.headers.signature as string, timestamp: got.headers.timestamp as string, rawBody: got.body }, await h.control.now()).ok,
+    ).toBe(true);
   });
 
   it('answers {ok: false} with the failing status when the receiver fails (spec: Outgoing webhook management, ping)', async () => {
@@ -309,7 +332,10 @@ describe('deliveries of events the other areas emit', () => {
     await h.api.posts.create(wallId, { body: 'Hello company' });
     await settle(h);
     expect(receiver.received.map((x) => JSON.parse(x.body) as unknown)).toEqual([
-      expect.objectContaining({ event: 'service.post.created', payload: expect.objectContaining({ body: 'Hello company', wall_id: wallId, author: expect.objectContaining({ id: 1 }) }) }),
+      expect.objectContaining({
+        event: 'service.post.created',
+        payload: expect.objectContaining({ body: 'Hello company', wall_id: wallId, author: expect.objectContaining({ id: 1 }) }),
+      }),
     ]);
   });
 });

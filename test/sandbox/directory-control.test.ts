@@ -37,7 +37,9 @@ describe('sandbox directory control API and people views', () => {
   it('lists every user with kind and status for tests, filterable', async () => {
     type Listed = { data: { id: number; kind: string; status: string }[] };
     const all = ((await h.control.send('GET', '/users')) as Listed).data;
-    expect(all.map((u) => u.id)).toEqual(expect.arrayContaining([h.refs.pending_user_id, h.refs.bot_user_id, h.refs.kiosk_user_id, h.refs.deactivated_user_id]));
+    expect(all.map((u) => u.id)).toEqual(
+      expect.arrayContaining([h.refs.pending_user_id, h.refs.bot_user_id, h.refs.kiosk_user_id, h.refs.deactivated_user_id]),
+    );
     const bots = ((await h.control.send('GET', '/users?kind=bot')) as Listed).data;
     expect(bots.map((u) => u.id)).toEqual([h.refs.bot_user_id]);
     const pending = ((await h.control.send('GET', '/users?status=pending')) as Listed).data;

@@ -47,7 +47,10 @@ describe('sandbox statistics', () => {
     expect(weekly.at(-1)).toMatchObject({ year: 2026, week: 47 });
     for (const p of weekly) expect(Object.keys(p).sort()).toEqual(['active_users', 'app_time', 'app_users', 'sessions', 'total_users', 'week', 'year']);
     const monthly = await h.api.stats.engagement({ granularity: 'month', scope: 2 });
-    expect(monthly.map((p) => [p.year, p.month])).toEqual([[2026, 10], [2026, 11]]);
+    expect(monthly.map((p) => [p.year, p.month])).toEqual([
+      [2026, 10],
+      [2026, 11],
+    ]);
     // the client's types allow only the known granularities, so the unknown one goes over raw HTTP
     const bad = await h.raw('GET', '/stats/engagement?granularity=year');
     expect(bad.status).toBe(422);
@@ -103,7 +106,13 @@ describe('engagement periods', () => {
 
   it('ends with the current period and goes back one period at a time', () => {
     expect(periods('2026-03-02', 'day', 3).map((p) => p.start)).toEqual(['2026-02-28', '2026-03-01', '2026-03-02']);
-    expect(periods('2026-11-22', 'week', 2).map((p) => [p.start, p.end])).toEqual([['2026-11-09', '2026-11-16'], ['2026-11-16', '2026-11-23']]);
-    expect(periods('2026-01-15', 'month', 2).map((p) => p.key)).toEqual([{ year: 2025, month: 12 }, { year: 2026, month: 1 }]);
+    expect(periods('2026-11-22', 'week', 2).map((p) => [p.start, p.end])).toEqual([
+      ['2026-11-09', '2026-11-16'],
+      ['2026-11-16', '2026-11-23'],
+    ]);
+    expect(periods('2026-01-15', 'month', 2).map((p) => p.key)).toEqual([
+      { year: 2025, month: 12 },
+      { year: 2026, month: 1 },
+    ]);
   });
 });

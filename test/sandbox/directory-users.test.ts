@@ -97,8 +97,13 @@ describe('sandbox users', () => {
 
   it('creates a registered user that GET can read back (spec: Other endpoints that exist)', async () => {
     const user = await h.api.users.create({
-      email: 'greta.new@sandbox.example', first_name: 'Greta', last_name: 'New', title: 'Analyst',
-      hired_at: '2026-12-01', date_of_birth: '1990-05-04', groups: [h.refs.departments.People as number],
+      email: 'greta.new@sandbox.example',
+      first_name: 'Greta',
+      last_name: 'New',
+      title: 'Analyst',
+      hired_at: '2026-12-01',
+      date_of_birth: '1990-05-04',
+      groups: [h.refs.departments.People as number],
     });
     expect(user).toMatchObject({ type: 'default', hired_at: '2026-12-01', groups: [{ id: h.refs.departments.People, is_manager: false }] });
     expect(user.registered_at).not.toBeNull();
@@ -114,7 +119,9 @@ describe('sandbox users', () => {
   });
 
   it("accepts a deactivated user's email for a new user", async () => {
-    await expect(h.api.users.create({ email: 'otto.alt@sandbox.example', first_name: 'Otto', last_name: 'Neu' })).resolves.toMatchObject({ email: 'otto.alt@sandbox.example' });
+    await expect(h.api.users.create({ email: 'otto.alt@sandbox.example', first_name: 'Otto', last_name: 'Neu' })).resolves.toMatchObject({
+      email: 'otto.alt@sandbox.example',
+    });
   });
 
   it('answers 422 naming the missing field of a create body', async () => {

@@ -87,7 +87,9 @@ describe('form-response events', () => {
   it('fires formresponse.created with the form id as entity when a response is submitted (spec: Events)', async () => {
     const { users } = setup(h);
     const id = await staff.submit(ORDINARY, users[0]!.id);
-    expect(h.events).toEqual([expect.objectContaining({ event: 'formresponse.created', entityIds: { form: ORDINARY }, payload: expect.objectContaining({ id, form_id: ORDINARY }) })]);
+    expect(h.events).toEqual([
+      expect.objectContaining({ event: 'formresponse.created', entityIds: { form: ORDINARY }, payload: expect.objectContaining({ id, form_id: ORDINARY }) }),
+    ]);
     expect((await h.api.formResponses.get(id)).status).toBe('new');
   });
 
@@ -102,7 +104,13 @@ describe('form-response events', () => {
     await staff.update(id, { assignees: [users[1]!.id] });
     await staff.update(id, { status: 'in_progress' });
     expect(h.events.map((e) => e.event)).toEqual(Array(5).fill('formresponse.updated'));
-    expect(h.events[4]!.payload).toMatchObject({ status: 'in_progress', deadline_at: '2026-12-01T12:00:00+01:00', is_hidden: true, is_archived: true, assignees: [expect.objectContaining({ id: users[1]!.id })] });
+    expect(h.events[4]!.payload).toMatchObject({
+      status: 'in_progress',
+      deadline_at: '2026-12-01T12:00:00+01:00',
+      is_hidden: true,
+      is_archived: true,
+      assignees: [expect.objectContaining({ id: users[1]!.id })],
+    });
     expect(await h.api.formResponses.get(id)).toMatchObject({ status: 'in_progress', is_hidden: true, is_archived: true });
   });
 
@@ -157,11 +165,18 @@ describe('form-response events', () => {
     const { users } = setup(h);
     const rx = await startReceiver();
     closeReceiver = rx.close;
-    await h.api.webhooks.create({ name: 'forms', url: rx.url, events: ['service.formresponse.created'], filters: { 'service.formresponse.created': [ANONYMOUS] } });
+    await h.api.webhooks.create({
+      name: 'forms',
+      url: rx.url,
+      events: ['service.formresponse.created'],
+      filters: { 'service.formresponse.created': [ANONYMOUS] },
+    });
     await staff.submit(ORDINARY, users[0]!.id);
     await staff.submit(ANONYMOUS, users[0]!.id);
     await h.control.send('POST', '/deliveries/settle');
-    expect(rx.received.map((r) => (JSON.parse(r.body) as { payload: { form_id: number; user: unknown } }).payload)).toEqual([expect.objectContaining({ form_id: ANONYMOUS, user: null })]);
+    expect(rx.received.map((r) => (JSON.parse(r.body) as { payload: { form_id: number; user: unknown } }).payload)).toEqual([
+      expect.objectContaining({ form_id: ANONYMOUS, user: null }),
+    ]);
   });
 
   it('answers 422 naming user_id for a respondent who is not a registered user (spec: Errors)', async () => {

@@ -141,7 +141,13 @@ describe('incoming webhook trigger', () => {
     const { chat } = setup(h);
     const base = await mediaServer();
     const token = await tokenOf({ action: 'chat_message', chat_id: chat.id });
-    const result = await h.api.incomingWebhooks.send(token, { text: 'CPU high', media: [{ url: `${base}/a.png`, type: 'image' }, { url: `${base}/b.png`, type: 'image' }] });
+    const result = await h.api.incomingWebhooks.send(token, {
+      text: 'CPU high',
+      media: [
+        { url: `${base}/a.png`, type: 'image' },
+        { url: `${base}/b.png`, type: 'image' },
+      ],
+    });
     expect(result).toMatchObject({ action: 'chat_message', id: expect.any(Number) });
     const [m] = await h.platform.messages({ kind: 'chat' });
     expect(m).toMatchObject({ kind: 'chat', chat_id: chat.id, text: 'CPU high', source: 'incoming_webhook' });
@@ -156,7 +162,15 @@ describe('incoming webhook trigger', () => {
     const { chat } = setup(h);
     const base = await mediaServer();
     const token = await tokenOf({ action: 'chat_message', chat_id: chat.id });
-    const error = await failure(h.api.incomingWebhooks.send(token, { text: 'mixed', media: [{ url: `${base}/a.png`, type: 'image' }, { url: `${base}/c.mp4`, type: 'video' }] }));
+    const error = await failure(
+      h.api.incomingWebhooks.send(token, {
+        text: 'mixed',
+        media: [
+          { url: `${base}/a.png`, type: 'image' },
+          { url: `${base}/c.mp4`, type: 'video' },
+        ],
+      }),
+    );
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(error).toMatchObject({ platformMessage: expect.stringContaining('media') });
     expect(await h.platform.messages()).toHaveLength(0);
@@ -166,7 +180,15 @@ describe('incoming webhook trigger', () => {
     const { chat } = setup(h);
     const base = await mediaServer();
     const token = await tokenOf({ action: 'chat_message', chat_id: chat.id });
-    const error = await failure(h.api.incomingWebhooks.send(token, { text: 'x', media: [{ url: `${base}/a.png`, type: 'image' }, { url: `${base}/missing.png`, type: 'image' }] }));
+    const error = await failure(
+      h.api.incomingWebhooks.send(token, {
+        text: 'x',
+        media: [
+          { url: `${base}/a.png`, type: 'image' },
+          { url: `${base}/missing.png`, type: 'image' },
+        ],
+      }),
+    );
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(error).toMatchObject({ field: 'media.1.url', platformMessage: expect.stringContaining(`${base}/missing.png`) });
     expect(await h.platform.messages()).toHaveLength(0);
@@ -186,7 +208,13 @@ describe('incoming webhook trigger', () => {
     const { wall, bot } = setup(h);
     const base = await mediaServer();
     const token = await tokenOf({ action: 'wall_post', wall_id: wall.id, bot_user_id: bot.id });
-    const res = await rawTrigger(token, { text: 'Deploy done', media: [{ url: `${base}/a.png`, type: 'image' }, { url: `${base}/doc.pdf`, type: 'document' }] });
+    const res = await rawTrigger(token, {
+      text: 'Deploy done',
+      media: [
+        { url: `${base}/a.png`, type: 'image' },
+        { url: `${base}/doc.pdf`, type: 'document' },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ ok: true, data: { action: 'wall_post', id: null } });
     const db = h.sandbox.ctx.db;

@@ -23,7 +23,16 @@ function setup(h: HttpSandbox) {
   const sales = ctx.db.insert(KIND.groups, { name: 'Sales', type: 'department', is_open: null, created_at: now });
   const eng = ctx.db.insert(KIND.groups, { name: 'Engineering', type: 'department', is_open: null, created_at: now });
   const member = (first: string, groups: number[], extra: Record<string, unknown> = {}) =>
-    ctx.db.insert(KIND.users, newUser(ctx, { first_name: first, last_name: 'X', email: `${first}@x.example`, memberships: groups.map((g) => ({ group_id: g, is_manager: false })), ...extra }));
+    ctx.db.insert(
+      KIND.users,
+      newUser(ctx, {
+        first_name: first,
+        last_name: 'X',
+        email: `${first}@x.example`,
+        memberships: groups.map((g) => ({ group_id: g, is_manager: false })),
+        ...extra,
+      }),
+    );
   const ada = member('Ada', [sales.id]);
   const ben = member('Ben', [sales.id, eng.id]);
   const cleo = member('Cleo', [eng.id]);
@@ -40,20 +49,26 @@ describe('bot direct messages', () => {
     const { ada, bot } = setup(h);
     const sent = await h.api.directMessages.send(ada.id, { bot_user_id: bot.id, text: 'Welcome!' });
     expect(sent).toMatchObject({ user_id: ada.id, bot_user_id: bot.id, text: 'Welcome!', created_at: '2026-11-23T09:00:00+01:00' });
-    expect(await h.platform.messages({ kind: 'direct', user_id: ada.id })).toEqual([expect.objectContaining({ text: 'Welcome!', source: 'api', sender: expect.objectContaining({ id: bot.id }) })]);
+    expect(await h.platform.messages({ kind: 'direct', user_id: ada.id })).toEqual([
+      expect.objectContaining({ text: 'Welcome!', source: 'api', sender: expect.objectContaining({ id: bot.id }) }),
+    ]);
     // the status itself, which the client does not surface
     expect((await h.raw('POST', `/users/${ada.id}/messages`, { body: { bot_user_id: bot.id, text: 'again' } })).status).toBe(201);
   });
 
   it('downloads media of a direct message and answers 422 naming a URL that fails (spec: Incoming webhooks, media rules)', async () => {
     const { ada, bot } = setup(h);
-    const server = createServer((req, res) => (req.url === '/ok.png' ? res.writeHead(200, { 'content-type': 'image/png' }).end('png') : res.writeHead(500).end()));
+    const server = createServer((req, res) =>
+      req.url === '/ok.png' ? res.writeHead(200, { 'content-type': 'image/png' }).end('png') : res.writeHead(500).end(),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const ok = await h.api.directMessages.send(ada.id, { bot_user_id: bot.id, text: 'see', media: [{ url: `${base}/ok.png`, type: 'image' }] });
       expect(ok).toMatchObject({ media: [{ url: `${base}/ok.png`, type: 'image' }] });
-      const error = await failure(h.api.directMessages.send(ada.id, { bot_user_id: bot.id, text: 'see', media: [{ url: `${base}/broken.png`, type: 'image' }] }));
+      const error = await failure(
+        h.api.directMessages.send(ada.id, { bot_user_id: bot.id, text: 'see', media: [{ url: `${base}/broken.png`, type: 'image' }] }),
+      );
       expect(error).toBeInstanceOf(ApiValidationError);
       expect(error).toMatchObject({ platformMessage: expect.stringContaining(`${base}/broken.png`) });
       expect(await h.platform.messages()).toHaveLength(1);
@@ -134,7 +149,10 @@ describe('chat messages, chats and feedback', () => {
   it('lists the seeded chat rooms of the demo seed (DESIGN.md, GET /_sandbox/chats)', async () => {
     await h.reset('demo');
     const res = (await h.control.send('GET', '/chats')) as { data: { id: number; name: string }[] };
-    expect(res.data).toEqual([{ id: 1, name: 'General' }, { id: 2, name: 'Ops alerts' }]);
+    expect(res.data).toEqual([
+      { id: 1, name: 'General' },
+      { id: 2, name: 'Ops alerts' },
+    ]);
   });
 
   it('accepts feedback from any valid token, without a scope (spec: Other endpoints that exist)', async () => {

@@ -21,7 +21,13 @@ describe('sandbox comments', () => {
     const postId = await newPost();
     const c = await comment(postId);
     expect(c).toMatchObject({ body: 'Nice', post_id: postId, wall_id: h.refs.department_walls.Sales, author: { id: h.refs.admin_user_id } });
-    expect(h.events).toEqual([{ event: 'comment.created', payload: expect.objectContaining({ id: c.id, post_id: postId, wall_id: h.refs.department_walls.Sales }), entityIds: { wall: h.refs.department_walls.Sales } }]);
+    expect(h.events).toEqual([
+      {
+        event: 'comment.created',
+        payload: expect.objectContaining({ id: c.id, post_id: postId, wall_id: h.refs.department_walls.Sales }),
+        entityIds: { wall: h.refs.department_walls.Sales },
+      },
+    ]);
     expect((await h.api.comments.list(postId)).data.map((x) => x.id)).toEqual([c.id]);
     expect(await h.api.comments.get(postId, c.id)).toMatchObject({ id: c.id });
     // the status itself, which the client does not surface
@@ -60,7 +66,9 @@ describe('sandbox comments', () => {
     const c = await comment(await newPost());
     h.events.length = 0;
     await expect(h.api.comments.delete(c.post_id, c.id)).resolves.toBeUndefined();
-    expect(h.events).toEqual([{ event: 'comment.deleted', payload: expect.objectContaining({ id: c.id, post_id: c.post_id }), entityIds: { wall: c.wall_id } }]);
+    expect(h.events).toEqual([
+      { event: 'comment.deleted', payload: expect.objectContaining({ id: c.id, post_id: c.post_id }), entityIds: { wall: c.wall_id } },
+    ]);
     await expect(h.api.comments.get(c.post_id, c.id)).rejects.toBeInstanceOf(ApiNotFoundError);
     // the 204 itself, over raw HTTP
     const d = await comment(c.post_id);

@@ -94,8 +94,12 @@ describe('sandbox media', () => {
 
   it('stores single-type batches as image, video or file galleries and mixes or several videos as mixed (spec: Posts, create body)', async () => {
     const cases: [Kind[], string][] = [
-      [['image'], 'image'], [['video'], 'video'], [['document', 'document'], 'file'],
-      [['video', 'video'], 'mixed'], [['image', 'document'], 'mixed'], [['image', 'video'], 'mixed'],
+      [['image'], 'image'],
+      [['video'], 'video'],
+      [['document', 'document'], 'file'],
+      [['video', 'video'], 'mixed'],
+      [['image', 'document'], 'mixed'],
+      [['image', 'video'], 'mixed'],
     ];
     let n = 0;
     for (const [types, kind] of cases) {

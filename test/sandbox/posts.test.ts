@@ -8,7 +8,13 @@ describe('sandbox wall posts', () => {
 
   it('creates a post published at once, authored by the token user, with 201 (spec: Wall post visibility; Post)', async () => {
     const post = await h.api.posts.create(wall(), { body: 'Hello wall' });
-    expect(post).toMatchObject({ body: 'Hello wall', wall_id: wall(), wall_name: 'Company', author: { id: h.refs.admin_user_id, type: 'default' }, created_at: '2026-11-22T09:00:00+01:00' });
+    expect(post).toMatchObject({
+      body: 'Hello wall',
+      wall_id: wall(),
+      wall_name: 'Company',
+      author: { id: h.refs.admin_user_id, type: 'default' },
+      created_at: '2026-11-22T09:00:00+01:00',
+    });
     await expect(h.api.posts.get(wall(), post.id)).resolves.toMatchObject({ id: post.id });
     expect((await h.api.posts.list(wall())).data[0]?.id).toBe(post.id);
     // the status itself, which the client does not surface
@@ -21,9 +27,13 @@ describe('sandbox wall posts', () => {
     expect(fired).toHaveLength(1);
     expect(fired[0]?.entityIds).toEqual({ wall: wall() });
     expect(fired[0]?.payload).toEqual({
-      id: post.id, body: 'Event me', wall_id: wall(), wall_name: 'Company',
+      id: post.id,
+      body: 'Event me',
+      wall_id: wall(),
+      wall_name: 'Company',
       author: { id: h.refs.admin_user_id, name: 'Sandra Admin', email: 'admin@sandbox.example' },
-      created_at: post.created_at, updated_at: post.updated_at,
+      created_at: post.created_at,
+      updated_at: post.updated_at,
     });
   });
 

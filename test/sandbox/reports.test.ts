@@ -30,7 +30,15 @@ function seedDirectoryAndTodos(h: HttpSandbox): void {
   for (const name of ['Engineering', 'Sales']) {
     const group = ctx.db.insert(KIND.groups, { name, type: 'department', is_open: null, created_at: now });
     for (let i = 0; i < 3; i++) {
-      ctx.db.insert(KIND.users, newUser(ctx, { first_name: `${name}${i}`, last_name: 'Person', email: `${name}${i}@x.example`, memberships: [{ group_id: group.id, is_manager: false }] }));
+      ctx.db.insert(
+        KIND.users,
+        newUser(ctx, {
+          first_name: `${name}${i}`,
+          last_name: 'Person',
+          email: `${name}${i}@x.example`,
+          memberships: [{ group_id: group.id, is_manager: false }],
+        }),
+      );
     }
   }
   seedTodos(ctx);
@@ -83,7 +91,12 @@ describe('outgoing reports', () => {
     await advanceTo(h, '2026-11-24T07:00:00+01:00');
     expect(rx.received).toHaveLength(1);
     const got = rx.received[0]!;
-    expect(verify({ secret: report.secret, signature: got.headers.signature as string, timestamp: got.headers.timestamp as string, rawBody: got.body }, await h.control.now()).ok).toBe(true);
+    expect(
+      verify(
+        { secret: report.secret, signature: got.headers.signature as string, timestamp: got.headers.timestamp as string, rawBody: got.body },
+        await h.control.now(),
+      ).ok,
+    ).toBe(true);
     const envelope = JSON.parse(got.body) as { event: string; customer: string; payload: unknown };
     expect(envelope.event).toBe('service.todoliststats.daily');
     expect(envelope.customer).toBe('sandbox');
@@ -129,7 +142,10 @@ describe('outgoing reports', () => {
     await advanceTo(h, '2026-11-24T07:01:00+01:00');
     expect(rx.received).toHaveLength(2);
     const log = ((await h.control.send('GET', `/deliveries?report_id=${report.id}`)) as { data: { attempt: number; ok: boolean }[] }).data;
-    expect(log.map((d) => [d.attempt, d.ok])).toEqual([[2, true], [1, false]]);
+    expect(log.map((d) => [d.attempt, d.ok])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
   });
 });
 

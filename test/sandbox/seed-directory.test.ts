@@ -41,8 +41,12 @@ describe('directory seed', () => {
     const { ctx } = seeded('demo', Date.UTC(2026, 6, 14, 10));
     const refs = directoryRefs(ctx)!;
     const md = ctx.today().slice(5);
-    const born = users(ctx).filter((u) => isListedUser(u) && u.date_of_birth?.slice(5) === md).map((u) => u.id);
-    const hired = users(ctx).filter((u) => isListedUser(u) && effectiveHiredAt(u)?.slice(5) === md).map((u) => u.id);
+    const born = users(ctx)
+      .filter((u) => isListedUser(u) && u.date_of_birth?.slice(5) === md)
+      .map((u) => u.id);
+    const hired = users(ctx)
+      .filter((u) => isListedUser(u) && effectiveHiredAt(u)?.slice(5) === md)
+      .map((u) => u.id);
     expect(born).toEqual(refs.birthday_today_user_ids);
     expect(born).toHaveLength(2);
     const years = born.map((id) => ctx.db.get<UserRecord & { id: number }>(KIND.users, id)!.date_of_birth!.slice(0, 4));

@@ -78,7 +78,9 @@ describe('outgoing webhook management', () => {
     expect(Object.keys(data.custom_headers as object)).toEqual(['X-Env']);
     expect(data).not.toHaveProperty('auth_value');
     // and not on the wire either, in the create answer or a read
-    const created = await h.raw('POST', '/webhooks', { body: { ...BASE, auth_type: 'bearer_token', auth_value: 'tok-secret-456', custom_headers: { 'X-Env': 'prod-secret-2' } } });
+    const created = await h.raw('POST', '/webhooks', {
+      body: { ...BASE, auth_type: 'bearer_token', auth_value: 'tok-secret-456', custom_headers: { 'X-Env': 'prod-secret-2' } },
+    });
     const read = await h.raw('GET', `/webhooks/${created.json<{ data: { id: number } }>().data.id}`);
     for (const text of [created.text, read.text]) {
       expect(text).not.toContain('tok-secret-456');
@@ -89,7 +91,12 @@ describe('outgoing webhook management', () => {
   it('changes only sent fields on update, and sending events replaces the event rules (spec: Outgoing webhook management)', async () => {
     const created = await createWebhook({ events: ['service.post.created', 'service.comment.created'], filters: { 'service.post.created': [3] } });
     const renamed = await h.api.webhooks.update(created.id, { name: 'renamed' });
-    expect(renamed).toMatchObject({ name: 'renamed', url: BASE.url, events: ['service.post.created', 'service.comment.created'], filters: { 'service.post.created': [3] } });
+    expect(renamed).toMatchObject({
+      name: 'renamed',
+      url: BASE.url,
+      events: ['service.post.created', 'service.comment.created'],
+      filters: { 'service.post.created': [3] },
+    });
     const replaced = await h.api.webhooks.update(created.id, { events: ['service.comment.deleted'] });
     expect(replaced).toMatchObject({ name: 'renamed', events: ['service.comment.deleted'], filters: {} });
   });

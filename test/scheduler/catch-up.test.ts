@@ -25,15 +25,27 @@ describe('planCatchUp', () => {
 
   it('has nothing to do on the first start or when nothing was missed', () => {
     expect(planCatchUp({ ...daily, catchUpMs: HOUR, seenMs: undefined, nowMs: at('2026-01-07T09:30:00Z') })).toEqual({ skipped: 0, capped: false });
-    expect(planCatchUp({ ...daily, catchUpMs: HOUR, seenMs: at('2026-01-07T09:00:00Z'), nowMs: at('2026-01-07T09:30:00Z') })).toEqual({ skipped: 0, capped: false });
+    expect(planCatchUp({ ...daily, catchUpMs: HOUR, seenMs: at('2026-01-07T09:00:00Z'), nowMs: at('2026-01-07T09:30:00Z') })).toEqual({
+      skipped: 0,
+      capped: false,
+    });
   });
 
   it('leaves a slot exactly at "now" to the regular timer', () => {
-    expect(planCatchUp({ ...daily, catchUpMs: HOUR, seenMs: at('2026-01-07T08:00:00Z'), nowMs: at('2026-01-07T09:00:00Z') })).toEqual({ skipped: 0, capped: false });
+    expect(planCatchUp({ ...daily, catchUpMs: HOUR, seenMs: at('2026-01-07T08:00:00Z'), nowMs: at('2026-01-07T09:00:00Z') })).toEqual({
+      skipped: 0,
+      capped: false,
+    });
   });
 
   it('finds the latest missed slot even when the count of missed slots is capped', () => {
-    const plan = planCatchUp({ cron: '* * * * * *', timezone: 'UTC', catchUpMs: 10_000, seenMs: at('2026-01-01T00:00:00Z'), nowMs: at('2026-01-03T00:00:00.500Z') });
+    const plan = planCatchUp({
+      cron: '* * * * * *',
+      timezone: 'UTC',
+      catchUpMs: 10_000,
+      seenMs: at('2026-01-01T00:00:00Z'),
+      nowMs: at('2026-01-03T00:00:00.500Z'),
+    });
     expect(plan.run).toBe(at('2026-01-03T00:00:00Z'));
     expect(plan.capped).toBe(true);
   });
@@ -43,7 +55,10 @@ describe('dueSlots', () => {
   const hourly = ['0 * * * *', 'UTC'] as const;
 
   it('runs the one slot a timer fired for', () => {
-    expect(dueSlots(...hourly, at('2026-01-01T09:30:00Z'), at('2026-01-01T10:00:00Z'))).toEqual({ run: [at('2026-01-01T10:00:00Z')], late: { count: 0, capped: false } });
+    expect(dueSlots(...hourly, at('2026-01-01T09:30:00Z'), at('2026-01-01T10:00:00Z'))).toEqual({
+      run: [at('2026-01-01T10:00:00Z')],
+      late: { count: 0, capped: false },
+    });
   });
 
   it('runs the latest slot after a clock jump and skips older ones beyond the start grace', () => {

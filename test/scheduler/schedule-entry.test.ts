@@ -18,10 +18,22 @@ describe('schedulesFromManifest', () => {
 
   it('carries catch_up, timeout and overlap over in milliseconds, overlap skip by default', () => {
     const [withAll, plain] = schedulesFromManifest(
-      [ScheduleSchema.parse({ job: 'digest', cron: '0 9 * * MON', catch_up: '1h', timeout: '90s', overlap: 'allow' }), ScheduleSchema.parse({ job: 'tick', cron: '* * * * *' })],
+      [
+        ScheduleSchema.parse({ job: 'digest', cron: '0 9 * * MON', catch_up: '1h', timeout: '90s', overlap: 'allow' }),
+        ScheduleSchema.parse({ job: 'tick', cron: '* * * * *' }),
+      ],
       owner,
     );
-    expect(withAll).toEqual({ tenant: 'acme', bot: 'birthday', job: 'digest', cron: '0 9 * * MON', timezone: 'Europe/Berlin', catchUpMs: 3_600_000, timeoutMs: 90_000, overlap: 'allow' });
+    expect(withAll).toEqual({
+      tenant: 'acme',
+      bot: 'birthday',
+      job: 'digest',
+      cron: '0 9 * * MON',
+      timezone: 'Europe/Berlin',
+      catchUpMs: 3_600_000,
+      timeoutMs: 90_000,
+      overlap: 'allow',
+    });
     expect(plain).toEqual({ tenant: 'acme', bot: 'birthday', job: 'tick', cron: '* * * * *', timezone: 'Europe/Berlin', overlap: 'skip' });
   });
 });

@@ -29,7 +29,7 @@ export function inboxContract(ctx: ContractContext): void {
       expect((await ctx.store.inbox.accept({ ...base, bot: 'welcome', deliveryId: 'd-a' })).accepted).toBe(true);
     });
 
-    it('remembers a delivery id past the platform\'s 10-minute retry, and forgets it after the TTL', async () => {
+    it("remembers a delivery id past the platform's 10-minute retry, and forgets it after the TTL", async () => {
       const input = { tenant: 't1', bot: 'kudos', deliveryId: 'd-late', envelope: envelope('d-late') };
       await ctx.store.inbox.accept(input);
       ctx.clock.advance(11 * MINUTE); // spec: Outgoing webhooks, retries at 1 and 10 minutes
@@ -88,9 +88,23 @@ export function inboxContract(ctx: ContractContext): void {
 
     it('keeps the envelope from the text it was received as, byte for byte in meaning', async () => {
       const text = '{ "id": "d-text", "event": "service.post.created", "payload": { "id": 9, "body": "caf\\u00e9 \\"quoted\\"" } }';
-      const result = await ctx.store.inbox.accept({ tenant: 't1', bot: 'kudos', deliveryId: 'd-text', dedupeKey: 'post.created:9', envelope: JSON.parse(text), envelopeJson: text });
+      const result = await ctx.store.inbox.accept({
+        tenant: 't1',
+        bot: 'kudos',
+        deliveryId: 'd-text',
+        dedupeKey: 'post.created:9',
+        envelope: JSON.parse(text),
+        envelopeJson: text,
+      });
       const entry = await ctx.store.inbox.get(result.accepted ? result.id : '');
-      expect(entry?.payload).toEqual({ tenant: 't1', bot: 'kudos', deliveryId: 'd-text', dedupeKey: 'post.created:9', event: null, envelope: JSON.parse(text) });
+      expect(entry?.payload).toEqual({
+        tenant: 't1',
+        bot: 'kudos',
+        deliveryId: 'd-text',
+        dedupeKey: 'post.created:9',
+        event: null,
+        envelope: JSON.parse(text),
+      });
       expect((entry?.payload.envelope as { payload: { body: string } }).payload.body).toBe('café "quoted"');
     });
 

@@ -42,7 +42,7 @@ export function outboxContract(ctx: ContractContext): void {
       expect((await ctx.store.outbox.reserveMany(30_000, 10)).map((l) => l.id).sort()).toEqual([a[1], b[1]].sort());
     });
 
-    it('does not hand out a retried entry before its notBefore, and holds its target\'s line meanwhile', async () => {
+    it("does not hand out a retried entry before its notBefore, and holds its target's line meanwhile", async () => {
       const [a1, a2] = await enqueueAll('token:t1', 2);
       const lease = await ctx.store.outbox.reserve(30_000);
       expect(lease?.id).toBe(a1);

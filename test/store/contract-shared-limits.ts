@@ -61,7 +61,7 @@ export function claimsAndRateContract(ctx: ContractContext): void {
       expect(grants.length).toBeGreaterThan(20);
     });
 
-    it('counts spend the platform reports that this store did not grant, until the platform\'s reset', async () => {
+    it("counts spend the platform reports that this store did not grant, until the platform's reset", async () => {
       const window = { limit: 60, windowMs: MINUTE };
       await ctx.store.rate.take('token:t2', window);
       await ctx.store.rate.observe('token:t2', { ...window, remaining: 0, resetAtMs: ctx.clock.now() + 20_000 });

@@ -94,7 +94,9 @@ describe('sqlite store', () => {
     stores.push(store);
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     const before = statSync(path).size;
-    await Promise.all(Array.from({ length: 500 }, (_, i) => store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: `d-${i}`, envelope: { pad: 'x'.repeat(500) } })));
+    await Promise.all(
+      Array.from({ length: 500 }, (_, i) => store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: `d-${i}`, envelope: { pad: 'x'.repeat(500) } })),
+    );
     // the pages reach the database file only through a checkpoint, and only the worker takes them
     await vi.waitFor(() => expect(statSync(path).size).toBeGreaterThan(before + 100_000), { timeout: 5_000, interval: 20 });
     await store.close();
@@ -121,7 +123,11 @@ describe('sqlite store', () => {
       VALUES (@id, 'inbox', @id, @payload, @dead, @reason, @now, @now, @attempts, @now)`);
     insert.run({ id: 'u-live', payload: payload('d-live'), dead: 0, reason: null, now: START, attempts: 0 });
     insert.run({ id: 'u-dead', payload: payload('d-dead'), dead: 1, reason: 'gave up', now: START, attempts: 3 });
-    old.prepare("INSERT INTO queue_entries (id, queue, target, payload, not_before, available_at, enqueued_at) VALUES ('o-1', 'outbox', 'wall:1', '{}', ?, ?, ?)").run(START, START, START);
+    old
+      .prepare(
+        "INSERT INTO queue_entries (id, queue, target, payload, not_before, available_at, enqueued_at) VALUES ('o-1', 'outbox', 'wall:1', '{}', ?, ?, ?)",
+      )
+      .run(START, START, START);
     old.prepare('INSERT INTO dedupe (key, expires_at) VALUES (?, ?)').run(JSON.stringify(['delivery', 't', 'b', 'd-live']), START + 60_000);
     old.close();
     const store = open();
@@ -131,9 +137,11 @@ describe('sqlite store', () => {
     expect(await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'd-live', envelope: {} })).toEqual({ accepted: false, duplicateOf: 'delivery' });
   });
 
-  it('keeps no dedupe key of a batch that rolled back, so the platform\'s retry is accepted', async () => {
+  it("keeps no dedupe key of a batch that rolled back, so the platform's retry is accepted", async () => {
     const store = open();
-    store.db.exec("CREATE TRIGGER refuse BEFORE INSERT ON inbox_entries WHEN json_extract(NEW.payload, '$.deliveryId') = 'd-2' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END");
+    store.db.exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON inbox_entries WHEN json_extract(NEW.payload, '$.deliveryId') = 'd-2' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
+    );
     const batch = ['d-1', 'd-2'].map((id) => store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: id, envelope: {} }));
     for (const result of await Promise.allSettled(batch)) expect(result).toMatchObject({ status: 'rejected', reason: { message: 'disk trouble' } });
     store.db.exec('DROP TRIGGER refuse');
@@ -151,10 +159,13 @@ describe('sqlite store', () => {
     clock.advance(30_000);
     inbox.sweep();
     expect(inbox.liveDedupeKeys).toBe(2);
-    expect(store.db.prepare('SELECT keys FROM inbox_dedupe ORDER BY seq').pluck().all().map((k) => JSON.parse(k as string))).toEqual([[
-      JSON.stringify(['delivery', 't', 'b', 'new']),
-      JSON.stringify(['key', 't', 'b', 'post.created:1']),
-    ]]);
+    expect(
+      store.db
+        .prepare('SELECT keys FROM inbox_dedupe ORDER BY seq')
+        .pluck()
+        .all()
+        .map((k) => JSON.parse(k as string)),
+    ).toEqual([[JSON.stringify(['delivery', 't', 'b', 'new']), JSON.stringify(['key', 't', 'b', 'post.created:1'])]]);
     expect((await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'new', envelope: {} })).accepted).toBe(false);
   });
 

@@ -8,13 +8,13 @@ const de = createTemplateEngine({ dirs: [], timezone: 'Europe/Berlin', locale: '
 const us = createTemplateEngine({ dirs: [], timezone: 'America/Los_Angeles', locale: 'en-US' });
 
 describe('date and datetime helpers', () => {
-  it('format in the tenant\'s time zone: 23:30 UTC is already the next day in Berlin', () => {
+  it("format in the tenant's time zone: 23:30 UTC is already the next day in Berlin", () => {
     expect(gb.renderString('{{date at}}', { at: '2026-11-20T23:30:00Z' })).toBe('21 November 2026');
     expect(gb.renderString('{{datetime at}}', { at: '2026-11-20T23:30:00Z' })).toBe('21 Nov 2026, 00:30');
     expect(us.renderString('{{datetime at "short"}}', { at: '2026-11-20T23:30:00Z' })).toBe('11/20/26, 3:30 PM');
   });
 
-  it('format in the tenant\'s locale and take a style', () => {
+  it("format in the tenant's locale and take a style", () => {
     expect(de.renderString('{{date at}}', { at: '2026-03-01T12:00:00+01:00' })).toBe('1. März 2026');
     expect(gb.renderString('{{date at "short"}}', { at: '2026-03-01T12:00:00+01:00' })).toBe('01/03/2026');
     const full = gb.renderString('{{date at "full"}}', { at: 1_772_362_800_000 });

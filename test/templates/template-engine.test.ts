@@ -30,7 +30,7 @@ function engine(strict?: boolean) {
 }
 
 describe('createTemplateEngine', () => {
-  it('loads alerts/firing from <dir>/alerts/firing.hbs, the bot\'s dir before the shared one', async () => {
+  it("loads alerts/firing from <dir>/alerts/firing.hbs, the bot's dir before the shared one", async () => {
     await template(sharedDir, 'alerts/firing', 'shared {{name}}');
     await template(sharedDir, 'alerts/resolved', 'resolved {{name}}');
     await template(botDir, 'alerts/firing', 'bot {{name}}');

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EVENT_NAMES,
-  filterKindOf,
-  fromPlatformEvent,
-  isEventName,
-  isReportName,
-  toPlatformEvent,
-} from '../../src/webhooks/events';
+import { EVENT_NAMES, filterKindOf, fromPlatformEvent, isEventName, isReportName, toPlatformEvent } from '../../src/webhooks/events';
 import { readFileSync } from 'node:fs';
 
 const spec = readFileSync(new URL('../fixtures/spec/open-api.md', import.meta.url), 'utf8');
@@ -27,7 +20,15 @@ describe('event registry (spec: Events, Outgoing webhooks)', () => {
   });
 
   it('treats every other event as unfilterable', () => {
-    const filterable = ['post.created', 'comment.created', 'comment.updated', 'comment.deleted', 'formresponse.created', 'formresponse.updated', 'achievement.awarded'];
+    const filterable = [
+      'post.created',
+      'comment.created',
+      'comment.updated',
+      'comment.deleted',
+      'formresponse.created',
+      'formresponse.updated',
+      'achievement.awarded',
+    ];
     for (const e of EVENT_NAMES.filter((n) => !filterable.includes(n))) expect(filterKindOf(e)).toBeUndefined();
   });
 

@@ -33,7 +33,18 @@ const post = {
 
 const comment = { id: 9, body: 'Nice', post_id: 42, wall_id: 3, author: user, created_at: post.created_at, updated_at: post.updated_at };
 
-const announcement = { id: 5, article_id: 11, title: 'New policy', subtitle: null, body: 'Read me', author: user, groups: [], is_published: true, is_confirmable: true, published_at: post.created_at };
+const announcement = {
+  id: 5,
+  article_id: 11,
+  title: 'New policy',
+  subtitle: null,
+  body: 'Read me',
+  author: user,
+  groups: [],
+  is_published: true,
+  is_confirmable: true,
+  published_at: post.created_at,
+};
 
 const award = {
   id: 100,

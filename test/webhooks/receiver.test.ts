@@ -19,7 +19,8 @@ async function setup(options: { customer?: string } = {}) {
   await registerReceiver(app, {
     path: '/hooks/:tenant/:bot',
     clock,
-    resolve: (tenant, bot) => (tenant === 'acme' && bot === 'kudos' ? { tenant, bot, secret: SECRET, customer: options.customer, eventPrefix: 'service' } : undefined),
+    resolve: (tenant, bot) =>
+      tenant === 'acme' && bot === 'kudos' ? { tenant, bot, secret: SECRET, customer: options.customer, eventPrefix: 'service' } : undefined,
     accept: async (delivery) => {
       const duplicate = seen.has(delivery.deliveryId);
       seen.add(delivery.deliveryId);
@@ -46,7 +47,15 @@ async function post(app: FastifyInstance, url: string, payload: string, headers:
 }
 
 function envelope(event = 'service.post.created', extra: Record<string, unknown> = {}) {
-  return JSON.stringify({ id: randomUUID(), event, version: 'v1', timestamp: NOW / 1000, customer: 'acme', payload: { id: 7, body: 'hi', wall_id: 3 }, ...extra });
+  return JSON.stringify({
+    id: randomUUID(),
+    event,
+    version: 'v1',
+    timestamp: NOW / 1000,
+    customer: 'acme',
+    payload: { id: 7, body: 'hi', wall_id: 3 },
+    ...extra,
+  });
 }
 
 function signed(body: string, timestampS = NOW / 1000, secret = SECRET) {
@@ -126,7 +135,12 @@ describe('webhook receiver', () => {
     const { app, rejected, recorded } = await setup();
     const body = envelope();
     // only an in-process request can send a body whose length differs from its header; a socket would wait for the rest
-    const res = await app.inject({ method: 'POST', url: '/hooks/acme/kudos', payload: body, headers: { ...signed(body), 'content-length': String(body.length - 5) } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/hooks/acme/kudos',
+      payload: body,
+      headers: { ...signed(body), 'content-length': String(body.length - 5) },
+    });
     expect(res.statusCode).toBe(400);
     expect(rejected).toEqual(['bad_request']);
     expect(recorded).toHaveLength(0);
@@ -157,7 +171,13 @@ describe('webhook receiver', () => {
     await registerReceiver(app, {
       path: '/reports/:tenant/:bot',
       clock: new AdjustableClock({ start: NOW, frozen: true }),
-      resolve: (tenant, bot) => ({ tenant, bot, secret: ['daily-secret', 'weekly-secret'], secretEvents: ['todoliststats.daily', 'todoliststats.weekly'], eventPrefix: 'service' }),
+      resolve: (tenant, bot) => ({
+        tenant,
+        bot,
+        secret: ['daily-secret', 'weekly-secret'],
+        secretEvents: ['todoliststats.daily', 'todoliststats.weekly'],
+        eventPrefix: 'service',
+      }),
       accept: async (delivery) => {
         recorded.push(delivery);
         return { duplicate: false };

@@ -26,10 +26,7 @@ function compiles(source: string): boolean {
  * case-insensitive, or a regular expression written `~pattern`); anything else is firing.
  * The string form uses common words (resolved, recovered, ok, up, success...).
  */
-export const StatusMappingSchema = z.union([
-  TemplateSchema,
-  z.object({ value: TemplateSchema, resolved: z.array(PatternSchema).min(1) }),
-]);
+export const StatusMappingSchema = z.union([TemplateSchema, z.object({ value: TemplateSchema, resolved: z.array(PatternSchema).min(1) })]);
 
 /**
  * The mapping of a `generic` alert input: how to read an alert out of any JSON body.

@@ -94,7 +94,11 @@ function guessSeverity(content: SlackContent, text: string): { severity: Severit
 function fieldLabels(content: SlackContent): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const { name, value } of content.fields) {
-    const key = name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+    const key = name
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '');
     if (key !== '' && !value.includes('\n') && labels[key] === undefined) labels[key] = value;
   }
   return labels;

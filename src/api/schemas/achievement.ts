@@ -103,7 +103,11 @@ function checkTriggerConfig(value: TriggerFields, ctx: z.RefinementCtx): void {
   const schemas = value.type ? [TRIGGER_CONFIG_BY_TYPE[value.type]] : Object.values(TRIGGER_CONFIG_BY_TYPE);
   const known = schemas.filter((s): s is z.ZodType => s !== undefined);
   if (known.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['trigger_config'], message: `trigger_config is only allowed for completion and employment achievements, not ${value.type}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['trigger_config'],
+      message: `trigger_config is only allowed for completion and employment achievements, not ${value.type}`,
+    });
     return;
   }
   const results = known.map((schema) => schema.safeParse(value.trigger_config));
@@ -129,9 +133,7 @@ export type AchievementCreate = z.input<typeof AchievementCreateSchema>;
  * PATCH or PUT /achievements/{id} body: all optional. Without `type`, a trigger_config must fit one
  * of the two automatic types; whether it fits the stored type is the platform's check.
  */
-export const AchievementUpdateSchema = z
-  .strictObject({ ...achievementFields, type: AchievementTypeSchema.optional() })
-  .superRefine(checkTriggerConfig);
+export const AchievementUpdateSchema = z.strictObject({ ...achievementFields, type: AchievementTypeSchema.optional() }).superRefine(checkTriggerConfig);
 export type AchievementUpdate = z.input<typeof AchievementUpdateSchema>;
 
 /** GET /achievements query (spec: Achievements). */

@@ -39,9 +39,7 @@ export type AwardRow = z.input<typeof AwardRowSchema>;
 
 /** POST /achievements/{id}/awards body: `{ awards: [row, ...] }`, at least one row; failures name `awards.<index>.<field>`. */
 export const AwardCreateSchema = z.strictObject({
-  awards: z
-    .array(AwardRowSchema, { error: 'awards must be an array of rows' })
-    .min(1, { error: 'awards must contain at least one row' }),
+  awards: z.array(AwardRowSchema, { error: 'awards must be an array of rows' }).min(1, { error: 'awards must contain at least one row' }),
 });
 export type AwardCreate = z.input<typeof AwardCreateSchema>;
 

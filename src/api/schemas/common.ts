@@ -21,9 +21,7 @@ export const DateInputSchema = z.iso.date({ error: 'must be a date (YYYY-MM-DD)'
 /** A datetime in a request: ISO 8601 with an offset (or `Z`). */
 export const DateTimeInputSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 datetime with an offset' });
 /** A time of day in a request: `HH:MM` (seconds tolerated). */
-export const TimeInputSchema = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: 'must be a time of day (HH:MM)' });
+export const TimeInputSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, { error: 'must be a time of day (HH:MM)' });
 
 /** A positive integer id in a request. */
 export const IdInputSchema = z
@@ -84,7 +82,6 @@ export function arrayEnvelope<T extends z.ZodType>(item: T) {
   return z.looseObject({ data: z.array(item) });
 }
 
-
 /**
  * A required, non-blank string field of a request, with messages naming the field. The value is
  * kept as sent (not trimmed): whitespace inside a body is content.
@@ -97,5 +94,8 @@ export function requiredText(field: string) {
 
 /** An optional string field of a request that may be null. */
 export function optionalText(field: string) {
-  return z.string({ error: `${field} must be a string` }).nullable().optional();
+  return z
+    .string({ error: `${field} must be a string` })
+    .nullable()
+    .optional();
 }

@@ -69,12 +69,10 @@ const eventFields = {
 };
 
 /** POST /events body (spec: Events): a draft unless `is_published` or `publish_at` say otherwise. */
-export const EventCreateSchema = z
-  .strictObject(eventFields)
-  .superRefine((value, ctx) => {
-    requireBodyXorArticle(value, ctx);
-    refuseEndBeforeStart(value, ctx);
-  });
+export const EventCreateSchema = z.strictObject(eventFields).superRefine((value, ctx) => {
+  requireBodyXorArticle(value, ctx);
+  refuseEndBeforeStart(value, ctx);
+});
 export type EventCreate = z.input<typeof EventCreateSchema>;
 
 /** PUT /events/{id} body: all fields optional; also changes publication state (spec: Events). */

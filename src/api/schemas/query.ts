@@ -6,14 +6,23 @@ import { z } from 'zod';
 /** An integer query value within bounds, from a number or a decimal string. */
 export function queryInt(min: number, max = Number.MAX_SAFE_INTEGER) {
   return z
-    .union([z.number(), z.string().regex(/^-?\d+$/, { error: 'must be an integer' }).transform(Number)])
-    .pipe(z.int({ error: 'must be an integer' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^-?\d+$/, { error: 'must be an integer' })
+        .transform(Number),
+    ])
+    .pipe(
+      z
+        .int({ error: 'must be an integer' })
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
 }
 
 /** A boolean query value, from a boolean or `true`/`false`/`1`/`0`. */
-export const QueryBooleanSchema = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
-  .pipe(z.boolean());
+export const QueryBooleanSchema = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')]).pipe(z.boolean());
 
 /** A comma-separated id list (`group_ids=1,2`), or an array of ids (serialised with commas). */
 export const QueryIdListSchema = z

@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 /** One positional argument, for help text: a bare name is a required argument. */
 export const CommandArgSchema = z.union([
-  z.string().min(1).transform((name) => ({ name, required: true })),
+  z
+    .string()
+    .min(1)
+    .transform((name) => ({ name, required: true })),
   z.strictObject({ name: z.string().min(1), description: z.string().optional(), required: z.boolean().default(true) }),
 ]);
 

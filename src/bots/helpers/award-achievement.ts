@@ -32,7 +32,8 @@ export type AchievementChoice = { ok: true; achievement: Achievement } | { ok: f
  */
 export async function chooseAchievement(api: Caller, config: AwardConfig, signal?: AbortSignal): Promise<AchievementChoice | undefined> {
   if (config.achievement_id === undefined && config.achievement_title === undefined) return undefined;
-  const found = config.achievement_id !== undefined ? await byId(api, config.achievement_id, signal) : await byTitle(api, config.achievement_title ?? '', signal);
+  const found =
+    config.achievement_id !== undefined ? await byId(api, config.achievement_id, signal) : await byTitle(api, config.achievement_title ?? '', signal);
   if (!found) return { ok: false, reason: `no achievement ${describe(config)} exists` };
   return checkAwardable(found);
 }

@@ -69,7 +69,9 @@ export async function runCelebration<C extends CelebrationConfig>(ctx: BotContex
   const marker = greetedKey(spec.kind, date);
   const seen = await ctx.store.get<{ state?: string }>(marker);
   if (seen) {
-    ctx.log.info(seen.state === 'running' ? `another run is greeting for ${date}; leaving it to finish` : `already greeted for ${date}; nothing new to send`, { date });
+    ctx.log.info(seen.state === 'running' ? `another run is greeting for ${date}; leaving it to finish` : `already greeted for ${date}; nothing new to send`, {
+      date,
+    });
     return [];
   }
   // claimed before the slow part (sync, checks), so `intrabot run` during the cron run does not greet twice
@@ -109,12 +111,20 @@ async function findCelebrants<C extends CelebrationConfig>(
   // the copy's `is_away` may be days old: filter on it only after the fresh read below
   const candidates = spec.select(directory.users, date, filter, ctx.config);
   if (candidates.length === 0) return { celebrants: [], groups: directory.groups };
-  const { present } = await confirmUsers(deps, candidates.map((c) => c.user.id));
+  const { present } = await confirmUsers(
+    deps,
+    candidates.map((c) => c.user.id),
+  );
   return { celebrants: spec.select(present, date, { ...filter, skipAway: ctx.config.skip_away }, ctx.config), groups: directory.groups };
 }
 
 async function greet<C extends CelebrationConfig>(ctx: BotContext<C>, celebrants: Celebrant[], date: string): Promise<void> {
-  const people = celebrants.map(({ user, years }) => ({ id: user.id, name: user.name, first_name: user.first_name, ...(years === undefined ? {} : { years }) }));
+  const people = celebrants.map(({ user, years }) => ({
+    id: user.id,
+    name: user.name,
+    first_name: user.first_name,
+    ...(years === undefined ? {} : { years }),
+  }));
   const { mode, templates } = ctx.config;
   if (mode === 'post' || mode === 'both') {
     await ctx.post(ctx.config.target as TargetRef, { template: templates.post, data: { date, celebrants: people, count: people.length } });

@@ -91,7 +91,13 @@ export function decodeDirectory(raw: unknown): Directory | undefined {
     fullSyncAt: stored.full_sync_at,
     groups: Object.fromEntries(Object.entries(stored.groups).map(([id, [name, type]]) => [id, { name, type }])),
     users: stored.users.map(([id, name, first_name, date_of_birth, hired_at, away, group_ids]) => ({
-      id, name, first_name, date_of_birth, hired_at, is_away: away === 1, group_ids,
+      id,
+      name,
+      first_name,
+      date_of_birth,
+      hired_at,
+      is_away: away === 1,
+      group_ids,
     })),
   };
 }

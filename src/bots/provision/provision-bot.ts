@@ -86,7 +86,14 @@ function sameSubscription(remote: Remote, desired: { url: string; events: string
   const events = [...((remote.events as string[] | undefined) ?? [])].sort();
   const filters = (remote.filters as Record<string, number[]> | null | undefined) ?? {};
   const norm = (f: Record<string, number[]>): string =>
-    JSON.stringify(Object.fromEntries(Object.entries(f).filter(([, ids]) => ids.length > 0).map(([k, ids]) => [k, [...ids].sort((a, b) => a - b)]).sort()));
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(f)
+          .filter(([, ids]) => ids.length > 0)
+          .map(([k, ids]) => [k, [...ids].sort((a, b) => a - b)])
+          .sort(),
+      ),
+    );
   return remote.url === desired.url && JSON.stringify(events) === JSON.stringify(desired.events) && norm(filters) === norm(desired.filters);
 }
 

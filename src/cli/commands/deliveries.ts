@@ -18,12 +18,18 @@ export interface DeliveriesDeps extends CliIo {
   clock?: Clock;
 }
 
-type DeliveriesArgs = { kind: 'list'; dead: boolean; json: boolean; limit: number } | { kind: 'handled'; json: boolean; limit: number } | { kind: 'replay'; id: string };
+type DeliveriesArgs =
+  { kind: 'list'; dead: boolean; json: boolean; limit: number } | { kind: 'handled'; json: boolean; limit: number } | { kind: 'replay'; id: string };
 
 function readArgs(args: string[]): DeliveriesArgs | string {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { dead: { type: 'boolean' }, handled: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } } });
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { dead: { type: 'boolean' }, handled: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } },
+    });
   } catch (error) {
     return messageOf(error);
   }
@@ -91,7 +97,12 @@ export async function runDeliveries(argv: string[], deps: DeliveriesDeps): Promi
   }
 }
 
-async function list(args: Extract<DeliveriesArgs, { kind: 'list' }>, deps: DeliveriesDeps, config: RuntimeConfig, client: ReturnType<typeof createRuntimeClient>): Promise<number> {
+async function list(
+  args: Extract<DeliveriesArgs, { kind: 'list' }>,
+  deps: DeliveriesDeps,
+  config: RuntimeConfig,
+  client: ReturnType<typeof createRuntimeClient>,
+): Promise<number> {
   const state = args.dead ? 'dead' : 'live';
   const answer = await client.request<{ data?: InboxEntry[] }>('GET', `/_admin/deliveries?state=${state}&limit=${args.limit}`);
   let entries: InboxEntry[];
@@ -106,7 +117,12 @@ async function list(args: Extract<DeliveriesArgs, { kind: 'list' }>, deps: Deliv
 }
 
 /** The recent history (src/runtime/delivery-log.ts): what each bot did with a delivery, or why it ignored it. */
-async function handled(args: Extract<DeliveriesArgs, { kind: 'handled' }>, deps: DeliveriesDeps, config: RuntimeConfig, client: ReturnType<typeof createRuntimeClient>): Promise<number> {
+async function handled(
+  args: Extract<DeliveriesArgs, { kind: 'handled' }>,
+  deps: DeliveriesDeps,
+  config: RuntimeConfig,
+  client: ReturnType<typeof createRuntimeClient>,
+): Promise<number> {
   const answer = await client.request<{ data?: HandledDelivery[] }>('GET', `/_admin/deliveries?state=handled&limit=${args.limit}`);
   let entries: HandledDelivery[];
   if (answer.reachable) {
@@ -156,7 +172,7 @@ async function replay(id: string, deps: DeliveriesDeps, config: RuntimeConfig, c
 }
 
 function refused(deps: CliIo, status: number, body: unknown): number {
-  const hint = status === 401 || status === 403 ? ' (set INTRABOT_ADMIN_TOKEN to the runtime\'s admin token)' : '';
+  const hint = status === 401 || status === 403 ? " (set INTRABOT_ADMIN_TOKEN to the runtime's admin token)" : '';
   deps.stderr(`intrabot deliveries: the runtime answered ${status}: ${answerMessage(body)}${hint}\n`);
   return 1;
 }

@@ -40,7 +40,13 @@ export class DevSession {
   reloads = 0;
 
   constructor(
-    private readonly deps: { config: RuntimeConfig; clock: AdjustableClock; io: CliIo; onRestarting?: (() => Promise<void> | void) | undefined; poll?: { intervalMs: number } },
+    private readonly deps: {
+      config: RuntimeConfig;
+      clock: AdjustableClock;
+      io: CliIo;
+      onRestarting?: (() => Promise<void> | void) | undefined;
+      poll?: { intervalMs: number };
+    },
     readonly sandbox: Sandbox | undefined,
   ) {}
 
@@ -154,14 +160,17 @@ export async function runDev(argv: string[], deps: DevDeps): Promise<number> {
   let watcher: FSWatcher | undefined;
   try {
     if (config.mode === 'sandbox') sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') });
-    else if (!config.public_url && !poll) deps.stderr(paint(deps).yellow('warning: no INTRABOT_PUBLIC_URL: the tenant cannot deliver events to this machine\n'));
+    else if (!config.public_url && !poll)
+      deps.stderr(paint(deps).yellow('warning: no INTRABOT_PUBLIC_URL: the tenant cannot deliver events to this machine\n'));
     if (sandbox) deps.stdout(`sandbox platform on ${sandbox.baseUrl}  (token: ${sandbox.token})\n`);
     // --poll: no webhook endpoints; new posts and comments are listed every 10 s instead
     session = new DevSession({ config, clock, io: deps, onRestarting: deps.onRestarting, ...(poll ? { poll: { intervalMs: 10_000 } } : {}) }, sandbox);
     await session.start();
     const s = session;
     watcher = watchBots(config.bots_dir, deps.debounceMs ?? 300, (file) => {
-      void s.reload(`${relative(deps.cwd, join(config.bots_dir, file))} changed`).catch((error: unknown) => deps.stderr(`reload failed: ${messageOf(error)}\n`));
+      void s
+        .reload(`${relative(deps.cwd, join(config.bots_dir, file))} changed`)
+        .catch((error: unknown) => deps.stderr(`reload failed: ${messageOf(error)}\n`));
     });
     deps.stdout(`watching ${relative(deps.cwd, config.bots_dir) || config.bots_dir} for changes (Ctrl-C to stop)\n`);
     deps.onReady?.(session);

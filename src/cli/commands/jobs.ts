@@ -75,7 +75,11 @@ export function renderJobs(listings: readonly JobListing[], runs: number): strin
     lastRuns[0] ? `${lastRuns[0].outcome} (${formatTime(lastRuns[0].slot, schedule.timezone)})` : 'never',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out = [line(header)];
   listings.forEach((listing, i) => {
     out.push(line(rows[i] ?? []));
@@ -105,7 +109,8 @@ export function createJobsCommand(deps: JobsCommandDeps): CliCommand {
         const storeConfig = storeConfigOf(loadConfig({ env: deps.env, cwd: deps.cwd }));
         const clock = deps.clock ?? createSystemClock();
         // listing must not create a database where the runtime never ran
-        const listings = storeConfig.kind === 'sqlite' && !existsSync(storeConfig.path) ? [] : await withStore(storeConfig, clock, (store) => readListings(store, clock));
+        const listings =
+          storeConfig.kind === 'sqlite' && !existsSync(storeConfig.path) ? [] : await withStore(storeConfig, clock, (store) => readListings(store, clock));
         deps.stdout(parsed.json ? `${JSON.stringify(listings, null, 2)}\n` : renderJobs(listings, parsed.runs));
         return 0;
       } catch (error) {

@@ -104,7 +104,9 @@ export async function runNew(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   if (!SLUG.test(name)) {
-    io.stderr(`intrabot new: "${name}" is not a valid bot name: use lower-case letters, digits, dashes or underscores, starting with a letter (e.g. "standup-bot")\n`);
+    io.stderr(
+      `intrabot new: "${name}" is not a valid bot name: use lower-case letters, digits, dashes or underscores, starting with a letter (e.g. "standup-bot")\n`,
+    );
     return 2;
   }
   const botsDir = resolve(io.cwd, io.env.INTRABOT_BOTS_DIR || 'bots');

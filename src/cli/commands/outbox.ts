@@ -124,7 +124,8 @@ async function act(store: Store, args: OutboxArgs, deps: OutboxCommandDeps, conf
   const verb = action.kind === 'retry' ? 'requeued' : 'dropped';
   if (args.json) deps.stdout(`${JSON.stringify({ id: action.id, [verb]: done })}\n`);
   else if (done) deps.stdout(`${action.id} ${verb}\n`);
-  if (!done) deps.stderr(`intrabot outbox: no ${action.kind === 'retry' ? 'dead or waiting' : 'dead or pending'} entry ${action.id} (or it is being sent right now)\n`);
+  if (!done)
+    deps.stderr(`intrabot outbox: no ${action.kind === 'retry' ? 'dead or waiting' : 'dead or pending'} entry ${action.id} (or it is being sent right now)\n`);
   return done ? 0 : 1;
 }
 

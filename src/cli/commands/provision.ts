@@ -87,8 +87,14 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
       return 1;
     }
     const tenants = new Set(runtime.engine.deployments().map((d) => d.tenant.config.id)).size;
-    const line = values.json ? undefined : progress(deps, `${dryRun ? 'planning' : 'provisioning'} ${runtime.registry.bots.length} bot(s) on ${tenants} tenant(s)`);
-    const results = await runtime.provision({ dryRun, publicUrl, onTenant: (tenant, index, total) => line?.update(`tenant ${tenant} (${index + 1} of ${total})`) });
+    const line = values.json
+      ? undefined
+      : progress(deps, `${dryRun ? 'planning' : 'provisioning'} ${runtime.registry.bots.length} bot(s) on ${tenants} tenant(s)`);
+    const results = await runtime.provision({
+      dryRun,
+      publicUrl,
+      onTenant: (tenant, index, total) => line?.update(`tenant ${tenant} (${index + 1} of ${total})`),
+    });
     line?.done(`${dryRun ? 'planned' : 'provisioned'} ${results.length} tenant(s)`);
     deps.stdout(values.json ? `${JSON.stringify(results, null, 2)}\n` : renderPlan(results, dryRun, c));
     const changed = results.some((r) => r.actions.some((a) => a.action !== 'unchanged'));

@@ -61,10 +61,18 @@ export async function runRun(argv: string[], deps: RunDeps): Promise<number> {
   return runInProcess(deps, config, tenant, args);
 }
 
-function reportRemote(deps: CliIo, args: RunArgs, tenant: TenantConfig, status: number, body: { run?: { outcome?: string; error?: string } } | undefined): number {
+function reportRemote(
+  deps: CliIo,
+  args: RunArgs,
+  tenant: TenantConfig,
+  status: number,
+  body: { run?: { outcome?: string; error?: string } } | undefined,
+): number {
   const c = paint(deps);
   if (status === 401 || status === 403) {
-    deps.stderr(`intrabot run: the runtime refused the admin call (${status}): ${answerMessage(body)}. Set INTRABOT_ADMIN_TOKEN to the runtime's admin token.\n`);
+    deps.stderr(
+      `intrabot run: the runtime refused the admin call (${status}): ${answerMessage(body)}. Set INTRABOT_ADMIN_TOKEN to the runtime's admin token.\n`,
+    );
     return 1;
   }
   if (status < 200 || status >= 300) {
@@ -76,7 +84,9 @@ function reportRemote(deps: CliIo, args: RunArgs, tenant: TenantConfig, status: 
     deps.stderr(`intrabot run: ${args.bot}/${args.job} on ${tenant.id}: ${c.red(outcome)}${body?.run?.error ? `: ${body.run.error}` : ''}\n`);
     return 1;
   }
-  deps.stdout(`${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id} through the running runtime; what it sends goes through the outbox (intrabot outbox lists anything still waiting)\n`);
+  deps.stdout(
+    `${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id} through the running runtime; what it sends goes through the outbox (intrabot outbox lists anything still waiting)\n`,
+  );
   return 0;
 }
 
@@ -93,7 +103,9 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
   try {
     if (runtime.registry.failures.length > 0) {
       for (const failure of runtime.registry.failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
-      deps.stderr('intrabot run: not running in-process while a bot fails to load: provisioning would retire its bot user and webhook. Fix it, or start the runtime.\n');
+      deps.stderr(
+        'intrabot run: not running in-process while a bot fails to load: provisioning would retire its bot user and webhook. Fix it, or start the runtime.\n',
+      );
       return 1;
     }
     if (!runtime.engine.deployment(tenant.id, args.bot)) {
@@ -120,7 +132,14 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
 }
 
 /** Sends the tenant's queued messages with the runtime's own sender (the runtime does not listen here). */
-async function deliver(deps: CliIo, runtime: Runtime, clock: Clock, tenant: string, waitMs: number, before: { queued: number; deadBefore: Set<string> }): Promise<number> {
+async function deliver(
+  deps: CliIo,
+  runtime: Runtime,
+  clock: Clock,
+  tenant: string,
+  waitMs: number,
+  before: { queued: number; deadBefore: Set<string> },
+): Promise<number> {
   const c = paint(deps);
   const sender = runtime.sender;
   const line = before.queued > 0 ? progress(deps, `delivering ${before.queued} message(s)`) : undefined;
@@ -136,7 +155,8 @@ async function deliver(deps: CliIo, runtime: Runtime, clock: Clock, tenant: stri
   const dead = (await entriesOf(runtime, tenant, 'dead')).filter((e) => !before.deadBefore.has(e.id));
   line?.done(`${before.queued - left - dead.length} of ${before.queued} message(s) delivered`);
   for (const entry of dead) deps.stderr(`${c.red('dead letter')} ${entry.id}: ${entry.deadReason ?? entry.lastError ?? 'no reason recorded'}\n`);
-  if (left > 0) deps.stderr(`${c.yellow('still queued')}: ${left} message(s) after ${waitMs / 1000} s; they stay in the outbox and are sent when the runtime runs\n`);
+  if (left > 0)
+    deps.stderr(`${c.yellow('still queued')}: ${left} message(s) after ${waitMs / 1000} s; they stay in the outbox and are sent when the runtime runs\n`);
   return dead.length === 0 && left === 0 ? 0 : 1;
 }
 

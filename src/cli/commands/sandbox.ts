@@ -34,12 +34,16 @@ export function parseSandboxArgs(args: string[], env: SandboxCommandDeps['env'])
     options: { port: { type: 'string', short: 'p' }, data: { type: 'string' }, seed: { type: 'string' }, users: { type: 'string' } },
   });
   if (positionals.length > 0) throw new TypeError(`unexpected argument "${positionals[0]}"`);
-  return parseOrThrow(SandboxArgsSchema, {
-    port: values.port ?? env.INTRABOT_SANDBOX_PORT ?? 4010,
-    data: values.data,
-    seed: values.seed,
-    users: values.users,
-  }, 'sandbox');
+  return parseOrThrow(
+    SandboxArgsSchema,
+    {
+      port: values.port ?? env.INTRABOT_SANDBOX_PORT ?? 4010,
+      data: values.data,
+      seed: values.seed,
+      users: values.users,
+    },
+    'sandbox',
+  );
 }
 
 /**

@@ -86,14 +86,22 @@ async function webhookSecret(config: RuntimeConfig, clock: Clock, env: CliIo['en
  * The secret the runtime verifies the delivery with: for an event, the bot's webhook secret from the
  * store (written by provisioning); for a report, the report's `secret` in the bot's manifest.
  */
-async function secretFor(args: TriggerArgs, config: RuntimeConfig, tenant: TenantConfig, clock: Clock, deps: CliIo): Promise<{ secret: string } | { problem: string }> {
+async function secretFor(
+  args: TriggerArgs,
+  config: RuntimeConfig,
+  tenant: TenantConfig,
+  clock: Clock,
+  deps: CliIo,
+): Promise<{ secret: string } | { problem: string }> {
   if (args.what.kind === 'report') {
     const manifest = await botManifestFor(config, deps.env, deps.cwd, args.bot, tenant.id);
     return typeof manifest === 'string' ? { problem: manifest } : reportSecret(manifest, args.what.name);
   }
   const secret = await webhookSecret(config, clock, deps.env, tenant.id, args.bot);
   if (secret !== undefined) return { secret };
-  return { problem: `no webhook secret for bot "${args.bot}" on tenant ${tenant.id}: is the bot deployed and provisioned? (intrabot start, or intrabot provision)` };
+  return {
+    problem: `no webhook secret for bot "${args.bot}" on tenant ${tenant.id}: is the bot deployed and provisioned? (intrabot start, or intrabot provision)`,
+  };
 }
 
 async function payloadFor(args: TriggerArgs, config: RuntimeConfig, tenant: TenantConfig, nowMs: number, deps: CliIo): Promise<DefaultPayload | string> {
@@ -166,7 +174,14 @@ interface Delivery {
 async function deliver(deps: CliIo, d: Delivery): Promise<number> {
   const c = paint(deps);
   const nowS = Math.floor(d.clock.now() / 1000);
-  const envelope = { id: randomUUID(), event: toPlatformEvent(d.what.name, d.tenant.event_prefix), version: 'v1', timestamp: nowS, customer: d.tenant.customer ?? d.tenant.id, payload: d.payload };
+  const envelope = {
+    id: randomUUID(),
+    event: toPlatformEvent(d.what.name, d.tenant.event_prefix),
+    version: 'v1',
+    timestamp: nowS,
+    customer: d.tenant.customer ?? d.tenant.id,
+    payload: d.payload,
+  };
   const body = JSON.stringify(envelope);
   const timestamp = String(nowS);
   const client = createRuntimeClient({ env: deps.env });
@@ -184,7 +199,8 @@ async function deliver(deps: CliIo, d: Delivery): Promise<number> {
   if ((answer.body as { duplicate?: boolean } | undefined)?.duplicate) {
     deps.stdout('the runtime had already seen this event (same delivery, or same event and entity id): it was acknowledged, not handled again\n');
     // the sample of post.created names an existing post, which the runtime handles once
-    if (d.sample && d.what.name === 'post.created') deps.stdout('to see a bot answer again, write a new post on the sandbox, or send another post id with --payload file.json\n');
+    if (d.sample && d.what.name === 'post.created')
+      deps.stdout('to see a bot answer again, write a new post on the sandbox, or send another post id with --payload file.json\n');
   }
   return ok ? 0 : 1;
 }

@@ -10,7 +10,13 @@ import type { ReportName } from '../../webhooks/events';
  * references resolved from the same environment (in sandbox mode with `sandbox.env` under it), and
  * the tenant's overrides applied. Answers the problem, for the user, when there is none to use.
  */
-export async function botManifestFor(config: RuntimeConfig, env: Readonly<Record<string, string | undefined>>, cwd: string, bot: string, tenant: string): Promise<BotManifest | string> {
+export async function botManifestFor(
+  config: RuntimeConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  bot: string,
+  tenant: string,
+): Promise<BotManifest | string> {
   const resolved = config.mode === 'sandbox' ? withSandboxEnv(env, cwd) : env;
   const loaded = await loadBotDirs(config.bots_dir, resolved);
   const found = loaded.find((l) => (l.ok ? l.manifest.name === bot : basename(l.dir) === bot));

@@ -26,7 +26,10 @@ const MADE_UP_NOTE = 'the ids are made up, so a handler that looks them up finds
 
 /** A sample report: its departments and numbers are made up. */
 export function defaultReportPayload(): DefaultPayload {
-  return { payload: sampleReport() as Record<string, unknown>, note: 'sample report: the departments and numbers are made up (--payload file.json sends a real one)' };
+  return {
+    payload: sampleReport() as Record<string, unknown>,
+    note: 'sample report: the departments and numbers are made up (--payload file.json sends a real one)',
+  };
 }
 
 /**
@@ -46,7 +49,13 @@ async function refsFromSandbox(event: EventName, wanted: readonly RefName[], inp
   // the post is looked for on the walls the bot listens to for this event
   const manifest = wanted.includes('post') ? await botManifestFor(input.config, input.env, input.cwd, input.bot, input.tenant.id) : undefined;
   const walls = manifest === undefined || typeof manifest === 'string' ? undefined : wallsOf(manifest, event);
-  const api = createApiClient({ baseUrl: input.tenant.base_url, token: input.tenant.token, clock: createSystemClock(), retry: { attempts: 1 }, timeouts: { headersMs: 5_000, bodyMs: 5_000 } });
+  const api = createApiClient({
+    baseUrl: input.tenant.base_url,
+    token: input.tenant.token,
+    clock: createSystemClock(),
+    retry: { attempts: 1 },
+    timeouts: { headersMs: 5_000, bodyMs: 5_000 },
+  });
   try {
     return await sandboxRefs(api, { wanted, walls });
   } finally {

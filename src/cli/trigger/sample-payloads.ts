@@ -70,7 +70,15 @@ export function samplePayload(event: EventName, nowMs: number, refs: Partial<Tri
   const comment = { id, body: '/help', post_id: post.id, wall_id: post.wall_id, author: user, created_at: at, updated_at: at };
   const formResponse = { id: response.id, form_id: response.form_id, status: response.status, created_at: at, updated_at: at };
   const samples: Record<EventName, () => Record<string, unknown>> = {
-    'post.created': () => ({ id: refs.post?.id ?? id, body: '/help', wall_id: post.wall_id, wall_name: post.wall_name, author: reduced(post.author), created_at: at, updated_at: at }),
+    'post.created': () => ({
+      id: refs.post?.id ?? id,
+      body: '/help',
+      wall_id: post.wall_id,
+      wall_name: post.wall_name,
+      author: reduced(post.author),
+      created_at: at,
+      updated_at: at,
+    }),
     'comment.created': () => comment,
     'comment.updated': () => comment,
     'comment.deleted': () => ({ id, post_id: post.id, wall_id: post.wall_id }),

@@ -24,8 +24,14 @@ const defaultPublished: ConformanceCheck = {
   section: 'Pagination (status); Announcements; Events',
   readOnly: true,
   async run(api) {
-    await orSkipWhenForbidden(checkStatusLists('/events', (q) => api.events.list(q)), 'GET /events');
-    await orSkipWhenForbidden(checkStatusLists('/announcements', (q) => api.announcements.list(q)), 'GET /announcements');
+    await orSkipWhenForbidden(
+      checkStatusLists('/events', (q) => api.events.list(q)),
+      'GET /events',
+    );
+    await orSkipWhenForbidden(
+      checkStatusLists('/announcements', (q) => api.announcements.list(q)),
+      'GET /announcements',
+    );
   },
 };
 
@@ -62,14 +68,21 @@ const calendarDefaultType: ConformanceCheck = {
     const defaultId = await orSkipWhenForbidden(defaultTypeId(api), 'GET /calendar-event-types');
     const body = { title: MARK, starts_at: isoDate((await hostNow(ctx)) + 30 * 86_400_000) };
     if (defaultId === undefined) {
-      await expectRejects(api.calendarEntries.create(body).then((e) => api.calendarEntries.delete(e.id)), ApiValidationError, 'an entry without a type where no "Default" exists');
+      await expectRejects(
+        api.calendarEntries.create(body).then((e) => api.calendarEntries.delete(e.id)),
+        ApiValidationError,
+        'an entry without a type where no "Default" exists',
+      );
       return;
     }
     const entry = await orSkipWhenForbidden(api.calendarEntries.create(body), 'POST /calendar-entries');
     try {
       expectThat(entry.calendar_event_type !== null, 'the entry has no calendar_event_type');
       const type = entry.calendar_event_type;
-      expectThat(type.id === defaultId || (type.id === undefined && type.name === 'Default'), `the entry's type is ${show(type)}, not "Default" (${defaultId})`);
+      expectThat(
+        type.id === defaultId || (type.id === undefined && type.name === 'Default'),
+        `the entry's type is ${show(type)}, not "Default" (${defaultId})`,
+      );
     } finally {
       await api.calendarEntries.delete(entry.id);
     }
@@ -77,4 +90,3 @@ const calendarDefaultType: ConformanceCheck = {
 };
 
 export const contentChecks: ConformanceCheck[] = [defaultPublished, bodyWithArticle, calendarDefaultType];
-

@@ -56,7 +56,10 @@ const usersGroupFilter: ConformanceCheck = {
     const group = firstOrSkip(groups.data, 'departments');
     const members = await orSkipWhenForbidden(api.users.list({ per_page: 50, group_id: group.id }), 'GET /users');
     for (const user of members.data) {
-      expectThat(user.groups.some((g) => g.id === group.id), `GET /users?group_id=${group.id} lists user ${user.id}, not a member`);
+      expectThat(
+        user.groups.some((g) => g.id === group.id),
+        `GET /users?group_id=${group.id} lists user ${user.id}, not a member`,
+      );
     }
     const all = await api.users.list({ per_page: 1 });
     expectThat(Number(members.meta?.total) < Number(all.meta?.total), `GET /users?group_id=${group.id} lists every user`);

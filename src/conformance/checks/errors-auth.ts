@@ -115,4 +115,3 @@ const tokenInfo: ConformanceCheck = {
 };
 
 export const errorAndAuthChecks: ConformanceCheck[] = [notFound, missingScope, invalidToken, rateHeaders, tokenInfo];
-

@@ -42,11 +42,7 @@ async function transitions(api: IntrabotApi, now: number, created: number[]): Pr
 
   const published = await api.events.update(draft.id, { is_published: true });
   expectState(published, 'published', 'PUT is_published true on a draft');
-  await expectRejects(
-    api.events.update(draft.id, { publish_at: isoDateTime(now + 3 * HOUR) }),
-    ApiValidationError,
-    'PUT publish_at on a published event',
-  );
+  await expectRejects(api.events.update(draft.id, { publish_at: isoDateTime(now + 3 * HOUR) }), ApiValidationError, 'PUT publish_at on a published event');
   expectState(await api.events.get(draft.id), 'published', 'the refused schedule of a published event');
 
   expectState(await api.events.update(draft.id, { is_published: false }), 'draft', 'PUT is_published false (unpublish)');

@@ -23,7 +23,10 @@ const createGetDelete: ConformanceCheck = {
     expectEqual(read.id, post.id, 'GET of the created post');
     const since = isoDateTime(Date.parse(post.created_at) - 1_000);
     const live = await api.posts.list(wallId, { per_page: 50, since });
-    expectThat(live.data.some((p) => p.id === post.id), 'the new post is missing from the default (published) list');
+    expectThat(
+      live.data.some((p) => p.id === post.id),
+      'the new post is missing from the default (published) list',
+    );
     const drafts = await api.posts.list(wallId, { per_page: 50, since, status: 'draft' });
     expectThat(!drafts.data.some((p) => p.id === post.id), 'the new post is listed with status=draft');
     const res = await rawRequest(api, 'DELETE', `/walls/${wallId}/posts/${post.id}`);

@@ -24,10 +24,7 @@ const TokenCreateSchema = z.object({
   user_id: z.number().int().optional(),
 });
 
-const ClockSchema = z.union([
-  z.object({ advance_seconds: z.number().min(0) }).strict(),
-  z.object({ now: z.string() }).strict(),
-]);
+const ClockSchema = z.union([z.object({ advance_seconds: z.number().min(0) }).strict(), z.object({ now: z.string() }).strict()]);
 
 export interface CoreControlDeps {
   reset(options: SeedOptions): void;
@@ -48,7 +45,8 @@ export function registerCoreControl(app: FastifyInstance, ctx: SandboxContext, d
     const body = validate(TokenCreateSchema, request.body);
     const admin = ctx.db.find<UserRecord & { id: number }>(KIND.users, (u) => u.kind === 'default' && u.status === 'registered');
     const expires = body.expires_at ? parseIso(body.expires_at, ctx.settings.timezone) : null;
-    if (expires !== null && Number.isNaN(expires)) return reply.code(422).send({ error: 'validation_error', message: 'expires_at: must be an ISO 8601 datetime' });
+    if (expires !== null && Number.isNaN(expires))
+      return reply.code(422).send({ error: 'validation_error', message: 'expires_at: must be an ISO 8601 datetime' });
     const token = `svc_${randomBytes(18).toString('base64url')}`;
     ctx.db.insert(KIND.tokens, {
       name: body.name,

@@ -158,7 +158,11 @@ export class DeliveryEngine {
     return { ...base, next_at: first + offset };
   }
 
-  private record(job: DeliveryJobRecord, target: DeliveryTargetFields, a: { attempt: number; result: AttemptResult; headers: Record<string, string>; startedAt: number }): void {
+  private record(
+    job: DeliveryJobRecord,
+    target: DeliveryTargetFields,
+    a: { attempt: number; result: AttemptResult; headers: Record<string, string>; startedAt: number },
+  ): void {
     this.ctx.db.insert(DELIVERY_KIND.attempts, {
       endpoint_id: job.target_kind === 'webhook' ? job.target_id : null,
       report_id: job.target_kind === 'report' ? job.target_id : null,

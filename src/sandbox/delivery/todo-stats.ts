@@ -67,7 +67,13 @@ function taskStats(s: Snapshot, title: { id: number; title: string }, tasks: Tod
 
 function templateStats(s: Snapshot, template: TodoListTemplateRecord, lists: TodoListRecord[]): Record<string, unknown> {
   const tasks = lists.flatMap((l) => s.tasksByList.get(l.id) ?? []);
-  const todoTasks = template.task_templates.map((tt) => taskStats(s, tt, tasks.filter((t) => t.task_template_id === tt.id)));
+  const todoTasks = template.task_templates.map((tt) =>
+    taskStats(
+      s,
+      tt,
+      tasks.filter((t) => t.task_template_id === tt.id),
+    ),
+  );
   const done = tasks.filter((t) => isDone(t, s.cutoff)).length;
   return {
     id: template.id,
@@ -93,7 +99,15 @@ function departmentStats(s: Snapshot, department: GroupRecord, lists: TodoListRe
     total_tasks: tasks.length,
     completed_tasks: done,
     completion_percentage: percentage(done, tasks.length),
-    todo_list_templates: { data: templates.map((t) => templateStats(s, t, lists.filter((l) => l.template_id === t.id))) },
+    todo_list_templates: {
+      data: templates.map((t) =>
+        templateStats(
+          s,
+          t,
+          lists.filter((l) => l.template_id === t.id),
+        ),
+      ),
+    },
     total: tasks.length,
     done,
   };
@@ -115,7 +129,13 @@ export function todoListStats(ctx: SandboxContext, cutoff: number): { data: Reco
   const snapshot: Snapshot = { ctx, cutoff, tasksByList };
   const departments = ctx.db
     .filter<GroupRecord>(KIND.groups, (g) => g.type === 'department')
-    .map((d) => departmentStats(snapshot, d, lists.filter((l) => l.department_id === d.id)));
+    .map((d) =>
+      departmentStats(
+        snapshot,
+        d,
+        lists.filter((l) => l.department_id === d.id),
+      ),
+    );
   return {
     data: {
       total_lists: lists.length,

@@ -17,8 +17,7 @@ export class SandboxHttpError extends Error {
 export const notFound = (): SandboxHttpError => new SandboxHttpError(404, null, 'Not found');
 
 /** 422 `validation_error`; the message names the field (`awards.1.user_id: ...`). */
-export const validationError = (field: string, message: string): SandboxHttpError =>
-  new SandboxHttpError(422, 'validation_error', `${field}: ${message}`);
+export const validationError = (field: string, message: string): SandboxHttpError => new SandboxHttpError(422, 'validation_error', `${field}: ${message}`);
 
 export const forbidden = (message: string): SandboxHttpError => new SandboxHttpError(403, 'forbidden', message);
 

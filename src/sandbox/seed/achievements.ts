@@ -53,12 +53,33 @@ function seedEmployeeOfTheMonth(ctx: SandboxContext, achievementId: number): voi
  */
 export function seedAchievements(ctx: SandboxContext): void {
   const content = contentRefs(ctx);
-  const custom = createAchievement(ctx, { type: 'custom', title: 'Team player', description: 'Always there when the team needs a hand.', emoji: '🤝', visibility: 'public', is_published: true, translations: { title: { de: 'Teamplayer' } } }, false);
+  const custom = createAchievement(
+    ctx,
+    {
+      type: 'custom',
+      title: 'Team player',
+      description: 'Always there when the team needs a hand.',
+      emoji: '🤝',
+      visibility: 'public',
+      is_published: true,
+      translations: { title: { de: 'Teamplayer' } },
+    },
+    false,
+  );
   const eotm = createAchievement(ctx, { type: 'employee_of_the_month', is_published: true }, false);
   const draft = createAchievement(ctx, { type: 'custom', title: 'Innovation award', description: 'For an idea that changed how we work.' }, false);
   const employment = createAchievement(ctx, { type: 'employment', title: 'One year with us', trigger_config: { months: 12 }, is_published: true }, false);
   const completion = content
-    ? createAchievement(ctx, { type: 'completion', title: 'Handbook hero', trigger_config: { completable_type: 'handbook', completable_ids: [content.handbook_id] }, is_published: true }, false)
+    ? createAchievement(
+        ctx,
+        {
+          type: 'completion',
+          title: 'Handbook hero',
+          trigger_config: { completable_type: 'handbook', completable_ids: [content.handbook_id] },
+          is_published: true,
+        },
+        false,
+      )
     : undefined;
   seedEmployeeOfTheMonth(ctx, eotm.id);
   ctx.db.setMeta(TENURE_CHECKED_KEY, ctx.today());

@@ -34,9 +34,18 @@ export function newUser(ctx: SandboxContext, fields: Partial<NewUser> & Pick<New
  * with every scope (DESIGN.md).
  */
 export function seedBase(ctx: SandboxContext): void {
-  const admin = ctx.db.insert(KIND.users, newUser(ctx, { first_name: 'Sandra', last_name: 'Admin', email: 'admin@sandbox.example', title: 'Intranet administrator' }));
-  ctx.db.insert(KIND.users, newUser(ctx, { kind: 'customer', first_name: 'Sandbox', last_name: 'GmbH', name: 'Sandbox GmbH', email: 'company@sandbox.example', last_active_on: null }));
-  ctx.db.insert(KIND.users, newUser(ctx, { kind: 'system', first_name: 'System', last_name: '', name: 'System', email: 'system@sandbox.example', last_active_on: null }));
+  const admin = ctx.db.insert(
+    KIND.users,
+    newUser(ctx, { first_name: 'Sandra', last_name: 'Admin', email: 'admin@sandbox.example', title: 'Intranet administrator' }),
+  );
+  ctx.db.insert(
+    KIND.users,
+    newUser(ctx, { kind: 'customer', first_name: 'Sandbox', last_name: 'GmbH', name: 'Sandbox GmbH', email: 'company@sandbox.example', last_active_on: null }),
+  );
+  ctx.db.insert(
+    KIND.users,
+    newUser(ctx, { kind: 'system', first_name: 'System', last_name: '', name: 'System', email: 'system@sandbox.example', last_active_on: null }),
+  );
   ctx.db.insert(KIND.tokens, {
     name: 'sandbox',
     token: SANDBOX_TOKEN,

@@ -78,13 +78,33 @@ export function seedContent(ctx: SandboxContext): void {
   const ids = learning(ctx);
   const confirmable = createAnnouncement(
     ctx,
-    { title: 'New security policy', body: 'Please read the new security policy and confirm.', groups: department ? [department] : [], is_published: true, is_confirmable: true },
+    {
+      title: 'New security policy',
+      body: 'Please read the new security policy and confirm.',
+      groups: department ? [department] : [],
+      is_published: true,
+      is_confirmable: true,
+    },
     author,
     false,
   );
   const news = createAnnouncement(ctx, { title: 'Welcome to the sandbox intranet', body: 'Everything here is emulated.', is_published: true }, author, false);
-  const published = createEvent(ctx, { title: 'Summer party', body: 'Food, drinks and music.', starts_at: dateIn(ctx, 7), starts_time: '17:00', location: 'Roof terrace', is_published: true }, author);
-  const scheduled = createEvent(ctx, { title: 'Town hall', body: 'Quarterly update from the leadership team.', starts_at: dateIn(ctx, 14), starts_time: '10:00', publish_at: ctx.iso(tomorrowAt(ctx, 9)) }, author);
+  const published = createEvent(
+    ctx,
+    { title: 'Summer party', body: 'Food, drinks and music.', starts_at: dateIn(ctx, 7), starts_time: '17:00', location: 'Roof terrace', is_published: true },
+    author,
+  );
+  const scheduled = createEvent(
+    ctx,
+    {
+      title: 'Town hall',
+      body: 'Quarterly update from the leadership team.',
+      starts_at: dateIn(ctx, 14),
+      starts_time: '10:00',
+      publish_at: ctx.iso(tomorrowAt(ctx, 9)),
+    },
+    author,
+  );
   const admin = ctx.db.get<UserRecord & { id: number }>(KIND.users, author);
   if (admin) createCalendarEntry(ctx, { title: 'Office closed', starts_at: dateIn(ctx, 30), body: 'Public holiday.' }, admin);
   ctx.db.setMeta(CONTENT_REFS_KEY, {

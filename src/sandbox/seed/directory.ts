@@ -90,7 +90,15 @@ const ROLE = { birthday: [4, 9], anniversary: [5, 10], synced: 6, manualHire: 11
 
 type PeopleRefs = Pick<
   DirectorySeedRefs,
-  'managers' | 'manager_ids' | 'birthday_today_user_ids' | 'anniversary_today_user_ids' | 'synced_user_id' | 'manual_hire_user_id' | 'manual_hire' | 'leap_day_birthday_user_id' | 'employee_ids'
+  | 'managers'
+  | 'manager_ids'
+  | 'birthday_today_user_ids'
+  | 'anniversary_today_user_ids'
+  | 'synced_user_id'
+  | 'manual_hire_user_id'
+  | 'manual_hire'
+  | 'leap_day_birthday_user_id'
+  | 'employee_ids'
 > & { all: number[] };
 
 function seedPeople(ctx: SandboxContext, groups: SeededGroups): PeopleRefs {
@@ -198,23 +206,62 @@ type SpecialRefs = Pick<DirectorySeedRefs, 'kiosk_user_id' | 'shadow_user_id' | 
 function seedSpecialUsers(ctx: SandboxContext, groups: SeededGroups): SpecialRefs {
   const now = ctx.now();
   const ops = groups.departments.Operations as number;
-  const member = (group_id: number): Membership[] => [{ group_id, is_manager: false }, { group_id: groups.system, is_manager: false }];
+  const member = (group_id: number): Membership[] => [
+    { group_id, is_manager: false },
+    { group_id: groups.system, is_manager: false },
+  ];
   const joined = { created_at: now - 400 * DAY_MS, registered_at: now - 399 * DAY_MS };
-  const kiosk = ctx.db.insert(KIND.users, newUser(ctx, { kind: 'kiosk', first_name: 'Warehouse', last_name: 'Kiosk', email: 'kiosk@sandbox.example', memberships: member(ops), ...joined }));
-  const shadow = ctx.db.insert(KIND.users, newUser(ctx, { kind: 'shadow', first_name: 'Seasonal', last_name: 'Worker', email: 'shadow@sandbox.example', memberships: member(ops), ...joined }));
+  const kiosk = ctx.db.insert(
+    KIND.users,
+    newUser(ctx, { kind: 'kiosk', first_name: 'Warehouse', last_name: 'Kiosk', email: 'kiosk@sandbox.example', memberships: member(ops), ...joined }),
+  );
+  const shadow = ctx.db.insert(
+    KIND.users,
+    newUser(ctx, { kind: 'shadow', first_name: 'Seasonal', last_name: 'Worker', email: 'shadow@sandbox.example', memberships: member(ops), ...joined }),
+  );
   // an invitation sent two days ago and not yet accepted (spec: Users — pending invitations are omitted)
-  const pending = ctx.db.insert(KIND.users, newUser(ctx, {
-    status: 'pending', first_name: 'Nina', last_name: 'Neumann', email: 'nina.neumann@sandbox.example', title: 'Junior Developer',
-    memberships: member(groups.departments.Engineering as number), hired_at_manual: daysAgo(now, -7, ctx.settings.timezone),
-    created_at: now - 2 * DAY_MS, registered_at: null, last_active_on: null,
-  }));
-  const deactivated = ctx.db.insert(KIND.users, newUser(ctx, {
-    status: 'deactivated', first_name: 'Otto', last_name: 'Alt', email: 'otto.alt@sandbox.example', title: 'Former Sales Lead',
-    memberships: member(groups.departments.Sales as number), hired_at_manual: '2015-03-02', ...joined, last_active_on: daysAgo(now, 120, ctx.settings.timezone),
-  }));
-  const bot = ctx.db.insert(KIND.users, newUser(ctx, {
-    kind: 'bot', first_name: 'Sandbox Bot', last_name: '', name: 'Sandbox Bot', email: 'sandbox-bot@bots.sandbox.example',
-    avatar_url: DEFAULT_BOT_AVATAR_URL, created_at: now - 30 * DAY_MS, registered_at: now - 30 * DAY_MS, last_active_on: null,
-  }));
+  const pending = ctx.db.insert(
+    KIND.users,
+    newUser(ctx, {
+      status: 'pending',
+      first_name: 'Nina',
+      last_name: 'Neumann',
+      email: 'nina.neumann@sandbox.example',
+      title: 'Junior Developer',
+      memberships: member(groups.departments.Engineering as number),
+      hired_at_manual: daysAgo(now, -7, ctx.settings.timezone),
+      created_at: now - 2 * DAY_MS,
+      registered_at: null,
+      last_active_on: null,
+    }),
+  );
+  const deactivated = ctx.db.insert(
+    KIND.users,
+    newUser(ctx, {
+      status: 'deactivated',
+      first_name: 'Otto',
+      last_name: 'Alt',
+      email: 'otto.alt@sandbox.example',
+      title: 'Former Sales Lead',
+      memberships: member(groups.departments.Sales as number),
+      hired_at_manual: '2015-03-02',
+      ...joined,
+      last_active_on: daysAgo(now, 120, ctx.settings.timezone),
+    }),
+  );
+  const bot = ctx.db.insert(
+    KIND.users,
+    newUser(ctx, {
+      kind: 'bot',
+      first_name: 'Sandbox Bot',
+      last_name: '',
+      name: 'Sandbox Bot',
+      email: 'sandbox-bot@bots.sandbox.example',
+      avatar_url: DEFAULT_BOT_AVATAR_URL,
+      created_at: now - 30 * DAY_MS,
+      registered_at: now - 30 * DAY_MS,
+      last_active_on: null,
+    }),
+  );
   return { kiosk_user_id: kiosk.id, shadow_user_id: shadow.id, pending_user_id: pending.id, deactivated_user_id: deactivated.id, bot_user_id: bot.id };
 }

@@ -33,15 +33,25 @@ const FORMS: readonly Omit<FormRecord, 'id' | 'created_at' | 'updated_at'>[] = [
 ];
 
 const ANSWERS: readonly Record<string, unknown>[][] = [
-  [{ item: 'Monitor', reason: 'Second screen for design work' }, { item: 'Laptop', reason: 'Current one is five years old' }, { item: 'Phone', reason: 'On-call duty' }],
-  [{ mood: 4, comment: 'Good month' }, { mood: 2, comment: 'Too many meetings' }, { mood: 5, comment: '' }],
+  [
+    { item: 'Monitor', reason: 'Second screen for design work' },
+    { item: 'Laptop', reason: 'Current one is five years old' },
+    { item: 'Phone', reason: 'On-call duty' },
+  ],
+  [
+    { mood: 4, comment: 'Good month' },
+    { mood: 2, comment: 'Too many meetings' },
+    { mood: 5, comment: '' },
+  ],
   [{ report: 'Expense irregularities in a team budget' }],
 ];
 
 /** The demo forms (one ordinary, one anonymous, one whistleblower) with a few responses each. */
 export function seedForms(ctx: SandboxContext): void {
   const now = ctx.now();
-  const respondents = directoryRefs(ctx)?.employee_ids ?? ctx.db.filter<UserRecord & { id: number }>(KIND.users, (u) => u.kind === 'default' && u.status === 'registered').map((u) => u.id);
+  const respondents =
+    directoryRefs(ctx)?.employee_ids ??
+    ctx.db.filter<UserRecord & { id: number }>(KIND.users, (u) => u.kind === 'default' && u.status === 'registered').map((u) => u.id);
   if (respondents.length === 0) return;
   FORMS.forEach((definition, f) => {
     const form = ctx.db.insert(FORM_KIND.forms, { ...definition, created_at: now - 90 * DAY, updated_at: now - 90 * DAY });

@@ -51,7 +51,12 @@ function seedLists(ctx: SandboxContext, s: ListSeed): void {
   for (let l = 0; l < s.lists; l++) {
     const owner = s.members[(s.salt + l) % s.members.length];
     if (!owner) continue;
-    const list = ctx.db.insert(TODO_KIND.lists, { template_id: s.template.id, department_id: s.departmentId, user_id: owner.id, created_at: now - (10 + l) * 24 * HOUR });
+    const list = ctx.db.insert(TODO_KIND.lists, {
+      template_id: s.template.id,
+      department_id: s.departmentId,
+      user_id: owner.id,
+      created_at: now - (10 + l) * 24 * HOUR,
+    });
     s.template.task_templates.forEach((task, t) => {
       const n = s.salt + l * 2 + t;
       // about two in three tasks are done; a few of them today, which yesterday's data does not count

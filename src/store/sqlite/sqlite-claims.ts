@@ -9,7 +9,11 @@ export class SqliteClaims implements Claims {
   private readonly extend: Statement;
   private readonly free: Statement;
 
-  constructor(db: Database, private readonly owner: string, private readonly clock: Clock) {
+  constructor(
+    db: Database,
+    private readonly owner: string,
+    private readonly clock: Clock,
+  ) {
     this.take = db.prepare(`INSERT INTO claims (key, owner, expires_at) VALUES (@key, @owner, @until)
       ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at WHERE claims.expires_at <= @now`);
     this.extend = db.prepare('UPDATE claims SET expires_at = @until WHERE key = @key AND owner = @owner AND expires_at > @now');

@@ -35,7 +35,10 @@ const toEntry = (row: InboxRow, now: number): QueueEntry => rowToEntry({ ...row,
  * edge of the table and of that index. Same semantics as the other queues (leases, retries, dead letters).
  */
 export class SqliteInboxQueue implements QueueOps {
-  private readonly sql: Record<'insert' | 'nextDue' | 'lease' | 'complete' | 'retry' | 'deadLetter' | 'extend' | 'get' | 'list' | 'revive' | 'dueNow' | 'drop', Statement>;
+  private readonly sql: Record<
+    'insert' | 'nextDue' | 'lease' | 'complete' | 'retry' | 'deadLetter' | 'extend' | 'get' | 'list' | 'revive' | 'dueNow' | 'drop',
+    Statement
+  >;
   private readonly reserveTx: (now: number, leaseMs: number, max: number) => QueueLease[];
 
   constructor(

@@ -18,7 +18,10 @@ export class SqliteRate implements SharedRateBudget {
   private readonly takeTx: (key: string, window: RateWindow, now: number) => RateDecision;
   private readonly observeTx: (key: string, observation: RateObservation, now: number) => void;
 
-  constructor(db: Database, private readonly clock: Clock) {
+  constructor(
+    db: Database,
+    private readonly clock: Clock,
+  ) {
     const read = db.prepare('SELECT stamps FROM rate_log WHERE key = ?');
     const write = db.prepare('INSERT INTO rate_log (key, stamps) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET stamps = excluded.stamps');
     const live = (key: string, windowMs: number, now: number): number[] => {

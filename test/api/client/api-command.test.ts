@@ -65,7 +65,8 @@ describe('intrabot api', () => {
 
   it('prints every item of every page as one array with --paginate', async () => {
     const { pool, command, out } = harness({ INTRABOT_BASE_URL: 'https://acme.example', INTRABOT_TOKEN: TOKEN }, 'https://acme.example');
-    pool.intercept({ method: 'GET', path: `${API}/users?per_page=50` })
+    pool
+      .intercept({ method: 'GET', path: `${API}/users?per_page=50` })
       .reply(200, { data: [{ id: 1 }], links: { next: `https://acme.example${API}/users?per_page=50&page=2` } });
     pool.intercept({ method: 'GET', path: `${API}/users?per_page=50&page=2` }).reply(200, { data: [{ id: 2 }], links: { next: null } });
     expect(await command.run(['GET', '/users', '--paginate'])).toBe(0);
@@ -74,8 +75,7 @@ describe('intrabot api', () => {
 
   it('exits 1 on an error and prints it without the token', async () => {
     const { pool, command, err } = harness({}, 'https://acme.example');
-    pool.intercept({ method: 'GET', path: `${API}/walls` })
-      .reply(403, { error: 'forbidden', message: `token ${TOKEN} lacks read:walls` });
+    pool.intercept({ method: 'GET', path: `${API}/walls` }).reply(403, { error: 'forbidden', message: `token ${TOKEN} lacks read:walls` });
     expect(await command.run(['GET', '/walls', '--base-url', 'https://acme.example', '--token', TOKEN])).toBe(1);
     expect(err()).toContain('api_forbidden');
     expect(err()).toContain('read:walls');

@@ -23,7 +23,15 @@ describe('ApiClient requests', () => {
     const attempt = client.call(ep.create, { params: { wall_id: 3 }, body: { body: '', media_ids: [1] } });
     await expect(attempt).rejects.toBeInstanceOf(InvalidInputError);
     await expect(attempt).rejects.toMatchObject({ field: 'body.body' });
-    const nested = client.call(ep.award, { params: { id: 1 }, body: { awards: [{ user_id: 1, awarded_at: 'x' }, { user_id: 'two' as never, awarded_at: 'x' }] } });
+    const nested = client.call(ep.award, {
+      params: { id: 1 },
+      body: {
+        awards: [
+          { user_id: 1, awarded_at: 'x' },
+          { user_id: 'two' as never, awarded_at: 'x' },
+        ],
+      },
+    });
     await expect(nested).rejects.toMatchObject({ field: 'body.awards.1.user_id' });
     expect(seen).toHaveLength(0);
   });
@@ -36,7 +44,11 @@ describe('ApiClient requests', () => {
 
   it('sends the validated JSON body and drops undefined query values', async () => {
     const { client, on, seen } = platformDouble();
-    on('POST', (p) => p.startsWith(`${API}/walls/3/things`), () => json(201, { data: { id: 9 } }));
+    on(
+      'POST',
+      (p) => p.startsWith(`${API}/walls/3/things`),
+      () => json(201, { data: { id: 9 } }),
+    );
     await client.call(ep.create, { params: { wall_id: 3 }, body: { body: 'Hello' }, query: { a: 1, b: undefined } as never });
     expect(seen[0]?.path).toBe(`${API}/walls/3/things?a=1`);
     expect(seen[0]?.body).toEqual({ body: 'Hello' });

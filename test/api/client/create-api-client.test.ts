@@ -10,10 +10,13 @@ describe('createApiClient', () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
     let auth: unknown;
-    agent.get(ORIGIN).intercept({ method: 'GET', path: `${API}/token` }).reply((opts) => {
-      auth = (opts.headers as Record<string, string>).authorization;
-      return { statusCode: 200, data: JSON.stringify({ data: { name: 'bot', scopes: ['read:walls'], expires_at: null } }) };
-    });
+    agent
+      .get(ORIGIN)
+      .intercept({ method: 'GET', path: `${API}/token` })
+      .reply((opts) => {
+        auth = (opts.headers as Record<string, string>).authorization;
+        return { statusCode: 200, data: JSON.stringify({ data: { name: 'bot', scopes: ['read:walls'], expires_at: null } }) };
+      });
     const api = createApiClient({ baseUrl: ORIGIN, token: TOKEN, clock: new AdjustableClock({ start: START, frozen: true }), dispatcher: agent });
     expect(api).toBeInstanceOf(ApiClient);
     expect(typeof api.posts.create).toBe('function');

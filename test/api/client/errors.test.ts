@@ -106,8 +106,13 @@ describe('errors from statuses (spec: Errors)', () => {
 
   it('never shows an incoming-webhook token or a query string in the path of an error', async () => {
     const { client, on } = platformDouble({ retry: { attempts: 1 } });
-    on('POST', (p) => p.startsWith(`${API}/incoming/`), () => json(422, { message: 'text is required' }));
-    const error = await client.call(ep.incoming, { params: { token: 'whk_secret_abc' }, body: { text: 'x' }, query: { sig: 'q' } as never })
+    on(
+      'POST',
+      (p) => p.startsWith(`${API}/incoming/`),
+      () => json(422, { message: 'text is required' }),
+    );
+    const error = await client
+      .call(ep.incoming, { params: { token: 'whk_secret_abc' }, body: { text: 'x' }, query: { sig: 'q' } as never })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(JSON.stringify(error)).not.toContain('whk_secret_abc');

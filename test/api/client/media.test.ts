@@ -50,7 +50,17 @@ async function startPlatform(): Promise<{ server: Server; baseUrl: string; recei
       }
       const media = entry.fields.media as { filename: string; type: string; text: string };
       nextId += 1;
-      return { data: { id: nextId, type: entry.fields.type, mime_type: media.type, filename: media.filename, size: media.text.length, url: 'https://cdn/x', created_at: '2030-01-15T09:00:00+01:00' } };
+      return {
+        data: {
+          id: nextId,
+          type: entry.fields.type,
+          mime_type: media.type,
+          filename: media.filename,
+          size: media.text.length,
+          url: 'https://cdn/x',
+          created_at: '2030-01-15T09:00:00+01:00',
+        },
+      };
     }
     return { error: 'not_found' };
   }

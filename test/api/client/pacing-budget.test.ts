@@ -12,23 +12,28 @@ function budgetedPlatform(limit: number, resetForm: 'seconds' | 'epoch') {
   let windowStart = START - 30_000;
   let used = 20;
   const statuses: number[] = [];
-  double.on('GET', (p) => p.startsWith(`${API}/things/`), () => {
-    const now = double.clock.now();
-    if (now >= windowStart + 60_000) {
-      windowStart = now - ((now - (START - 30_000)) % 60_000);
-      used = 0;
-    }
-    const resetAt = windowStart + 60_000;
-    const reset = resetForm === 'seconds' ? String(Math.ceil((resetAt - now) / 1000)) : String(Math.ceil(resetAt / 1000));
-    if (used >= limit) {
-      statuses.push(429);
-      return json(429, {}, { 'retry-after': String(Math.ceil((resetAt - now) / 1000)) });
-    }
-    used += 1;
-    statuses.push(200);
-    const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - used), 'x-ratelimit-reset': reset };
-    return json(200, { data: { id: 1 } }, headers);
-  }, 10_000);
+  double.on(
+    'GET',
+    (p) => p.startsWith(`${API}/things/`),
+    () => {
+      const now = double.clock.now();
+      if (now >= windowStart + 60_000) {
+        windowStart = now - ((now - (START - 30_000)) % 60_000);
+        used = 0;
+      }
+      const resetAt = windowStart + 60_000;
+      const reset = resetForm === 'seconds' ? String(Math.ceil((resetAt - now) / 1000)) : String(Math.ceil(resetAt / 1000));
+      if (used >= limit) {
+        statuses.push(429);
+        return json(429, {}, { 'retry-after': String(Math.ceil((resetAt - now) / 1000)) });
+      }
+      used += 1;
+      statuses.push(200);
+      const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - used), 'x-ratelimit-reset': reset };
+      return json(200, { data: { id: 1 } }, headers);
+    },
+    10_000,
+  );
   return { ...double, statuses };
 }
 
@@ -38,7 +43,8 @@ async function runAll(n: number, resetForm: 'seconds' | 'epoch') {
   const calls = Array.from({ length: n }, (_, i) =>
     client.call(ep.get, { params: { id: i } }).then(() => {
       done += 1;
-    }));
+    }),
+  );
   while (done < n && clock.now() - START < 10 * 60_000) {
     await settle(3);
     if (done < n) clock.advance(500);

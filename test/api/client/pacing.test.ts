@@ -93,7 +93,7 @@ describe('pacing from rate-limit headers (spec: Limits)', () => {
     await expect(other).resolves.toEqual({ id: 2 });
   });
 
-  it('paces an incoming webhook on its own budget, not the token\'s (spec: Incoming webhooks)', async () => {
+  it("paces an incoming webhook on its own budget, not the token's (spec: Incoming webhooks)", async () => {
     const { client, on, seen } = platformDouble();
     on('GET', `${API}/things/1`, () => json(200, { data: { id: 1 } }, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' }));
     on('POST', `${API}/incoming/hook-a`, () => json(200, { ok: true }));

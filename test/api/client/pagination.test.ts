@@ -16,11 +16,12 @@ describe('pagination (spec: Pagination)', () => {
   it('follows links.next to the last page, asking for 50 per page', async () => {
     const { client, on, seen } = platformDouble();
     on('GET', `${listPath}?per_page=50`, () =>
-      json(200, { data: [{ id: 1 }, { id: 2 }], links: { next: link('per_page=50&page=2') }, meta: { current_page: 1, last_page: 3 } }));
+      json(200, { data: [{ id: 1 }, { id: 2 }], links: { next: link('per_page=50&page=2') }, meta: { current_page: 1, last_page: 3 } }),
+    );
     on('GET', `${listPath}?per_page=50&page=2`, () =>
-      json(200, { data: [{ id: 3 }], links: { next: link('per_page=50&page=3') }, meta: { current_page: 2, last_page: 3 } }));
-    on('GET', `${listPath}?per_page=50&page=3`, () =>
-      json(200, { data: [{ id: 4 }], links: { next: null }, meta: { current_page: 3, last_page: 3 } }));
+      json(200, { data: [{ id: 3 }], links: { next: link('per_page=50&page=3') }, meta: { current_page: 2, last_page: 3 } }),
+    );
+    on('GET', `${listPath}?per_page=50&page=3`, () => json(200, { data: [{ id: 4 }], links: { next: null }, meta: { current_page: 3, last_page: 3 } }));
     const items = await collect(client.paginate(ep.list, { params: { wall_id: 3 } }));
     expect(items.map((i) => i.id)).toEqual([1, 2, 3, 4]);
     expect(seen).toHaveLength(3);
@@ -28,7 +29,11 @@ describe('pagination (spec: Pagination)', () => {
 
   it('passes since (and a chosen per_page) through to the platform', async () => {
     const { client, on, seen } = platformDouble();
-    on('GET', (p) => p.startsWith(listPath), () => json(200, { data: [], links: { next: null }, meta: {} }));
+    on(
+      'GET',
+      (p) => p.startsWith(listPath),
+      () => json(200, { data: [], links: { next: null }, meta: {} }),
+    );
     await collect(client.paginate(ep.list, { params: { wall_id: 3 }, query: { since: '2030-01-01T00:00:00+01:00', per_page: 10 } as never }));
     const url = new URL(`${ORIGIN}${seen[0]?.path}`);
     expect(url.searchParams.get('since')).toBe('2030-01-01T00:00:00+01:00');
@@ -38,12 +43,14 @@ describe('pagination (spec: Pagination)', () => {
   it('refuses a next link on another host and never sends the token there', async () => {
     const { client, on, agent } = platformDouble();
     const elsewhere: unknown[] = [];
-    agent.get('https://evil.example').intercept({ path: () => true, method: 'GET' }).reply((opts) => {
-      elsewhere.push(opts.headers);
-      return { statusCode: 200, data: '{"data":[]}' };
-    });
-    on('GET', `${listPath}?per_page=50`, () =>
-      json(200, { data: [{ id: 1 }], links: { next: 'https://evil.example/api/open/v1/walls/3/things?page=2' } }));
+    agent
+      .get('https://evil.example')
+      .intercept({ path: () => true, method: 'GET' })
+      .reply((opts) => {
+        elsewhere.push(opts.headers);
+        return { statusCode: 200, data: '{"data":[]}' };
+      });
+    on('GET', `${listPath}?per_page=50`, () => json(200, { data: [{ id: 1 }], links: { next: 'https://evil.example/api/open/v1/walls/3/things?page=2' } }));
     const seenItems: number[] = [];
     const run = (async () => {
       for await (const item of client.paginate(ep.list, { params: { wall_id: 3 } })) seenItems.push(item.id);

@@ -43,7 +43,9 @@ describe('ApiClient against the sandbox', () => {
 
   it('names the missing scope of a 403 (spec: Authentication 2)', async () => {
     const { token } = (await control('POST', '/tokens', { name: 'walls only', scopes: ['read:walls'] })) as { token: string };
-    const error = await client(token).call(endpoints['users.list']).catch((e: unknown) => e);
+    const error = await client(token)
+      .call(endpoints['users.list'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiForbiddenError);
     expect(error).toMatchObject({ missingScope: 'read:users', platformStatus: 403 });
     expect(JSON.stringify(error)).not.toContain(token);
@@ -64,7 +66,11 @@ describe('ApiClient against the sandbox', () => {
     const api = client();
     const walls = await api.call(endpoints['walls.list']);
     const wall = walls.data[0]!;
-    const post = await api.posts.createWithMedia({ wallId: wall.id, body: 'Quarterly numbers', media: [{ data: Buffer.from('%PDF-1.7'), filename: 'q3.pdf', type: 'document' }] });
+    const post = await api.posts.createWithMedia({
+      wallId: wall.id,
+      body: 'Quarterly numbers',
+      media: [{ data: Buffer.from('%PDF-1.7'), filename: 'q3.pdf', type: 'document' }],
+    });
     expect(post).toMatchObject({ body: 'Quarterly numbers', wall_id: wall.id });
   });
 

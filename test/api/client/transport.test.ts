@@ -54,15 +54,18 @@ describe('transport on undici', () => {
   });
 
   it('gives up on a body that stalls after the body timeout', async () => {
-    const { client } = await serve((res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"data":');
-    }, { timeouts: { bodyMs: 100 } });
+    const { client } = await serve(
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"data":');
+      },
+      { timeouts: { bodyMs: 100 } },
+    );
     const error = await client.call(ep.get, { params: { id: 1 } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'api_timeout', phase: 'body' });
   });
 
-  it('stops a request when its AbortSignal fires, with the signal\'s reason', async () => {
+  it("stops a request when its AbortSignal fires, with the signal's reason", async () => {
     const { client } = await serve(() => undefined);
     const controller = new AbortController();
     const pending = client.call(ep.get, { params: { id: 1 }, signal: controller.signal });
@@ -89,7 +92,11 @@ describe('classifyTransportFault', () => {
     ['a body timeout', new undiciErrors.BodyTimeoutError(), { kind: 'timeout', phase: 'body' }],
     ['a refused connection', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }), { kind: 'network', requestSent: false }],
     ['an unknown host', Object.assign(new Error('dns'), { code: 'ENOTFOUND' }), { kind: 'network', requestSent: false }],
-    ['a refusal wrapped as a cause', new Error('failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }), { kind: 'network', requestSent: false }],
+    [
+      'a refusal wrapped as a cause',
+      new Error('failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }),
+      { kind: 'network', requestSent: false },
+    ],
     ['a reset connection', Object.assign(new Error('reset'), { code: 'ECONNRESET' }), { kind: 'network', requestSent: true }],
     ['a closed socket', new undiciErrors.SocketError('other side closed'), { kind: 'network', requestSent: true }],
     ['anything unknown', new Error('??'), { kind: 'network', requestSent: true }],

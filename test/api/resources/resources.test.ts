@@ -84,7 +84,7 @@ describe('createResources', () => {
     ]);
   });
 
-  it('wraps award rows in { awards } and reads a user\'s achievements by user id (spec: Achievements)', async () => {
+  it("wraps award rows in { awards } and reads a user's achievements by user id (spec: Achievements)", async () => {
     const { caller, calls } = fakeCaller();
     const api = createResources(caller);
     await api.achievements.award(7, [{ user_id: 42, awarded_at: '2026-05-01' }]);

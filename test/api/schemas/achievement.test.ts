@@ -31,11 +31,13 @@ describe('achievement bodies (spec: Achievements, Create body; Limits)', () => {
   });
 
   it('refuses an incomplete completion config and one of the wrong shape for the type', () => {
-    expect(issues(AchievementCreateSchema, { type: 'completion', title: 'T', trigger_config: { completable_type: 'course', completable_ids: [] } })[0]?.path).toBe(
-      'trigger_config.completable_ids',
-    );
+    expect(
+      issues(AchievementCreateSchema, { type: 'completion', title: 'T', trigger_config: { completable_type: 'course', completable_ids: [] } })[0]?.path,
+    ).toBe('trigger_config.completable_ids');
     expect(issues(AchievementCreateSchema, { type: 'completion', title: 'T', trigger_config: { months: 2 } })[0]?.path).toMatch(/^trigger_config/);
-    expect(issues(AchievementCreateSchema, { type: 'completion', title: 'T', trigger_config: { completable_type: 'journey', completable_ids: [4] } })).toEqual([]);
+    expect(issues(AchievementCreateSchema, { type: 'completion', title: 'T', trigger_config: { completable_type: 'journey', completable_ids: [4] } })).toEqual(
+      [],
+    );
   });
 
   it('requires a title except for employee_of_the_month', () => {

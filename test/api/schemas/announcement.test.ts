@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AnnouncementCreateSchema,
-  AnnouncementUpdateSchema,
-  CalendarEntryCreateSchema,
-  EventCreateSchema,
-} from '../../../src/api/schemas';
+import { AnnouncementCreateSchema, AnnouncementUpdateSchema, CalendarEntryCreateSchema, EventCreateSchema } from '../../../src/api/schemas';
 import { issues } from './issues';
 
 describe('body xor article_id (spec: Announcements, Events; Errors: body together with article_id)', () => {

@@ -6,9 +6,14 @@ describe('award bodies (spec: Achievements, award request body)', () => {
   it('names the failing row as awards.<index>.<field>', () => {
     const body = { awards: [{ user_id: 1, awarded_at: '2026-05-01' }, { awarded_at: '2026-05-01' }] };
     expect(failingField(AwardCreateSchema, body)).toBe('body.awards.1.user_id');
-    expect(issues(AwardCreateSchema, { awards: [{ user_id: 1, awarded_at: '2026-05-01' }, { user_id: 2, awarded_at: 'May' }] })[0]?.path).toBe(
-      'awards.1.awarded_at',
-    );
+    expect(
+      issues(AwardCreateSchema, {
+        awards: [
+          { user_id: 1, awarded_at: '2026-05-01' },
+          { user_id: 2, awarded_at: 'May' },
+        ],
+      })[0]?.path,
+    ).toBe('awards.1.awarded_at');
   });
 
   it('requires at least one row', () => {

@@ -8,9 +8,7 @@ describe('formatHelp', () => {
       { name: 'deploy', description: 'Deploys a service', args: ['service', { name: 'env', required: false, description: 'target env' }] },
       { name: 'ping' },
     ]);
-    expect(text).toBe(
-      ['Commands:', '/deploy <service> [env] — Deploys a service', '/ping', '/status [service] — Shows service health'].join('\n'),
-    );
+    expect(text).toBe(['Commands:', '/deploy <service> [env] — Deploys a service', '/ping', '/status [service] — Shows service health'].join('\n'));
   });
 
   it('says who may run restricted commands and uses the given prefix', () => {

@@ -98,7 +98,15 @@ describe('awardRows', () => {
   };
 
   it('gives the department when the user has exactly one, and leaves it out otherwise', () => {
-    const rows = awardRows([{ id: 10, group_ids: [1, 3] }, { id: 11, group_ids: [1, 2] }, { id: 12, group_ids: [3] }], '2026-06-10', groups);
+    const rows = awardRows(
+      [
+        { id: 10, group_ids: [1, 3] },
+        { id: 11, group_ids: [1, 2] },
+        { id: 12, group_ids: [3] },
+      ],
+      '2026-06-10',
+      groups,
+    );
     expect(rows).toEqual([
       { user_id: 10, awarded_at: '2026-06-10', department_id: 1 },
       { user_id: 11, awarded_at: '2026-06-10' },

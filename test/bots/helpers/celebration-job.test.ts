@@ -22,7 +22,16 @@ interface FakeUser {
 }
 
 function user(id: number, fields: Partial<FakeUser> = {}): FakeUser {
-  return { id, name: `Person ${id}`, first_name: `P${id}`, date_of_birth: '1990-06-10', is_away: false, groups: [SALES], created_at: `2020-01-0${id}T10:00:00+01:00`, ...fields };
+  return {
+    id,
+    name: `Person ${id}`,
+    first_name: `P${id}`,
+    date_of_birth: '1990-06-10',
+    is_away: false,
+    groups: [SALES],
+    created_at: `2020-01-0${id}T10:00:00+01:00`,
+    ...fields,
+  };
 }
 
 function fakeContext(users: FakeUser[], config: Partial<CelebrationConfig> = {}) {
@@ -65,14 +74,30 @@ function fakeContext(users: FakeUser[], config: Partial<CelebrationConfig> = {})
   return { ctx, directory, sent, logs, values };
 }
 
-const spec: CelebrationSpec<CelebrationConfig> = { kind: 'birthday', select: (users, date, filter) => birthdaysOn(users, date, filter).map((u) => ({ user: u })) };
+const spec: CelebrationSpec<CelebrationConfig> = {
+  kind: 'birthday',
+  select: (users, date, filter) => birthdaysOn(users, date, filter).map((u) => ({ user: u })),
+};
 
 describe('runCelebration', () => {
   it('greets everyone celebrating in one post with their names, then marks the day', async () => {
     const { ctx, sent, values } = fakeContext([user(1), user(2), user(3, { date_of_birth: '1990-06-11' })]);
     await runCelebration(ctx, { name: 'greet', slot: SLOT }, spec);
     expect(sent.posts).toEqual([
-      { target: 'company', message: { template: 'birthday/post', data: { date: '2026-06-10', count: 2, celebrants: [{ id: 1, name: 'Person 1', first_name: 'P1' }, { id: 2, name: 'Person 2', first_name: 'P2' }] } } },
+      {
+        target: 'company',
+        message: {
+          template: 'birthday/post',
+          data: {
+            date: '2026-06-10',
+            count: 2,
+            celebrants: [
+              { id: 1, name: 'Person 1', first_name: 'P1' },
+              { id: 2, name: 'Person 2', first_name: 'P2' },
+            ],
+          },
+        },
+      },
     ]);
     expect(sent.dms).toEqual([]);
     expect(values.get(greetedKey('birthday', '2026-06-10'))).toMatchObject({ state: 'done', users: [1, 2] });
@@ -96,7 +121,15 @@ describe('runCelebration', () => {
 
   it('leaves no marker when a run fails, so a rerun can greet', async () => {
     const { ctx, sent, values } = fakeContext([user(1)]);
-    const failing = { ...ctx, api: { ...ctx.api, call: async () => { throw new Error('platform down'); } } } as unknown as BotContext<CelebrationConfig>;
+    const failing = {
+      ...ctx,
+      api: {
+        ...ctx.api,
+        call: async () => {
+          throw new Error('platform down');
+        },
+      },
+    } as unknown as BotContext<CelebrationConfig>;
     await expect(runCelebration(failing, { name: 'greet', slot: SLOT }, spec)).rejects.toThrow('platform down');
     expect(values.has(greetedKey('birthday', '2026-06-10'))).toBe(false);
     await runCelebration(ctx, { name: 'greet', slot: SLOT }, spec);

@@ -75,12 +75,19 @@ describe('anniversariesOn', () => {
 
   it('counts the configured years only', () => {
     const found = anniversariesOn(people, '2026-06-10', { years: [1, 5, 10] });
-    expect(found.map((a) => [a.person.id, a.years])).toEqual([[1, 1], [2, 5]]);
+    expect(found.map((a) => [a.person.id, a.years])).toEqual([
+      [1, 1],
+      [2, 5],
+    ]);
   });
 
   it('counts every year with "every", but not the hire day itself', () => {
     const found = anniversariesOn(people, '2026-06-10', { years: 'every' });
-    expect(found.map((a) => [a.person.id, a.years])).toEqual([[1, 1], [2, 5], [3, 3]]);
+    expect(found.map((a) => [a.person.id, a.years])).toEqual([
+      [1, 1],
+      [2, 5],
+      [3, 3],
+    ]);
   });
 
   it('applies the leap-day rule to a February 29 hire date', () => {

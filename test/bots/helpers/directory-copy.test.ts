@@ -67,7 +67,10 @@ describe('planSync', () => {
 describe('mergeUsers', () => {
   it('adds new users, replaces known ones by id, drops removed ids, and sorts by id', () => {
     const merged = mergeUsers([entry(3), entry(1)], [entry(2), entry(3, { is_away: true })], [1]);
-    expect(merged.map((u) => [u.id, u.is_away])).toEqual([[2, false], [3, true]]);
+    expect(merged.map((u) => [u.id, u.is_away])).toEqual([
+      [2, false],
+      [3, true],
+    ]);
   });
 });
 
@@ -85,7 +88,15 @@ describe('toDirectoryUser and collectGroups', () => {
   };
 
   it('keeps what celebrations need and drops the rest', () => {
-    expect(toDirectoryUser(apiUser)).toEqual({ id: 7, name: 'Ada Lovelace', first_name: 'Ada', date_of_birth: '1815-12-10', hired_at: '2020-05-01', is_away: false, group_ids: [3] });
+    expect(toDirectoryUser(apiUser)).toEqual({
+      id: 7,
+      name: 'Ada Lovelace',
+      first_name: 'Ada',
+      date_of_birth: '1815-12-10',
+      hired_at: '2020-05-01',
+      is_away: false,
+      group_ids: [3],
+    });
   });
 
   it('names the groups users belong to once', () => {

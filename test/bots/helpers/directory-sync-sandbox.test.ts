@@ -89,7 +89,11 @@ describe('directory sync over a large directory (sandbox large seed, SQLite stor
   });
 
   it('brings a newcomer the day after in one request, and checks celebrants one request each', async () => {
-    const created = await platform.request<{ data: { id: number } }>('POST', '/api/open/v1/users', { email: 'newcomer@example.com', first_name: 'New', last_name: 'Comer' });
+    const created = await platform.request<{ data: { id: number } }>('POST', '/api/open/v1/users', {
+      email: 'newcomer@example.com',
+      first_name: 'New',
+      last_name: 'Comer',
+    });
     clock.advance(DAY_S * 1000);
     let ids: number[] = [];
     const requests = await requestsDuring(async () => {

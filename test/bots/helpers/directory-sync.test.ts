@@ -155,7 +155,10 @@ describe('confirmUsers', () => {
     api.calls = [];
     const writes = store.writes;
     await confirmUsers({ api, store, now: T0 }, [1, 2]);
-    expect(api.calls.map((c) => [c.endpoint, c.id])).toEqual([['users.get', 1], ['users.get', 2]]);
+    expect(api.calls.map((c) => [c.endpoint, c.id])).toEqual([
+      ['users.get', 1],
+      ['users.get', 2],
+    ]);
     expect(store.writes).toBe(writes);
   });
 

@@ -10,14 +10,7 @@ export function pathParams<const P extends string>(path: P): PathParams<P>[] {
 }
 
 /** What `endpoint()` needs: the definition without what it derives (params) or defaults (auth, shown, status, errors). */
-export type EndpointSpec<
-  Id extends string,
-  Path extends string,
-  Q extends z.ZodType,
-  B extends z.ZodType,
-  R extends z.ZodType,
-  K extends ResponseKind,
-> = Omit<
+export type EndpointSpec<Id extends string, Path extends string, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType, K extends ResponseKind> = Omit<
   EndpointDef<Id, PathParams<Path>, Q, B, R, K>,
   'params' | 'path' | 'auth' | 'shown' | 'successStatus' | 'errors'
 > & {

@@ -40,10 +40,16 @@ export function registerAchievementRoutes(router: ApiRouter, ctx: SandboxContext
     return { data: serializeAchievement(ctx, findAchievement(ctx, (request.params as { id: string }).id)) };
   });
 
-  router.route('POST', '/achievements', 'write:achievements', (request) => {
-    requireAchievementsEnabled(ctx);
-    return { data: serializeAchievement(ctx, createAchievement(ctx, request.body)) };
-  }, { status: 201 });
+  router.route(
+    'POST',
+    '/achievements',
+    'write:achievements',
+    (request) => {
+      requireAchievementsEnabled(ctx);
+      return { data: serializeAchievement(ctx, createAchievement(ctx, request.body)) };
+    },
+    { status: 201 },
+  );
 
   // spec: Achievements — PATCH and PUT are equivalent
   router.route(['PATCH', 'PUT'], '/achievements/{id}', 'write:achievements', (request) => {

@@ -49,7 +49,10 @@ function checkTrigger(ctx: SandboxContext, type: AchievementType, config: unknow
   if ('completable_ids' in trigger) {
     trigger.completable_ids.forEach((id, index) => {
       if (!isLinkable(trigger.completable_type, findCompletable(ctx.db, trigger.completable_type, id))) {
-        throw validationError(`trigger_config.completable_ids.${index}`, `${trigger.completable_type} ${id} cannot be linked: it must be a published handbook or course, or a published onboarding or custom journey`);
+        throw validationError(
+          `trigger_config.completable_ids.${index}`,
+          `${trigger.completable_type} ${id} cannot be linked: it must be a published handbook or course, or a published onboarding or custom journey`,
+        );
       }
     });
   }

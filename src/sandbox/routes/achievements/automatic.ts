@@ -77,13 +77,25 @@ export interface CompletionOutcome {
  * configuration, completion — "When an employee completes the linked content").
  */
 export function recordCompletion(ctx: SandboxContext, user: UserRecord & { id: number }, type: CompletableType, id: number): CompletionOutcome {
-  const existing = ctx.db.find<CompletionRecord>(ACHIEVEMENT_KIND.completions, (c) => c.user_id === user.id && c.completable_type === type && c.completable_id === id);
+  const existing = ctx.db.find<CompletionRecord>(
+    ACHIEVEMENT_KIND.completions,
+    (c) => c.user_id === user.id && c.completable_type === type && c.completable_id === id,
+  );
   const now = ctx.now();
-  const completion = existing ?? ctx.db.insert(ACHIEVEMENT_KIND.completions, { user_id: user.id, completable_type: type, completable_id: id, completed_at: now, created_at: now });
+  const completion =
+    existing ??
+    ctx.db.insert(ACHIEVEMENT_KIND.completions, { user_id: user.id, completable_type: type, completable_id: id, completed_at: now, created_at: now });
   if (!ctx.settings.achievements_enabled) return { completion, awards: [] };
   const linked = ctx.db.filter<AchievementRecord>(ACHIEVEMENT_KIND.achievements, (a) => {
     const config = a.trigger_config;
-    return a.is_published && a.type === 'completion' && config !== null && 'completable_ids' in config && config.completable_type === type && config.completable_ids.includes(id);
+    return (
+      a.is_published &&
+      a.type === 'completion' &&
+      config !== null &&
+      'completable_ids' in config &&
+      config.completable_type === type &&
+      config.completable_ids.includes(id)
+    );
   });
   const awards = linked.map((a) => awardAutomatically(ctx, a, user.id)).filter((w): w is AwardRecord => w !== undefined);
   return { completion, awards };

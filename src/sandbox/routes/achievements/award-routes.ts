@@ -26,13 +26,19 @@ function findHolder(ctx: SandboxContext, rawId: unknown): UserRecord & { id: num
 }
 
 export function registerAwardRoutes(router: ApiRouter, ctx: SandboxContext): void {
-  router.route('POST', '/achievements/{id}/awards', 'write:achievements', (request) => {
-    requireAchievementsEnabled(ctx);
-    const achievement = findAchievement(ctx, (request.params as { id: string }).id);
-    const { awards } = validate(AwardCreateSchema, request.body);
-    const outcome = awardManually(ctx, achievement, awards);
-    return { data: outcome.awards.map((w) => serializeAward(ctx, w, { user: true, achievement: true })) };
-  }, { status: 201 });
+  router.route(
+    'POST',
+    '/achievements/{id}/awards',
+    'write:achievements',
+    (request) => {
+      requireAchievementsEnabled(ctx);
+      const achievement = findAchievement(ctx, (request.params as { id: string }).id);
+      const { awards } = validate(AwardCreateSchema, request.body);
+      const outcome = awardManually(ctx, achievement, awards);
+      return { data: outcome.awards.map((w) => serializeAward(ctx, w, { user: true, achievement: true })) };
+    },
+    { status: 201 },
+  );
 
   // spec: Pagination — "The award lists return `meta` with at least current_page, per_page and total":
   // this list answers `meta` only, without `links`, as the platform may
@@ -42,7 +48,10 @@ export function registerAwardRoutes(router: ApiRouter, ctx: SandboxContext): voi
     const page = readPageQuery(request.query as Record<string, unknown>, ctx.settings.timezone);
     const since = page.since;
     const rows = newestFirst(
-      ctx.db.filter<AwardRecord>(ACHIEVEMENT_KIND.awards, (w) => w.achievement_id === achievement.id && holderExists(ctx, w) && (since === undefined || createdAfter(w.created_at, since))),
+      ctx.db.filter<AwardRecord>(
+        ACHIEVEMENT_KIND.awards,
+        (w) => w.achievement_id === achievement.id && holderExists(ctx, w) && (since === undefined || createdAfter(w.created_at, since)),
+      ),
     );
     const start = (page.page - 1) * page.perPage;
     return {

@@ -20,7 +20,9 @@ export function isAwardableEmployee(user: UserRecord | undefined): user is UserR
  */
 function assigner(ctx: SandboxContext): number | null {
   const kind = ctx.settings.company_user ? 'customer' : 'system';
-  const user = ctx.db.find<UserRecord & { id: number }>(KIND.users, (u) => u.kind === kind) ?? ctx.db.find<UserRecord & { id: number }>(KIND.users, (u) => u.kind === 'system');
+  const user =
+    ctx.db.find<UserRecord & { id: number }>(KIND.users, (u) => u.kind === kind) ??
+    ctx.db.find<UserRecord & { id: number }>(KIND.users, (u) => u.kind === 'system');
   return user?.id ?? null;
 }
 
@@ -70,7 +72,14 @@ export function awardManually(ctx: SandboxContext, a: AchievementRecord, rows: A
         result.awards.push(existing);
         continue;
       }
-      const award = insertAward(ctx, { achievement_id: a.id, user_id: row.user_id, awarded_on: row.awarded_at, department_id: row.department_id ?? null, is_manually_added: true, assigned_by_id: assignedBy });
+      const award = insertAward(ctx, {
+        achievement_id: a.id,
+        user_id: row.user_id,
+        awarded_on: row.awarded_at,
+        department_id: row.department_id ?? null,
+        is_manually_added: true,
+        assigned_by_id: assignedBy,
+      });
       result.awards.push(award);
       result.created.push(award);
     }
@@ -105,7 +114,14 @@ export function awardAutomatically(ctx: SandboxContext, a: AchievementRecord, us
 
 /** The automatic award itself, for callers that already know the user does not hold the achievement. */
 export function insertAutomaticAward(ctx: SandboxContext, a: AchievementRecord, userId: number, announce: boolean): AwardRecord {
-  const award = insertAward(ctx, { achievement_id: a.id, user_id: userId, awarded_on: ctx.today(), department_id: null, is_manually_added: false, assigned_by_id: null });
+  const award = insertAward(ctx, {
+    achievement_id: a.id,
+    user_id: userId,
+    awarded_on: ctx.today(),
+    department_id: null,
+    is_manually_added: false,
+    assigned_by_id: null,
+  });
   if (announce) announceAward(ctx, award);
   return award;
 }

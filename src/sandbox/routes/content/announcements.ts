@@ -100,25 +100,42 @@ function findAnnouncement(ctx: SandboxContext, rawId: unknown): AnnouncementReco
 
 /** spec: Announcements */
 export function registerAnnouncements(router: ApiRouter, ctx: SandboxContext): void {
-  registerStatusListAndGet<AnnouncementRecord>(router, ctx, { path: '/announcements', scope: 'read:announcements', kind: CONTENT_KIND.announcements, serialize: (a) => serializeAnnouncement(ctx, a) });
+  registerStatusListAndGet<AnnouncementRecord>(router, ctx, {
+    path: '/announcements',
+    scope: 'read:announcements',
+    kind: CONTENT_KIND.announcements,
+    serialize: (a) => serializeAnnouncement(ctx, a),
+  });
 
-  router.route('POST', '/announcements', 'write:announcements', (request, auth) => {
-    const fields = validate(AnnouncementCreateSchema, request.body);
-    return { data: serializeAnnouncement(ctx, createAnnouncement(ctx, fields, auth.actor.id)) };
-  }, { status: 201 });
+  router.route(
+    'POST',
+    '/announcements',
+    'write:announcements',
+    (request, auth) => {
+      const fields = validate(AnnouncementCreateSchema, request.body);
+      return { data: serializeAnnouncement(ctx, createAnnouncement(ctx, fields, auth.actor.id)) };
+    },
+    { status: 201 },
+  );
 
   router.route('PUT', '/announcements/{id}', 'write:announcements', (request) => {
     const { id } = request.params as { id: string };
     return { data: serializeAnnouncement(ctx, updateAnnouncement(ctx, findAnnouncement(ctx, id), request.body)) };
   });
 
-  router.route('DELETE', '/announcements/{id}', 'write:announcements', (request) => {
-    const { id } = request.params as { id: string };
-    const announcement = findAnnouncement(ctx, id);
-    ctx.db.remove(CONTENT_KIND.announcements, announcement.id);
-    for (const c of ctx.db.filter<ConfirmationRecord>(CONTENT_KIND.confirmations, (row) => row.announcement_id === announcement.id)) {
-      ctx.db.remove(CONTENT_KIND.confirmations, c.id);
-    }
-    return undefined;
-  }, { status: 204 });
+  router.route(
+    'DELETE',
+    '/announcements/{id}',
+    'write:announcements',
+    (request) => {
+      const { id } = request.params as { id: string };
+      const announcement = findAnnouncement(ctx, id);
+      ctx.db.remove(CONTENT_KIND.announcements, announcement.id);
+      for (const c of ctx.db.filter<ConfirmationRecord>(CONTENT_KIND.confirmations, (row) => row.announcement_id === announcement.id)) {
+        ctx.db.remove(CONTENT_KIND.confirmations, c.id);
+      }
+      return undefined;
+    },
+    { status: 204 },
+  );
 }

@@ -21,14 +21,22 @@ export function requireArticle(ctx: SandboxContext, id: number): ArticleRecord {
 }
 
 /** The article id for new content: the linked article, or one made from `body`. */
-export function articleForCreate(ctx: SandboxContext, fields: { body?: string | null | undefined; article_id?: number | undefined }, title: string): number | null {
+export function articleForCreate(
+  ctx: SandboxContext,
+  fields: { body?: string | null | undefined; article_id?: number | undefined },
+  title: string,
+): number | null {
   if (fields.article_id !== undefined) return requireArticle(ctx, fields.article_id).id;
   if (fields.body == null) return null;
   return articleFromBody(ctx, fields.body, title).id;
 }
 
 /** Checks an update's `body`/`article_id` before anything changes; 422 when `body` would replace rich content. */
-export function checkArticleUpdate(ctx: SandboxContext, currentArticleId: number | null, fields: { body?: string | null | undefined; article_id?: number | undefined }): void {
+export function checkArticleUpdate(
+  ctx: SandboxContext,
+  currentArticleId: number | null,
+  fields: { body?: string | null | undefined; article_id?: number | undefined },
+): void {
   if (fields.article_id !== undefined) requireArticle(ctx, fields.article_id);
   if (fields.body == null || currentArticleId === null || fields.article_id !== undefined) return;
   const current = ctx.db.get<ArticleRecord>(CONTENT_KIND.articles, currentArticleId);
@@ -38,7 +46,12 @@ export function checkArticleUpdate(ctx: SandboxContext, currentArticleId: number
 }
 
 /** Applies a checked update: relinks, rewrites a body-made article, or makes one; returns the article id. */
-export function applyArticleUpdate(ctx: SandboxContext, currentArticleId: number | null, fields: { body?: string | null | undefined; article_id?: number | undefined }, title: string): number | null {
+export function applyArticleUpdate(
+  ctx: SandboxContext,
+  currentArticleId: number | null,
+  fields: { body?: string | null | undefined; article_id?: number | undefined },
+  title: string,
+): number | null {
   if (fields.article_id !== undefined) return fields.article_id;
   if (fields.body == null) return currentArticleId;
   if (currentArticleId !== null && ctx.db.get(CONTENT_KIND.articles, currentArticleId)) {

@@ -101,11 +101,22 @@ function findEntry(ctx: SandboxContext, rawId: unknown): CalendarEntryRecord {
 
 /** spec: Calendar entries */
 export function registerCalendarEntries(router: ApiRouter, ctx: SandboxContext): void {
-  registerStatusListAndGet<CalendarEntryRecord>(router, ctx, { path: '/calendar-entries', scope: 'read:calendar_entries', kind: CONTENT_KIND.calendarEntries, serialize: (e) => serializeCalendarEntry(ctx, e) });
-
-  router.route('POST', '/calendar-entries', 'write:calendar_entries', (request, auth) => ({ data: serializeCalendarEntry(ctx, insertCalendarEntry(ctx, request.body, auth.actor.id)) }), {
-    status: 201,
+  registerStatusListAndGet<CalendarEntryRecord>(router, ctx, {
+    path: '/calendar-entries',
+    scope: 'read:calendar_entries',
+    kind: CONTENT_KIND.calendarEntries,
+    serialize: (e) => serializeCalendarEntry(ctx, e),
   });
+
+  router.route(
+    'POST',
+    '/calendar-entries',
+    'write:calendar_entries',
+    (request, auth) => ({ data: serializeCalendarEntry(ctx, insertCalendarEntry(ctx, request.body, auth.actor.id)) }),
+    {
+      status: 201,
+    },
+  );
 
   // spec: Calendar entries — PUT or PATCH, both change the sent fields only
   router.route(['PUT', 'PATCH'], '/calendar-entries/{id}', 'write:calendar_entries', (request) => {
@@ -113,9 +124,15 @@ export function registerCalendarEntries(router: ApiRouter, ctx: SandboxContext):
     return { data: serializeCalendarEntry(ctx, updateCalendarEntry(ctx, findEntry(ctx, id), request.body)) };
   });
 
-  router.route('DELETE', '/calendar-entries/{id}', 'write:calendar_entries', (request) => {
-    const { id } = request.params as { id: string };
-    ctx.db.remove(CONTENT_KIND.calendarEntries, findEntry(ctx, id).id);
-    return undefined;
-  }, { status: 204 });
+  router.route(
+    'DELETE',
+    '/calendar-entries/{id}',
+    'write:calendar_entries',
+    (request) => {
+      const { id } = request.params as { id: string };
+      ctx.db.remove(CONTENT_KIND.calendarEntries, findEntry(ctx, id).id);
+      return undefined;
+    },
+    { status: 204 },
+  );
 }

@@ -27,8 +27,14 @@ export function registerCalendarEventTypes(router: ApiRouter, ctx: SandboxContex
     return paginate(request, ctx.db.all<CalendarEventTypeRecord>(CONTENT_KIND.calendarEventTypes), page, (t) => serializeCalendarEventType(ctx, t));
   });
 
-  router.route('POST', '/calendar-event-types', 'write:calendar_event_types', (request) => {
-    const fields = validate(CalendarEventTypeCreateSchema, request.body);
-    return { data: serializeCalendarEventType(ctx, insertCalendarEventType(ctx, fields)) };
-  }, { status: 201 });
+  router.route(
+    'POST',
+    '/calendar-event-types',
+    'write:calendar_event_types',
+    (request) => {
+      const fields = validate(CalendarEventTypeCreateSchema, request.body);
+      return { data: serializeCalendarEventType(ctx, insertCalendarEventType(ctx, fields)) };
+    },
+    { status: 201 },
+  );
 }

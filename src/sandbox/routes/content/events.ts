@@ -99,7 +99,12 @@ function findEvent(ctx: SandboxContext, rawId: unknown): EventRecord {
 
 /** spec: Events */
 export function registerEvents(router: ApiRouter, ctx: SandboxContext): void {
-  registerStatusListAndGet<EventRecord>(router, ctx, { path: '/events', scope: 'read:events', kind: CONTENT_KIND.events, serialize: (e) => serializeEvent(ctx, e) });
+  registerStatusListAndGet<EventRecord>(router, ctx, {
+    path: '/events',
+    scope: 'read:events',
+    kind: CONTENT_KIND.events,
+    serialize: (e) => serializeEvent(ctx, e),
+  });
 
   router.route('POST', '/events', 'write:events', (request, auth) => ({ data: serializeEvent(ctx, createEvent(ctx, request.body, auth.actor.id)) }), {
     status: 201,
@@ -110,9 +115,15 @@ export function registerEvents(router: ApiRouter, ctx: SandboxContext): void {
     return { data: serializeEvent(ctx, updateEvent(ctx, findEvent(ctx, id), request.body)) };
   });
 
-  router.route('DELETE', '/events/{id}', 'write:events', (request) => {
-    const { id } = request.params as { id: string };
-    ctx.db.remove(CONTENT_KIND.events, findEvent(ctx, id).id);
-    return undefined;
-  }, { status: 204 });
+  router.route(
+    'DELETE',
+    '/events/{id}',
+    'write:events',
+    (request) => {
+      const { id } = request.params as { id: string };
+      ctx.db.remove(CONTENT_KIND.events, findEvent(ctx, id).id);
+      return undefined;
+    },
+    { status: 204 },
+  );
 }

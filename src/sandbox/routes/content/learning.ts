@@ -39,11 +39,22 @@ export function serializeLearning(ctx: SandboxContext, row: LearningRecord | Jou
   };
 }
 
-export function insertLearning(ctx: SandboxContext, kind: string, fields: { title: string; description?: string | null | undefined; is_published?: boolean | undefined; type?: string }): LearningRecord {
+export function insertLearning(
+  ctx: SandboxContext,
+  kind: string,
+  fields: { title: string; description?: string | null | undefined; is_published?: boolean | undefined; type?: string },
+): LearningRecord {
   const now = ctx.now();
   // spec: not shown — created published unless `is_published: false` is sent
   const journey = fields.type === undefined ? {} : { type: fields.type };
-  return ctx.db.insert(kind, { title: fields.title, description: fields.description ?? null, ...journey, is_published: fields.is_published ?? true, created_at: now, updated_at: now });
+  return ctx.db.insert(kind, {
+    title: fields.title,
+    description: fields.description ?? null,
+    ...journey,
+    is_published: fields.is_published ?? true,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 const CertificateRecordSchema = z.object({
@@ -75,30 +86,80 @@ function createArticle(ctx: SandboxContext, body: unknown): ArticleRecord {
   const fields = validate(ArticleCreateSchema, body);
   const now = ctx.now();
   // built through this endpoint: "rich article content" (spec: Announcements, update rule)
-  return ctx.db.insert(CONTENT_KIND.articles, { title: fields.title ?? null, body: fields.body, origin: 'articles' as const, created_at: now, updated_at: now });
+  return ctx.db.insert(CONTENT_KIND.articles, {
+    title: fields.title ?? null,
+    body: fields.body,
+    origin: 'articles' as const,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** Articles, handbooks, courses, journeys, certificates and certificate types (spec: Other endpoints that exist). */
 export function registerLearning(router: ApiRouter, ctx: SandboxContext): void {
   const learning = (row: LearningRecord): unknown => serializeLearning(ctx, row);
-  const createIn = (kind: string) => (body: unknown): LearningRecord => insertLearning(ctx, kind, validate(LearningContentCreateSchema, body));
-  listAndCreate(router, ctx, { path: '/articles', kind: CONTENT_KIND.articles, read: 'read:articles', write: 'write:articles', serialize: (a: ArticleRecord) => serializeArticle(ctx, a), create: (b) => createArticle(ctx, b) });
+  const createIn =
+    (kind: string) =>
+    (body: unknown): LearningRecord =>
+      insertLearning(ctx, kind, validate(LearningContentCreateSchema, body));
+  listAndCreate(router, ctx, {
+    path: '/articles',
+    kind: CONTENT_KIND.articles,
+    read: 'read:articles',
+    write: 'write:articles',
+    serialize: (a: ArticleRecord) => serializeArticle(ctx, a),
+    create: (b) => createArticle(ctx, b),
+  });
   router.route('GET', '/articles/{id}', 'read:articles', (request) => {
     const article = ctx.db.get<ArticleRecord>(CONTENT_KIND.articles, idParam((request.params as { id: string }).id));
     if (!article) throw notFound();
     return { data: serializeArticle(ctx, article) };
   });
-  listAndCreate(router, ctx, { path: '/handbooks', kind: LEARNING_KIND.handbooks, read: 'read:handbooks', write: 'write:handbooks', serialize: learning, create: createIn(LEARNING_KIND.handbooks) });
-  listAndCreate(router, ctx, { path: '/courses', kind: LEARNING_KIND.courses, read: 'read:courses', write: 'write:courses', serialize: learning, create: createIn(LEARNING_KIND.courses) });
-  listAndCreate(router, ctx, { path: '/journeys', kind: LEARNING_KIND.journeys, read: 'read:journeys', write: null, serialize: learning, create: createIn(LEARNING_KIND.journeys) });
   listAndCreate(router, ctx, {
-    path: '/certificate-types', kind: LEARNING_KIND.certificateTypes, read: 'read:certificatetypes', write: 'write:certificatetypes',
+    path: '/handbooks',
+    kind: LEARNING_KIND.handbooks,
+    read: 'read:handbooks',
+    write: 'write:handbooks',
+    serialize: learning,
+    create: createIn(LEARNING_KIND.handbooks),
+  });
+  listAndCreate(router, ctx, {
+    path: '/courses',
+    kind: LEARNING_KIND.courses,
+    read: 'read:courses',
+    write: 'write:courses',
+    serialize: learning,
+    create: createIn(LEARNING_KIND.courses),
+  });
+  listAndCreate(router, ctx, {
+    path: '/journeys',
+    kind: LEARNING_KIND.journeys,
+    read: 'read:journeys',
+    write: null,
+    serialize: learning,
+    create: createIn(LEARNING_KIND.journeys),
+  });
+  listAndCreate(router, ctx, {
+    path: '/certificate-types',
+    kind: LEARNING_KIND.certificateTypes,
+    read: 'read:certificatetypes',
+    write: 'write:certificatetypes',
     serialize: (t: { id: number; name: string; created_at: number }) => ({ id: t.id, name: t.name, created_at: ctx.iso(t.created_at) }),
     create: (b) => ctx.db.insert(LEARNING_KIND.certificateTypes, { name: validate(CertificateTypeCreateSchema, b).name, created_at: ctx.now() }),
   });
   listAndCreate(router, ctx, {
-    path: '/certificates', kind: LEARNING_KIND.certificates, read: 'read:certificates', write: 'write:certificates',
-    serialize: (c: CertificateRecord) => ({ id: c.id, user_id: c.user_id, certificate_type_id: c.certificate_type_id, issued_at: c.issued_at, expires_at: c.expires_at, created_at: ctx.iso(c.created_at) }),
+    path: '/certificates',
+    kind: LEARNING_KIND.certificates,
+    read: 'read:certificates',
+    write: 'write:certificates',
+    serialize: (c: CertificateRecord) => ({
+      id: c.id,
+      user_id: c.user_id,
+      certificate_type_id: c.certificate_type_id,
+      issued_at: c.issued_at,
+      expires_at: c.expires_at,
+      created_at: ctx.iso(c.created_at),
+    }),
     create: (b) => createCertificate(ctx, b),
   });
 }

@@ -67,5 +67,7 @@ export function registerStatusListAndGet<T extends Publishable>(
     const rows = newestFirst(ctx.db.filter<T & { id: number }>(route.kind, (row) => matchesStatus(row.is_published, status)));
     return paginate(request, rows, page, route.serialize);
   });
-  router.route('GET', `${route.path}/{id}`, route.scope, (request) => ({ data: route.serialize(findOr404<T>(ctx, route.kind, (request.params as { id: string }).id)) }));
+  router.route('GET', `${route.path}/{id}`, route.scope, (request) => ({
+    data: route.serialize(findOr404<T>(ctx, route.kind, (request.params as { id: string }).id)),
+  }));
 }

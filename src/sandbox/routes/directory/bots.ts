@@ -38,15 +38,18 @@ function botOf(ctx: SandboxContext, request: FastifyRequest): StoredUser {
 function createBot(ctx: SandboxContext, body: unknown): StoredUser {
   const input = validate(BotUserCreateSchema, body);
   const count = ctx.db.filter<StoredUser>(KIND.users, (u) => u.kind === 'bot').length;
-  return ctx.db.insert(KIND.users, newUser(ctx, {
-    kind: 'bot',
-    first_name: input.name,
-    last_name: '',
-    name: input.name,
-    // bots have no mailbox; a unique placeholder keeps the user table's emails distinct
-    email: `bot-${count + 1}@bots.sandbox.example`,
-    // spec: Bot user — avatar_url defaults to the customer app icon
-    avatar_url: input.avatar_url ?? DEFAULT_BOT_AVATAR_URL,
-    last_active_on: null,
-  }));
+  return ctx.db.insert(
+    KIND.users,
+    newUser(ctx, {
+      kind: 'bot',
+      first_name: input.name,
+      last_name: '',
+      name: input.name,
+      // bots have no mailbox; a unique placeholder keeps the user table's emails distinct
+      email: `bot-${count + 1}@bots.sandbox.example`,
+      // spec: Bot user — avatar_url defaults to the customer app icon
+      avatar_url: input.avatar_url ?? DEFAULT_BOT_AVATAR_URL,
+      last_active_on: null,
+    }),
+  );
 }

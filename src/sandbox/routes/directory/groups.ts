@@ -40,7 +40,7 @@ function createGroup(ctx: SandboxContext, body: unknown): Record<string, unknown
   const group = ctx.db.insert(KIND.groups, {
     name: input.name,
     type: input.type,
-    is_open: input.type === 'custom' ? input.is_open ?? false : null,
+    is_open: input.type === 'custom' ? (input.is_open ?? false) : null,
     created_at: ctx.now(),
   });
   return serializeGroup(ctx, group, new Map());

@@ -80,7 +80,10 @@ function managerHub(ctx: SandboxContext, actor: UserRecord): Record<string, unkn
   const todayMd = ctx.today().slice(5);
   const people = employees(ctx);
   const groups = new Map(ctx.db.all<StoredGroup>(KIND.groups).map((g) => [g.id, g]));
-  const ledByActor = actor.memberships.filter((m) => m.is_manager).map((m) => groups.get(m.group_id)).filter((g): g is StoredGroup => g !== undefined && g.type !== 'system');
+  const ledByActor = actor.memberships
+    .filter((m) => m.is_manager)
+    .map((m) => groups.get(m.group_id))
+    .filter((g): g is StoredGroup => g !== undefined && g.type !== 'system');
   const led = ledByActor.length > 0 ? ledByActor : [...groups.values()].filter((g) => g.type === 'department');
   const ledIds = new Set(led.map((g) => g.id));
   const team = people.filter((u) => u.id !== actor.id && u.memberships.some((m) => ledIds.has(m.group_id)));
@@ -92,6 +95,8 @@ function managerHub(ctx: SandboxContext, actor: UserRecord): Record<string, unkn
     away: team.filter((u) => u.is_away).map(ref),
     birthdays_today: team.filter((u) => u.date_of_birth?.slice(5) === todayMd).map(ref),
     anniversaries_today: team.filter((u) => effectiveHiredAt(u)?.slice(5) === todayMd && effectiveHiredAt(u) !== ctx.today()).map(ref),
-    pending_invitations: ctx.db.filter<StoredUser>(KIND.users, (u) => u.status === 'pending' && u.deleted_at === null && u.memberships.some((m) => ledIds.has(m.group_id))).map(ref),
+    pending_invitations: ctx.db
+      .filter<StoredUser>(KIND.users, (u) => u.status === 'pending' && u.deleted_at === null && u.memberships.some((m) => ledIds.has(m.group_id)))
+      .map(ref),
   };
 }

@@ -57,7 +57,14 @@ export function adoption(ctx: SandboxContext, groupIds: number[] | undefined): R
     const activeHere = members.filter((u) => u.last_active_on !== null && u.last_active_on >= from).length;
     active += activeHere;
     total += members.length;
-    return { id: group.id, name: group.name, active: activeHere, not_active: members.length - activeHere, total_employees: members.length, average: percent(activeHere, members.length) };
+    return {
+      id: group.id,
+      name: group.name,
+      active: activeHere,
+      not_active: members.length - activeHere,
+      total_employees: members.length,
+      average: percent(activeHere, members.length),
+    };
   });
   return { adoption_rate: { average: percent(active, total), departments } };
 }

@@ -33,14 +33,22 @@ export function periods(today: string, granularity: Granularity, scope: number):
   for (let back = scope - 1; back >= 0; back--) {
     if (granularity === 'day') {
       const start = shiftDate(today, -back);
-      out.push({ key: { year: Number(start.slice(0, 4)), month: Number(start.slice(5, 7)), day: Number(start.slice(8, 10)) }, start, end: shiftDate(start, 1) });
+      out.push({
+        key: { year: Number(start.slice(0, 4)), month: Number(start.slice(5, 7)), day: Number(start.slice(8, 10)) },
+        start,
+        end: shiftDate(start, 1),
+      });
     } else if (granularity === 'week') {
       const monday = shiftDate(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7) - 7 * back);
       out.push({ key: isoWeek(monday), start: monday, end: shiftDate(monday, 7) });
     } else {
       const first = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)) - 1 - back, 1));
       const next = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1));
-      out.push({ key: { year: first.getUTCFullYear(), month: first.getUTCMonth() + 1 }, start: first.toISOString().slice(0, 10), end: next.toISOString().slice(0, 10) });
+      out.push({
+        key: { year: first.getUTCFullYear(), month: first.getUTCMonth() + 1 },
+        start: first.toISOString().slice(0, 10),
+        end: next.toISOString().slice(0, 10),
+      });
     }
   }
   return out;
@@ -62,7 +70,10 @@ const SESSIONS_PER_ACTIVE_USER: Record<Granularity, number> = { day: 2, week: 8,
  */
 export function engagement(ctx: SandboxContext, granularity: Granularity, scope: number, groupIds: number[] | undefined): Record<string, number>[] {
   const tz = ctx.settings.timezone;
-  const users = ctx.db.filter<StoredUser>(KIND.users, (u) => isListedUser(u) && u.kind === 'default' && (groupIds === undefined || u.memberships.some((m) => groupIds.includes(m.group_id))));
+  const users = ctx.db.filter<StoredUser>(
+    KIND.users,
+    (u) => isListedUser(u) && u.kind === 'default' && (groupIds === undefined || u.memberships.some((m) => groupIds.includes(m.group_id))),
+  );
   const list = periods(ctx.today(), granularity, scope);
   return list.map((period, index) => {
     const endMs = zonedMidnight(period.end, tz);

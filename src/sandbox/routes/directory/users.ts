@@ -61,16 +61,19 @@ function createUser(ctx: SandboxContext, body: unknown): StoredUser {
     const group = ctx.db.get<GroupRecord & { id: number }>(KIND.groups, id);
     if (!group || group.type === 'system') throw validationError(`groups.${index}`, `group ${id} does not exist`);
   });
-  return ctx.db.insert(KIND.users, newUser(ctx, {
-    first_name: input.first_name,
-    last_name: input.last_name,
-    email: input.email,
-    title: input.title ?? null,
-    hired_at_manual: input.hired_at ?? null,
-    date_of_birth: input.date_of_birth ?? null,
-    memberships: groupIds.map((group_id) => ({ group_id, is_manager: false })),
-    last_active_on: null,
-  }));
+  return ctx.db.insert(
+    KIND.users,
+    newUser(ctx, {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+      title: input.title ?? null,
+      hired_at_manual: input.hired_at ?? null,
+      date_of_birth: input.date_of_birth ?? null,
+      memberships: groupIds.map((group_id) => ({ group_id, is_manager: false })),
+      last_active_on: null,
+    }),
+  );
 }
 
 /** DELETE /users/{id}: 204; a user synced from an external system cannot be deleted (spec: Errors, 422 list). */

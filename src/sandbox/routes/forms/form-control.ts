@@ -82,8 +82,17 @@ export function registerFormControl(app: FastifyInstance, ctx: SandboxContext): 
     registeredUser(ctx, input.user_id, 'user_id');
     const now = ctx.now();
     const response = ctx.db.insert(FORM_KIND.responses, {
-      form_id: form.id, user_id: input.user_id, answers: input.answers, status: 'new', deadline_at: null, hidden: false, archived: false,
-      assignee_ids: [], deleted_at: null, created_at: now, updated_at: now,
+      form_id: form.id,
+      user_id: input.user_id,
+      answers: input.answers,
+      status: 'new',
+      deadline_at: null,
+      hidden: false,
+      archived: false,
+      assignee_ids: [],
+      deleted_at: null,
+      created_at: now,
+      updated_at: now,
     } satisfies Omit<FormResponseRecord, 'id'>);
     emitResponseEvent(ctx, 'formresponse.created', response);
     return reply.code(201).send({ data: serializeFormResponse(ctx, response) });
@@ -106,7 +115,8 @@ export function registerFormControl(app: FastifyInstance, ctx: SandboxContext): 
     const response = responseOr404(ctx, (request.params as Params).id);
     const deletedAt = response.deleted_at ?? ctx.now();
     emitResponseEvent(ctx, 'formresponse.updated', { ...response, deleted_at: deletedAt, updated_at: ctx.now() });
-    for (const c of ctx.db.filter<FormResponseCommentRecord>(FORM_KIND.comments, (x) => x.form_response_id === response.id)) ctx.db.remove(FORM_KIND.comments, c.id);
+    for (const c of ctx.db.filter<FormResponseCommentRecord>(FORM_KIND.comments, (x) => x.form_response_id === response.id))
+      ctx.db.remove(FORM_KIND.comments, c.id);
     ctx.db.remove(FORM_KIND.responses, response.id);
     return reply.code(204).send();
   });
@@ -115,7 +125,13 @@ export function registerFormControl(app: FastifyInstance, ctx: SandboxContext): 
     const response = responseOr404(ctx, (request.params as Params).id);
     const input = validate(CommentSchema, request.body);
     registeredUser(ctx, input.user_id, 'user_id');
-    const comment = ctx.db.insert(FORM_KIND.comments, { form_response_id: response.id, user_id: input.user_id, body: input.body, internal: input.internal, created_at: ctx.now() });
+    const comment = ctx.db.insert(FORM_KIND.comments, {
+      form_response_id: response.id,
+      user_id: input.user_id,
+      body: input.body,
+      internal: input.internal,
+      created_at: ctx.now(),
+    });
     emitCommentEvent(ctx, 'formresponse.comment.created', comment, response);
     return reply.code(201).send({ data: { ...serializeResponseComment(ctx, comment, response), internal: comment.internal } });
   });

@@ -95,7 +95,9 @@ export function registerIncomingManagement(router: ApiRouter, ctx: SandboxContex
     const rows = ctx.db.filter<IncomingWebhookRecord>(MESSAGING_KIND.incomingWebhooks, (w) => w.token_id === auth.token.id);
     return paginate(request, rows, readPageQuery(request.query as Record<string, unknown>, ctx.settings.timezone), serialize);
   });
-  router.route('GET', '/incoming-webhooks/{id}', 'read:incoming_webhooks', (request, auth) => ({ data: serialize(ownWebhook(ctx, auth, (request.params as Params).id)) }));
+  router.route('GET', '/incoming-webhooks/{id}', 'read:incoming_webhooks', (request, auth) => ({
+    data: serialize(ownWebhook(ctx, auth, (request.params as Params).id)),
+  }));
   router.route('POST', '/incoming-webhooks', 'write:incoming_webhooks', (request, auth) => ({ data: create(ctx, auth, request) }), { status: 201 });
   router.route('PUT', '/incoming-webhooks/{id}', 'write:incoming_webhooks', (request, auth) => ({
     data: serialize(update(ctx, ownWebhook(ctx, auth, (request.params as Params).id), request.body)),

@@ -1,9 +1,4 @@
-import {
-  CalendarEntryPayloadSchema,
-  ChatMessagePayloadSchema,
-  DirectMessagePayloadSchema,
-  WallPostPayloadSchema,
-} from '../../../api/schemas/incoming-webhook';
+import { CalendarEntryPayloadSchema, ChatMessagePayloadSchema, DirectMessagePayloadSchema, WallPostPayloadSchema } from '../../../api/schemas/incoming-webhook';
 import { incomingWebhookEndpoints } from '../../../api/schemas/endpoints/incoming';
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
@@ -33,7 +28,15 @@ async function chatMessage(ctx: SandboxContext, hook: IncomingWebhookRecord, bod
   const payload = validate(ChatMessagePayloadSchema, body);
   if (hook.chat_id === null || !ctx.db.get(MESSAGING_KIND.chats, hook.chat_id)) throw notFound();
   const media = await downloadMedia(payload.media ?? []);
-  const message = storeMessage(ctx, { kind: 'chat', chat_id: hook.chat_id, sender_id: hook.author_id, text: payload.text, media: storedMedia(media), source: 'incoming_webhook', incoming_webhook_id: hook.id });
+  const message = storeMessage(ctx, {
+    kind: 'chat',
+    chat_id: hook.chat_id,
+    sender_id: hook.author_id,
+    text: payload.text,
+    media: storedMedia(media),
+    source: 'incoming_webhook',
+    incoming_webhook_id: hook.id,
+  });
   return { action: 'chat_message', id: message.id };
 }
 
@@ -41,9 +44,18 @@ async function directMessage(ctx: SandboxContext, hook: IncomingWebhookRecord, b
   const payload = validate(DirectMessagePayloadSchema, body);
   // spec: Incoming webhooks — direct_message: "a bot user is always the sender"
   const bot = requireBot(ctx, hook.bot_user_id ?? 0);
-  if (hook.user_id === null || !isReachableEmployee(findUser(ctx, hook.user_id))) throw validationError('user_id', 'the recipient is no longer a registered user');
+  if (hook.user_id === null || !isReachableEmployee(findUser(ctx, hook.user_id)))
+    throw validationError('user_id', 'the recipient is no longer a registered user');
   const media = await downloadMedia(payload.media ?? []);
-  const message = storeMessage(ctx, { kind: 'direct', user_id: hook.user_id, sender_id: bot.id, text: payload.text, media: storedMedia(media), source: 'incoming_webhook', incoming_webhook_id: hook.id });
+  const message = storeMessage(ctx, {
+    kind: 'direct',
+    user_id: hook.user_id,
+    sender_id: bot.id,
+    text: payload.text,
+    media: storedMedia(media),
+    source: 'incoming_webhook',
+    incoming_webhook_id: hook.id,
+  });
   return { action: 'direct_message', id: message.id };
 }
 
@@ -54,8 +66,14 @@ function storePostMedia(ctx: SandboxContext, media: DownloadedMedia[]): number[]
     const size = m.type === 'image' ? imageSize(m.bytes) : null;
     const filename = decodeURIComponent(new URL(m.url).pathname.split('/').pop() || 'download');
     const record = ctx.db.insert(POSTS_KIND.media, {
-      type: m.type, mime_type: m.mime_type, filename, size: m.size, width: size?.width ?? null, height: size?.height ?? null,
-      data_base64: m.bytes.toString('base64'), created_at: ctx.now(),
+      type: m.type,
+      mime_type: m.mime_type,
+      filename,
+      size: m.size,
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      data_base64: m.bytes.toString('base64'),
+      created_at: ctx.now(),
     } satisfies Omit<MediaRecord, 'id'>);
     return record.id;
   });
@@ -82,7 +100,10 @@ function calendarEntry(ctx: SandboxContext, hook: IncomingWebhookRecord, body: u
   return { action: 'calendar_entry', id: typeof entry.id === 'number' ? entry.id : null };
 }
 
-const ACTIONS: Record<IncomingWebhookRecord['action'], (ctx: SandboxContext, hook: IncomingWebhookRecord, body: unknown) => IncomingResult | Promise<IncomingResult>> = {
+const ACTIONS: Record<
+  IncomingWebhookRecord['action'],
+  (ctx: SandboxContext, hook: IncomingWebhookRecord, body: unknown) => IncomingResult | Promise<IncomingResult>
+> = {
   chat_message: chatMessage,
   direct_message: directMessage,
   wall_post: wallPost,
@@ -94,13 +115,18 @@ const ACTIONS: Record<IncomingWebhookRecord['action'], (ctx: SandboxContext, hoo
  * authenticates (unknown or revoked: 404); 60 requests a minute per webhook (spec: Limits).
  */
 export function registerIncomingTrigger(router: ApiRouter, ctx: SandboxContext): void {
-  router.publicRoute('POST', '/incoming/{token}', async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const hook = ctx.db.find<IncomingWebhookRecord>(MESSAGING_KIND.incomingWebhooks, (w) => w.token === token);
-    if (!hook || hook.revoked_at !== null) throw notFound();
-    void reply.headers(ctx.limiter.hit(`incoming:${hook.id}`, ctx.settings.rate_limit_per_minute));
-    const result = await ACTIONS[hook.action](ctx, hook, request.body);
-    return { ok: true, data: result };
-  // the status the client's endpoint catalog documents for this call (our choice; the spec does not say)
-  }, { status: incomingWebhookEndpoints['incomingWebhooks.send'].successStatus });
+  router.publicRoute(
+    'POST',
+    '/incoming/{token}',
+    async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const hook = ctx.db.find<IncomingWebhookRecord>(MESSAGING_KIND.incomingWebhooks, (w) => w.token === token);
+      if (!hook || hook.revoked_at !== null) throw notFound();
+      void reply.headers(ctx.limiter.hit(`incoming:${hook.id}`, ctx.settings.rate_limit_per_minute));
+      const result = await ACTIONS[hook.action](ctx, hook, request.body);
+      return { ok: true, data: result };
+      // the status the client's endpoint catalog documents for this call (our choice; the spec does not say)
+    },
+    { status: incomingWebhookEndpoints['incomingWebhooks.send'].successStatus },
+  );
 }

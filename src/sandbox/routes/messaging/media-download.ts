@@ -23,7 +23,10 @@ async function downloadOne(item: IncomingMediaItem, index: number, timeoutMs: nu
     await response.body.dump();
     reason = `the server answered ${response.statusCode}`;
   } catch (error) {
-    reason = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? `no answer within ${timeoutMs / 1000} s` : 'the URL could not be reached';
+    reason =
+      error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+        ? `no answer within ${timeoutMs / 1000} s`
+        : 'the URL could not be reached';
   }
   throw validationError(`media.${index}.url`, `could not download ${item.url}: ${reason}`);
 }

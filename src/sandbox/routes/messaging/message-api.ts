@@ -48,7 +48,15 @@ function sendNotification(ctx: SandboxContext, actorId: number, body: unknown): 
     KIND.users,
     (u) => isReachableEmployee(u) && (users.has(u.id) || u.memberships.some((m) => groups.includes(m.group_id))),
   );
-  storeMessage(ctx, { kind: 'notification', sender_id: actorId, title: input.title, text: input.body, media: [], recipient_ids: matched.map((u) => u.id), source: 'api' });
+  storeMessage(ctx, {
+    kind: 'notification',
+    sender_id: actorId,
+    title: input.title,
+    text: input.body,
+    media: [],
+    recipient_ids: matched.map((u) => u.id),
+    source: 'api',
+  });
   return { matched: matched.length };
 }
 
@@ -60,20 +68,45 @@ function setPinned(ctx: SandboxContext, rawId: unknown, pinned: boolean): Messag
 
 /** spec: Other endpoints that exist — direct messages, notifications, pins and feedback. */
 export function registerMessageApi(router: ApiRouter, ctx: SandboxContext): void {
-  router.route('POST', '/users/{id}/messages', 'write:chat_messages', async (request) => ({ data: await sendDirectMessage(ctx, (request.params as Params).id, request.body) }), { status: 201 });
-  router.route('POST', '/notifications', 'write:notifications', (request, auth) => ({ data: sendNotification(ctx, auth.actor.id, request.body) }), { status: 201 });
+  router.route(
+    'POST',
+    '/users/{id}/messages',
+    'write:chat_messages',
+    async (request) => ({ data: await sendDirectMessage(ctx, (request.params as Params).id, request.body) }),
+    { status: 201 },
+  );
+  router.route('POST', '/notifications', 'write:notifications', (request, auth) => ({ data: sendNotification(ctx, auth.actor.id, request.body) }), {
+    status: 201,
+  });
   router.route('POST', '/chat-messages/{id}/pin', 'write:chat_messages', (request) => {
     const message = setPinned(ctx, (request.params as Params).id, true);
     return { data: { id: message.id, is_pinned: message.is_pinned } };
   });
-  router.route('DELETE', '/chat-messages/{id}/pin', 'write:chat_messages', (request) => {
-    setPinned(ctx, (request.params as Params).id, false);
-    return undefined;
-  }, { status: 204 });
+  router.route(
+    'DELETE',
+    '/chat-messages/{id}/pin',
+    'write:chat_messages',
+    (request) => {
+      setPinned(ctx, (request.params as Params).id, false);
+      return undefined;
+    },
+    { status: 204 },
+  );
   // spec: Other endpoints that exist — POST /feedback takes any valid token
-  router.route('POST', '/feedback', null, (request, auth) => {
-    const input = validate(FeedbackCreateSchema, request.body);
-    const row = ctx.db.insert(MESSAGING_KIND.feedback, { message: input.message, category: input.category ?? null, token_id: auth.token.id, created_at: ctx.now() });
-    return { data: { id: row.id, message: row.message, category: row.category, created_at: ctx.iso(row.created_at) } };
-  }, { status: 201 });
+  router.route(
+    'POST',
+    '/feedback',
+    null,
+    (request, auth) => {
+      const input = validate(FeedbackCreateSchema, request.body);
+      const row = ctx.db.insert(MESSAGING_KIND.feedback, {
+        message: input.message,
+        category: input.category ?? null,
+        token_id: auth.token.id,
+        created_at: ctx.now(),
+      });
+      return { data: { id: row.id, message: row.message, category: row.category, created_at: ctx.iso(row.created_at) } };
+    },
+    { status: 201 },
+  );
 }

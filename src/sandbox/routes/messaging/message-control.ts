@@ -27,7 +27,10 @@ function matches(m: MessageRecord, q: z.infer<typeof MessagesQuerySchema>): bool
 export function registerMessageControl(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/_sandbox/messages', async (request) => {
     const query = validate(MessagesQuerySchema, request.query);
-    const rows = ctx.db.filter<MessageRecord>(MESSAGING_KIND.messages, (m) => matches(m, query)).reverse().slice(0, query.limit);
+    const rows = ctx.db
+      .filter<MessageRecord>(MESSAGING_KIND.messages, (m) => matches(m, query))
+      .reverse()
+      .slice(0, query.limit);
     return { data: rows.map((m) => serializeMessage(ctx, m)) };
   });
   app.get('/_sandbox/chats', async () => ({ data: ctx.db.all<ChatRecord>(MESSAGING_KIND.chats).map((c) => ({ id: c.id, name: c.name })) }));

@@ -37,11 +37,17 @@ export function registerCommentRoutes(router: ApiRouter, ctx: SandboxContext): v
     return paginate(request, rows, page, (c) => serializeComment(ctx, c));
   });
   router.route('GET', '/posts/{post_id}/comments/{id}', 'read:comments', (request) => ({ data: serializeComment(ctx, commentOf(ctx, request)) }));
-  router.route('POST', '/posts/{post_id}/comments', 'write:comments', (request, auth) => {
-    const post = commentablePost(ctx, (request.params as Params).post_id);
-    const input = validate(CommentCreateSchema, request.body);
-    return { data: serializeComment(ctx, createComment(ctx, post, input.body, auth.actor.id)) };
-  }, { status: 201 });
+  router.route(
+    'POST',
+    '/posts/{post_id}/comments',
+    'write:comments',
+    (request, auth) => {
+      const post = commentablePost(ctx, (request.params as Params).post_id);
+      const input = validate(CommentCreateSchema, request.body);
+      return { data: serializeComment(ctx, createComment(ctx, post, input.body, auth.actor.id)) };
+    },
+    { status: 201 },
+  );
   router.route('PUT', '/posts/{post_id}/comments/{id}', 'write:comments', (request, auth) => {
     const comment = commentOf(ctx, request);
     const input = validate(CommentUpdateSchema, request.body);
@@ -49,15 +55,22 @@ export function registerCommentRoutes(router: ApiRouter, ctx: SandboxContext): v
     // case and it is a permission, not a fault of the body, so it answers 403 forbidden.
     if (comment.author_id !== auth.actor.id) throw forbidden('Only the author of a comment can edit it.');
     // spec: Comment edit window; Limits — 30 minutes from creation, on the platform's clock
-    if (ctx.now() - comment.created_at > COMMENT_EDIT_WINDOW_MS) throw validationError('body', 'a comment can be edited only within 30 minutes of its creation');
+    if (ctx.now() - comment.created_at > COMMENT_EDIT_WINDOW_MS)
+      throw validationError('body', 'a comment can be edited only within 30 minutes of its creation');
     const updated = ctx.db.update<CommentRecord>(POSTS_KIND.comments, comment.id, { body: input.body, updated_at: ctx.now() }) as CommentRecord;
     announceComment(ctx, 'comment.updated', updated);
     return { data: serializeComment(ctx, updated) };
   });
-  router.route('DELETE', '/posts/{post_id}/comments/{id}', 'write:comments', (request) => {
-    const comment = commentOf(ctx, request);
-    ctx.db.remove(POSTS_KIND.comments, comment.id);
-    announceComment(ctx, 'comment.deleted', comment);
-    return undefined;
-  }, { status: 204 });
+  router.route(
+    'DELETE',
+    '/posts/{post_id}/comments/{id}',
+    'write:comments',
+    (request) => {
+      const comment = commentOf(ctx, request);
+      ctx.db.remove(POSTS_KIND.comments, comment.id);
+      announceComment(ctx, 'comment.deleted', comment);
+      return undefined;
+    },
+    { status: 204 },
+  );
 }

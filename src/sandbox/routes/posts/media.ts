@@ -11,12 +11,18 @@ import { POSTS_KIND, type MediaRecord } from './records';
 
 /** spec: Media (write:media) — upload with multipart `media` + `type`, then read one back. */
 export function registerMediaRoutes(router: ApiRouter, ctx: SandboxContext): void {
-  router.route('POST', '/media', 'write:media', async (request) => {
-    const form = await readForm(request);
-    const input = validate(MediaUploadSchema, { media: form.get('media') ?? undefined, type: form.get('type') ?? undefined });
-    const media = await storeUpload(ctx, request, input.media as Blob, input.type);
-    return { data: serializeMedia(ctx, media, requestOrigin(request)) };
-  }, { status: 201 });
+  router.route(
+    'POST',
+    '/media',
+    'write:media',
+    async (request) => {
+      const form = await readForm(request);
+      const input = validate(MediaUploadSchema, { media: form.get('media') ?? undefined, type: form.get('type') ?? undefined });
+      const media = await storeUpload(ctx, request, input.media as Blob, input.type);
+      return { data: serializeMedia(ctx, media, requestOrigin(request)) };
+    },
+    { status: 201 },
+  );
   router.route('GET', '/media/{id}', 'write:media', (request) => {
     const media = ctx.db.get<MediaRecord>(POSTS_KIND.media, idParam((request.params as { id?: string }).id));
     if (!media) throw notFound();

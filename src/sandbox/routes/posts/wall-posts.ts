@@ -45,23 +45,40 @@ export function registerWallPostRoutes(router: ApiRouter, ctx: SandboxContext): 
     const page = readPageQuery(query, ctx.settings.timezone);
     publishDuePosts(ctx);
     // spec: Wall post visibility — a post an employee scheduled is absent from every list status
-    const rows = ctx.db.filter<PostRecord>(POSTS_KIND.posts, (p) => p.wall_id === wall.id && p.status !== 'scheduled' && (status === 'all' || p.status === status));
+    const rows = ctx.db.filter<PostRecord>(
+      POSTS_KIND.posts,
+      (p) => p.wall_id === wall.id && p.status !== 'scheduled' && (status === 'all' || p.status === status),
+    );
     return paginate(request, newestFirst(rows), page, (p) => serializePost(ctx, p, requestOrigin(request)));
   });
-  router.route('GET', '/walls/{wall_id}/posts/{id}', 'read:posts', (request) => ({ data: serializePost(ctx, visiblePost(ctx, request), requestOrigin(request)) }));
-  router.route('POST', '/walls/{wall_id}/posts', 'write:posts', (request, auth) => ({ data: serializePost(ctx, createApiPost(ctx, request, auth), requestOrigin(request)) }), { status: 201 });
+  router.route('GET', '/walls/{wall_id}/posts/{id}', 'read:posts', (request) => ({
+    data: serializePost(ctx, visiblePost(ctx, request), requestOrigin(request)),
+  }));
+  router.route(
+    'POST',
+    '/walls/{wall_id}/posts',
+    'write:posts',
+    (request, auth) => ({ data: serializePost(ctx, createApiPost(ctx, request, auth), requestOrigin(request)) }),
+    { status: 201 },
+  );
   router.route('PUT', '/walls/{wall_id}/posts/{id}', 'write:posts', (request) => {
     const post = visiblePost(ctx, request);
     const input = validate(PostUpdateSchema, request.body);
     const updated = ctx.db.update<PostRecord>(POSTS_KIND.posts, post.id, { body: input.body, updated_at: ctx.now() }) as PostRecord;
     return { data: serializePost(ctx, updated, requestOrigin(request)) };
   });
-  router.route('DELETE', '/walls/{wall_id}/posts/{id}', 'write:posts', (request) => {
-    const post = visiblePost(ctx, request);
-    for (const comment of ctx.db.filter<CommentRecord>(POSTS_KIND.comments, (c) => c.post_id === post.id)) ctx.db.remove(POSTS_KIND.comments, comment.id);
-    ctx.db.remove(POSTS_KIND.posts, post.id);
-    return undefined;
-  }, { status: 204 });
+  router.route(
+    'DELETE',
+    '/walls/{wall_id}/posts/{id}',
+    'write:posts',
+    (request) => {
+      const post = visiblePost(ctx, request);
+      for (const comment of ctx.db.filter<CommentRecord>(POSTS_KIND.comments, (c) => c.post_id === post.id)) ctx.db.remove(POSTS_KIND.comments, comment.id);
+      ctx.db.remove(POSTS_KIND.posts, post.id);
+      return undefined;
+    },
+    { status: 204 },
+  );
 }
 
 /**

@@ -22,8 +22,10 @@ const ReportCreateSchema = z
     custom_headers: z.record(z.string().min(1), z.string()).optional(),
   })
   .superRefine((value, issue) => {
-    if (value.auth_type && value.auth_value === undefined) issue.addIssue({ code: 'custom', path: ['auth_value'], message: `auth_value is required with auth_type ${value.auth_type}` });
-    if (value.auth_type === 'api_key' && !value.auth_header) issue.addIssue({ code: 'custom', path: ['auth_header'], message: 'auth_header is required with auth_type api_key' });
+    if (value.auth_type && value.auth_value === undefined)
+      issue.addIssue({ code: 'custom', path: ['auth_value'], message: `auth_value is required with auth_type ${value.auth_type}` });
+    if (value.auth_type === 'api_key' && !value.auth_header)
+      issue.addIssue({ code: 'custom', path: ['auth_header'], message: 'auth_header is required with auth_type api_key' });
   });
 
 function serializeReport(ctx: SandboxContext, report: ReportRecord): Record<string, unknown> {
@@ -50,8 +52,8 @@ export function registerReportControl(app: FastifyInstance, ctx: SandboxContext)
       schedule: input.schedule,
       secret: input.secret ?? randomBytes(32).toString('hex'),
       auth_type: input.auth_type ?? null,
-      auth_value: input.auth_type ? input.auth_value ?? null : null,
-      auth_header: input.auth_type === 'api_key' ? input.auth_header ?? null : null,
+      auth_value: input.auth_type ? (input.auth_value ?? null) : null,
+      auth_header: input.auth_type === 'api_key' ? (input.auth_header ?? null) : null,
       custom_headers: input.custom_headers ?? null,
       last_slot_at: null,
       created_at: ctx.now(),

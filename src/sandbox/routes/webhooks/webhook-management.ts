@@ -43,8 +43,8 @@ function create(ctx: SandboxContext, auth: AuthInfo, body: unknown): WebhookEndp
     ...rules,
     secret: randomBytes(32).toString('hex'),
     auth_type: input.auth_type ?? null,
-    auth_value: input.auth_type ? input.auth_value ?? null : null,
-    auth_header: input.auth_type === 'api_key' ? input.auth_header ?? null : null,
+    auth_value: input.auth_type ? (input.auth_value ?? null) : null,
+    auth_header: input.auth_type === 'api_key' ? (input.auth_header ?? null) : null,
     custom_headers: input.custom_headers ?? null,
     total_deliveries: 0,
     last_used_at: null,
@@ -97,7 +97,9 @@ export function registerWebhookManagement(router: ApiRouter, ctx: SandboxContext
   });
   router.route('GET', '/webhooks/{id}', 'read:webhooks', (request, auth) => ({ data: serialize(ownEndpoint(ctx, auth, (request.params as Params).id)) }));
   // spec: Outgoing webhook management — the one place the whole signing secret is returned
-  router.route('GET', '/webhooks/{id}/secret', 'read:webhooks', (request, auth) => ({ data: { secret: ownEndpoint(ctx, auth, (request.params as Params).id).secret } }));
+  router.route('GET', '/webhooks/{id}/secret', 'read:webhooks', (request, auth) => ({
+    data: { secret: ownEndpoint(ctx, auth, (request.params as Params).id).secret },
+  }));
   router.route('POST', '/webhooks', 'write:webhooks', (request, auth) => ({ data: serialize(create(ctx, auth, request.body)) }), { status: 201 });
   router.route('PUT', '/webhooks/{id}', 'write:webhooks', (request, auth) => {
     const endpoint = ownEndpoint(ctx, auth, (request.params as Params).id);
