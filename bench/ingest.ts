@@ -1,91 +1,238 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { request } from 'undici';
 import { webhookSecretName } from '../src/bots/provision/provision-bot';
 import { benchFile } from './lib/child';
+import { signedDelivery, type DeliveryTarget, type Signing } from './lib/deliveries';
 import { LoadGenerator } from './lib/load-client';
+import { PeerProcess } from './lib/peer-client';
+import { benchRedisUrl, connectRedis, redisCpuUs, redisHost, redisPersistence } from './lib/redis';
+import { emit, round, skipped, target, type InfoResult, type SkippedTarget, type TargetResult } from './lib/result';
 import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
-import type { DeliveryTarget } from './lib/deliveries';
-import { emit, round, target, type InfoResult } from './lib/result';
 import { median, summarize, type LatencySummary } from './lib/stats';
 import type { LoadReport, LoadSpec } from './load';
 
 /**
- * DESIGN.md Targets, event ingest: the real receiver path (verify + dedupe + durable inbox + 200,
- * in the full runtime over SQLite, while a bot's handlers take 5 s each) against a bare Fastify
- * route that parses JSON and answers 200, with the same load generator and settings in one run.
+ * DESIGN.md Targets, event ingest: intrabot's receiver (verify + dedupe + durable inbox + 200, the
+ * full runtime while a bot's handlers take 5 s each), once over SQLite and once over Redis, against
+ * a durable peer (Probot's webhook path: `@octokit/webhooks` verifying, then BullMQ `queue.add` with
+ * the delivery id as job id, on the same Redis; `bench/peer.ts`) and, for information, a bare Fastify
+ * route that parses JSON and answers 200. Same bodies, same load generator, same connections, in
+ * alternating rounds of one run. Without a reachable Redis, the Redis store and the peer are skipped
+ * and the output says why.
  */
 /** Connections of the throughput phases (BENCH_CONNECTIONS to experiment). */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WARMUP_MS = 1_500;
 const PHASE_MS = 2_000;
-/** Bare and runtime alternate in short phases, so load from elsewhere on the machine hits both alike. */
+/** Every side runs once per round, in an order that rotates, so load from elsewhere on the machine hits all alike. */
 const ROUNDS = 6;
 /** The latency phase: a steady rate well above what one tenant's platform sends. */
 const OPEN_RATE = 500;
 const OPEN_MS = 2_000;
-/** Bare and runtime alternate in the latency phase too; the percentiles pool every chunk. */
+/** The sides alternate in the latency phase too; the percentiles pool every chunk. */
 const OPEN_ROUNDS = 3;
-/** Enough for a 2-second phase at 65,000 req/s; signed before the phase's clock starts. */
+/**
+ * Deliveries are signed before a phase's clock starts (~15-20 µs each, seconds for a full phase's
+ * worth): each side gets 4 times what its last phase sent at its rate (at least MIN_REQUESTS), twice
+ * as many after a phase that ran out, and at most MAX_REQUESTS (enough for 65,000 req/s).
+ */
 const MAX_REQUESTS = 130_000;
+const MIN_REQUESTS = 20_000;
+/** What a warm-up signs, before a side's rate is known. */
+const WARMUP_REQUESTS = 50_000;
 
 const HOOK_PATH = '/hooks/sandbox/slow';
 /** To try another inbox batch window than the store's default (an experiment, not the target run). */
 const BATCH_WINDOW_MS = process.env.BENCH_INBOX_WINDOW_MS ? Number(process.env.BENCH_INBOX_WINDOW_MS) : undefined;
 
+type SideName = 'bare' | 'sqlite' | 'redis' | 'peer';
+
+const LABELS: Record<SideName, string> = {
+  bare: 'bare Fastify route',
+  sqlite: 'intrabot, SQLite store',
+  redis: 'intrabot, Redis store',
+  peer: 'durable peer (@octokit/webhooks + BullMQ)',
+};
+
+/** One server under load, and how to read what it spent. */
+interface Side {
+  name: SideName;
+  origin: string;
+  target: DeliveryTarget;
+  signing: Signing;
+  /** CPU time (user + system, every thread) of the process serving this side so far, in µs. */
+  processCpuUs(): Promise<number>;
+  /** The Redis server's CPU time so far, for the sides whose requests make Redis work. */
+  redisCpuUs?: () => Promise<number>;
+}
+
+interface Phase extends LoadReport {
+  /** Server CPU time per answered request: the serving process, plus Redis for the sides that use it. */
+  cpuUsPerRequest: number;
+  /** The serving process's part of it. */
+  processUsPerRequest: number;
+  /** Redis's part of it (0 for the sides without Redis). */
+  redisUsPerRequest: number;
+  /** Cores' worth of CPU the serving process used during the phase. */
+  cpuShare: number;
+}
+
+type Round = Partial<Record<SideName, Phase>>;
+
+/** Everything started for the run; closed in reverse at the end. */
+interface Servers {
+  bare: FastifyInstance;
+  sqlite: BenchRuntime;
+  redis?: { runtime: BenchRuntime; peer: PeerProcess; client: Redis };
+  /** Why the Redis store and the peer were not measured. */
+  redisSkipped?: string;
+}
+
 async function main(): Promise<void> {
-  console.log('ingest: bare Fastify JSON route vs the runtime receiver (handlers sleep 5 s)');
-  const bare = await startBare();
-  let pair: BenchRuntime | undefined;
+  console.log('ingest: intrabot (SQLite, Redis) vs a durable peer (@octokit/webhooks + BullMQ) and a bare Fastify route; handlers sleep 5 s');
+  const closers: (() => Promise<unknown>)[] = [];
   try {
-    pair = await startBenchRuntime({
+    const bare = await startBare();
+    closers.push(() => bare.close());
+    const sqlite = await startBenchRuntime({
       bots: ['slow'],
       botsDir: benchFile('bots'),
       ...(BATCH_WINDOW_MS === undefined ? {} : { inboxBatchWindowMs: BATCH_WINDOW_MS }),
     });
-    const tenant = pair.runtime.config.tenants[0]!;
-    const secret = await pair.runtime.store.secrets.get(webhookSecretName(tenant.id, 'slow'));
-    if (!secret) throw new Error('the slow bot was not provisioned: no webhook secret in the store');
-    const delivery: DeliveryTarget = { secret, customer: tenant.customer ?? 'sandbox', eventPrefix: tenant.event_prefix };
-    const targets = { bare: originOf(bare), runtime: pair.runtime.url! };
-    await measure(targets, delivery, pair);
+    closers.push(() => sqlite.close());
+    const servers: Servers = { bare, sqlite };
+    const url = benchRedisUrl();
+    const connection = await connectRedis(url);
+    if ('reason' in connection) {
+      servers.redisSkipped = connection.reason;
+      console.log(`  SKIPPED the Redis store and the durable peer: ${connection.reason} (set INTRABOT_REDIS_URL to use another Redis)`);
+    } else {
+      const client = connection.redis;
+      closers.push(async () => client.disconnect());
+      const runtime = await startBenchRuntime({ bots: ['slow'], botsDir: benchFile('bots'), redis: { url, prefix: `intrabot-bench:${randomUUID()}` } });
+      closers.push(() => runtime.close());
+      const peer = await PeerProcess.start({
+        secret: (await deliveryTarget(sqlite)).secret,
+        redisUrl: url,
+        queueName: `intrabot-bench-peer-${randomUUID()}`,
+        path: HOOK_PATH,
+      });
+      closers.push(() => peer.close());
+      servers.redis = { runtime, peer, client };
+      console.log(`  Redis at ${redisHost(url)}: a key prefix and a BullMQ queue of this run's own, removed at the end`);
+    }
+    await measure(servers);
   } finally {
-    await pair?.close();
-    await bare.close();
+    for (const close of closers.reverse()) await close();
   }
 }
 
-async function measure(origins: { bare: string; runtime: string }, delivery: DeliveryTarget, pair: BenchRuntime): Promise<void> {
+async function deliveryTarget(pair: BenchRuntime): Promise<DeliveryTarget> {
+  const tenant = pair.runtime.config.tenants[0]!;
+  const secret = await pair.runtime.store.secrets.get(webhookSecretName(tenant.id, 'slow'));
+  if (!secret) throw new Error('the slow bot was not provisioned: no webhook secret in the store');
+  return { secret, customer: tenant.customer ?? 'sandbox', eventPrefix: tenant.event_prefix };
+}
+
+async function sidesOf(servers: Servers): Promise<Side[]> {
+  // the bare route and the runtimes live in this process: its CPU time during a phase is what that phase's server spent
+  const here = (): Promise<number> => {
+    const used = process.cpuUsage();
+    return Promise.resolve(used.user + used.system);
+  };
+  const sqliteTarget = await deliveryTarget(servers.sqlite);
+  const sides: Side[] = [
+    { name: 'bare', origin: originOf(servers.bare), target: sqliteTarget, signing: 'platform', processCpuUs: here },
+    { name: 'sqlite', origin: servers.sqlite.runtime.url!, target: sqliteTarget, signing: 'platform', processCpuUs: here },
+  ];
+  if (servers.redis) {
+    const { runtime, peer, client } = servers.redis;
+    const redisCpu = (): Promise<number> => redisCpuUs(client);
+    sides.push(
+      { name: 'redis', origin: runtime.runtime.url!, target: await deliveryTarget(runtime), signing: 'platform', processCpuUs: here, redisCpuUs: redisCpu },
+      { name: 'peer', origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), redisCpuUs: redisCpu },
+    );
+  }
+  return sides;
+}
+
+/**
+ * Proves the peer does the work it is measured for before measuring it: a delivery signed with
+ * another secret is refused, and the same delivery sent twice makes one job.
+ */
+async function checkPeer(side: Side, peer: PeerProcess): Promise<void> {
+  const post = async (delivery: ReturnType<typeof signedDelivery>): Promise<number> => {
+    const res = await request(`${side.origin}${HOOK_PATH}`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    await res.body.dump();
+    return res.statusCode;
+  };
+  const forged = await post(signedDelivery({ ...side.target, secret: `${side.target.secret}-not` }, 1, Date.now(), 'github'));
+  if (forged !== 400) throw new Error(`the durable peer answered ${forged} to a delivery signed with another secret (expected 400)`);
+  const before = await peer.jobs();
+  const delivery = signedDelivery(side.target, 2, Date.now(), 'github');
+  const statuses = [await post(delivery), await post(delivery)];
+  const made = (await peer.jobs()) - before;
+  if (statuses.some((s) => s !== 200) || made !== 1) {
+    throw new Error(`the durable peer answered ${statuses.join(', ')} to one delivery sent twice and made ${made} job(s) (expected 200, 200 and 1)`);
+  }
+}
+
+async function measure(servers: Servers): Promise<void> {
+  const sides = await sidesOf(servers);
+  const peerSide = sides.find((s) => s.name === 'peer');
+  if (peerSide && servers.redis) await checkPeer(peerSide, servers.redis.peer);
+  const peerJobsBefore = servers.redis ? await servers.redis.peer.jobs() : 0;
   const generator = new LoadGenerator();
   let postId = 1_000_000;
-  const load = async (origin: string, extra: Partial<LoadSpec>): Promise<Phase> => {
+  /** Deliveries to sign for each side's next closed phase. */
+  const budget = new Map<SideName, number>();
+  /** Answers 200 per side over the whole run. */
+  const answered = new Map<SideName, number>();
+  const load = async (side: Side, extra: Partial<LoadSpec>): Promise<Phase> => {
     const spec: LoadSpec = {
-      origin,
+      origin: side.origin,
       path: HOOK_PATH,
-      target: delivery,
+      target: side.target,
+      signing: side.signing,
       connections: CONNECTIONS,
       durationMs: PHASE_MS,
       mode: 'closed',
-      maxRequests: MAX_REQUESTS,
+      maxRequests: budget.get(side.name) ?? WARMUP_REQUESTS,
       firstPostId: postId,
       ...extra,
     };
     postId += spec.maxRequests + 1;
-    // both servers live in this process: its CPU time during a phase is what that phase's server spent
-    const before = process.cpuUsage();
+    const before = await cpuOf(side);
     const report = await generator.phase(spec);
-    const used = process.cpuUsage(before);
-    return { ...report, cpuUsPerRequest: (used.user + used.system) / Math.max(1, report.ok), cpuShare: (used.user + used.system) / 1000 / report.elapsedMs };
+    const after = await cpuOf(side);
+    answered.set(side.name, (answered.get(side.name) ?? 0) + report.ok);
+    if (spec.mode === 'closed') {
+      const next = Math.max(MIN_REQUESTS, Math.ceil(((report.rps * PHASE_MS) / 1000) * 4), report.exhausted ? spec.maxRequests * 2 : 0);
+      budget.set(side.name, Math.min(MAX_REQUESTS, next));
+    }
+    const ok = Math.max(1, report.ok);
+    const processUs = after.process - before.process;
+    const redisUs = after.redis - before.redis;
+    return {
+      ...report,
+      cpuUsPerRequest: (processUs + redisUs) / ok,
+      processUsPerRequest: processUs / ok,
+      redisUsPerRequest: redisUs / ok,
+      cpuShare: processUs / 1000 / report.elapsedMs,
+    };
   };
   try {
-    await load(origins.bare, { durationMs: WARMUP_MS });
-    await load(origins.runtime, { durationMs: WARMUP_MS });
+    for (const side of sides) await load(side, { durationMs: WARMUP_MS });
     const rounds: Round[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      // the order flips each round, so neither side always runs right after the other
-      const first = i % 2 === 0 ? 'bare' : 'runtime';
-      const a = await load(origins[first], {});
-      const b = await load(first === 'bare' ? origins.runtime : origins.bare, {});
-      rounds.push(first === 'bare' ? { bare: a, real: b } : { bare: b, real: a });
-      console.log(`  round ${i + 1}: bare ${describe(rounds[i]!.bare)}; runtime ${describe(rounds[i]!.real)}`);
+      // the order rotates each round, so no side always runs first, last or right after another
+      const order = sides.map((_, k) => sides[(i + k) % sides.length]!);
+      const round: Round = {};
+      for (const side of order) round[side.name] = await load(side, {});
+      rounds.push(round);
+      console.log(`  round ${i + 1}: ${order.map((s) => `${s.name} ${describe(round[s.name]!)}`).join('; ')}`);
     }
     const open = {
       mode: 'open' as const,
@@ -95,107 +242,132 @@ async function measure(origins: { bare: string; runtime: string }, delivery: Del
       maxRequests: (OPEN_RATE * OPEN_MS) / 1000,
       keepLatencies: true,
     };
-    const bareChunks: LoadReport[] = [];
-    const realChunks: LoadReport[] = [];
-    pair.ackTimes.length = 0;
+    // the peer has no handlers to be slowed by: its acknowledgement is not what this phase measures
+    const openSides = sides.filter((s) => s.name !== 'peer');
+    const chunks = new Map<SideName, LoadReport[]>(openSides.map((s) => [s.name, []]));
+    servers.sqlite.ackTimes.length = 0;
     for (let i = 0; i < OPEN_ROUNDS; i++) {
-      bareChunks.push(await load(origins.bare, open));
-      realChunks.push(await load(origins.runtime, open));
+      for (const side of openSides) chunks.get(side.name)!.push(await load(side, open));
     }
-    const bareSteady = pooled(bareChunks);
-    const steady = pooled(realChunks);
-    const serverSide = summarize(pair.ackTimes);
-    const started = await pair.runtime.store.kv('bot:sandbox:slow').get('last-started');
-    const { inboxAccepts, inboxBatches } = pair.store.stats;
-    report(rounds, bareSteady, steady, { handlersRan: started !== undefined, meanBatch: inboxAccepts / Math.max(1, inboxBatches), serverSide });
+    const steady = new Map([...chunks].map(([name, list]) => [name, pooled(list)]));
+    const handlersRan = async (pair: BenchRuntime): Promise<boolean> => (await pair.runtime.store.kv('bot:sandbox:slow').get('last-started')) !== undefined;
+    const stats = servers.sqlite.inboxStats;
+    report(rounds, steady, {
+      handlersRan: (await handlersRan(servers.sqlite)) && (!servers.redis || (await handlersRan(servers.redis.runtime))),
+      meanBatch: stats ? stats.inboxAccepts / Math.max(1, stats.inboxBatches) : Number.NaN,
+      serverSide: summarize(servers.sqlite.ackTimes),
+      peerJobs: servers.redis ? { jobs: (await servers.redis.peer.jobs()) - peerJobsBefore, answered: answered.get('peer') ?? 0 } : undefined,
+      redisSkipped: servers.redisSkipped,
+      redisPersistence: servers.redis ? await redisPersistence(servers.redis.client) : undefined,
+    });
   } finally {
     await generator.close();
   }
 }
 
-function report(
-  rounds: Round[],
-  bareSteady: LoadReport,
-  steady: LoadReport,
-  runtime: { handlersRan: boolean; meanBatch: number; serverSide: LatencySummary },
-): void {
-  const ratios = rounds.map((r) => r.real.rps / r.bare.rps);
-  const cpuRatios = rounds.map((r) => r.bare.cpuUsPerRequest / r.real.cpuUsPerRequest);
-  const bare = rounds.map((r) => r.bare);
-  const real = rounds.map((r) => r.real);
-  const all = [...bare, ...real, bareSteady, steady];
-  const notOk = all.reduce((n, r) => n + (r.sent - r.ok), 0);
+async function cpuOf(side: Side): Promise<{ process: number; redis: number }> {
+  const [processUs, redisUs] = await Promise.all([side.processCpuUs(), side.redisCpuUs?.() ?? Promise.resolve(0)]);
+  return { process: processUs, redis: redisUs };
+}
+
+interface RunFacts {
+  handlersRan: boolean;
+  /** Deliveries per SQLite inbox transaction, mean over the run. */
+  meanBatch: number;
+  /** The SQLite runtime's server-side acknowledgement times in the latency phase. */
+  serverSide: LatencySummary;
+  /** Jobs the peer's queue gained over the measurement, against its answers 200. */
+  peerJobs: { jobs: number; answered: number } | undefined;
+  redisSkipped: string | undefined;
+  /** Redis's persistence settings, which decide what "durable" costs the Redis sides. */
+  redisPersistence: string | undefined;
+}
+
+function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFacts): void {
+  const phases = (name: SideName): Phase[] => rounds.flatMap((r) => (r[name] ? [r[name]] : []));
+  const present = (['bare', 'sqlite', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
+  /** Per round: `a`'s req/s over `b`'s, and `b`'s CPU per request over `a`'s (how many of `a`'s requests one of `b`'s costs). */
+  const measured = (a: SideName, b: SideName): number[] => rounds.map((r) => r[a]!.rps / r[b]!.rps);
+  const capacity = (a: SideName, b: SideName): number[] => rounds.map((r) => r[b]!.cpuUsPerRequest / r[a]!.cpuUsPerRequest);
+  const perRound = (values: number[]): string => values.map((v) => round(v, 2)).join(', ');
+  const stores = (['sqlite', 'redis'] as const).filter((s) => present.includes(s));
+  const storeName = (s: 'sqlite' | 'redis'): string => (s === 'sqlite' ? 'SQLite' : 'Redis');
+
+  const targets: TargetResult[] = [];
+  const skips: SkippedTarget[] = [];
+  for (const store of ['sqlite', 'redis'] as const) {
+    const req = `ingest req/s vs durable peer, ${storeName(store)} store (measured)`;
+    const cpu = `ingest capacity vs durable peer, ${storeName(store)} store (CPU per request)`;
+    if (present.includes(store) && present.includes('peer')) {
+      targets.push(target(req, median(measured(store, 'peer')), 'x', 'min', 1), target(cpu, median(capacity(store, 'peer')), 'x', 'min', 1));
+    } else {
+      const reason = facts.redisSkipped ?? 'not measured';
+      skips.push(skipped(req, 'x', 'min', 1, reason), skipped(cpu, 'x', 'min', 1, reason));
+    }
+  }
+  targets.push(target(`ingest p99 ack at ${OPEN_RATE} req/s, handlers busy 5 s (SQLite store)`, steady.get('sqlite')!.latencyMs.p99, 'ms', 'max', 20));
+
+  const cpuLine = (name: SideName): string => {
+    const list = phases(name);
+    const own = `${round(median(list.map((p) => p.processUsPerRequest)), 1)} µs`;
+    return name === 'redis' || name === 'peer' ? `${own} + ${round(median(list.map((p) => p.redisUsPerRequest)), 1)} µs in Redis` : own;
+  };
   const info: InfoResult[] = [
-    {
-      name: 'bare Fastify',
-      value: round(median(bare.map((r) => r.rps)), 0),
-      unit: `req/s median (p99 ${round(median(bare.map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
-    },
-    {
-      name: 'runtime receiver',
-      value: round(median(real.map((r) => r.rps)), 0),
-      unit: `req/s median (p99 ${round(median(real.map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
-    },
-    { name: 'req/s ratio per round', value: ratios.map((r) => round(r, 2)).join(', ') },
-    {
-      name: 'server CPU per request',
-      value: `bare ${round(median(bare.map((r) => r.cpuUsPerRequest)), 1)} µs, runtime ${round(median(real.map((r) => r.cpuUsPerRequest)), 1)} µs`,
-    },
+    ...present.map((name) => ({
+      name: LABELS[name],
+      value: round(median(phases(name).map((r) => r.rps)), 0),
+      unit: `req/s median (p99 ${round(median(phases(name).map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
+    })),
+    ...(present.includes('peer') ? stores.map((s) => ({ name: `req/s ratio per round, ${storeName(s)} ÷ peer`, value: perRound(measured(s, 'peer')) })) : []),
+    ...stores.map((s) => ({
+      name: `vs the bare Fastify route, ${storeName(s)} store`,
+      value: `${round(median(measured(s, 'bare')), 2)}x req/s (per round ${perRound(measured(s, 'bare'))}), ${round(median(capacity(s, 'bare')), 2)}x capacity`,
+      unit: '(information, not a target)',
+    })),
+    { name: 'server CPU per request (median)', value: present.map((name) => `${name} ${cpuLine(name)}`).join(', ') },
     {
       name: 'server CPU share',
-      value: `bare ${pct(median(bare.map((r) => r.cpuShare)))}, runtime ${pct(median(real.map((r) => r.cpuShare)))} of a core (median)`,
-      unit: saturation(bare, real),
+      value: `${present.map((name) => `${name} ${pct(median(phases(name).map((p) => p.cpuShare)))}`).join(', ')} of a core (median, the serving process)`,
+      unit: saturation(present.map((name) => [name, phases(name)])),
     },
-    { name: `bare at ${OPEN_RATE} req/s`, value: latencyLine(bareSteady) },
-    { name: `runtime at ${OPEN_RATE} req/s`, value: latencyLine(steady) },
+    ...[...steady].map(([name, r]) => ({ name: `${LABELS[name]} at ${OPEN_RATE} req/s`, value: latencyLine(r) })),
     {
-      name: `runtime at ${OPEN_RATE} req/s, inside the server`,
-      value: `p50 ${round(runtime.serverSide.p50, 2)} ms, p99 ${round(runtime.serverSide.p99, 2)} ms, max ${round(runtime.serverSide.max, 1)} ms (Fastify elapsedTime: request read to answer sent)`,
+      name: `intrabot (SQLite) at ${OPEN_RATE} req/s, inside the server`,
+      value: `p50 ${round(facts.serverSide.p50, 2)} ms, p99 ${round(facts.serverSide.p99, 2)} ms, max ${round(facts.serverSide.max, 1)} ms (Fastify elapsedTime: request read to answer sent)`,
     },
-    { name: 'inbox deliveries per SQLite transaction', value: round(runtime.meanBatch, 1), unit: 'mean over the run' },
-    { name: 'answers other than 200', value: notOk },
+    { name: 'inbox deliveries per SQLite transaction', value: round(facts.meanBatch, 1), unit: 'mean over the run' },
+    ...(facts.peerJobs
+      ? [{ name: 'durable peer: jobs in BullMQ', value: facts.peerJobs.jobs, unit: `for ${facts.peerJobs.answered} deliveries it answered 200` }]
+      : []),
+    ...(facts.redisPersistence ? [{ name: 'Redis persistence', value: facts.redisPersistence }] : []),
+    { name: 'answers other than 200', value: [...rounds.flatMap((r) => Object.values(r)), ...steady.values()].reduce((n, r) => n + (r.sent - r.ok), 0) },
   ];
   const notes = [
-    `load generator: a separate process, undici Pool, ${CONNECTIONS} keep-alive connections (closed loop), ${ROUNDS} alternating rounds of ${PHASE_MS / 1000} s after a warm-up; distinct pre-signed post.created deliveries; the ratio is the median of the per-round ratios`,
-    "capacity: the server process's CPU time (user + system, every thread, the WAL checkpointer included) per answered request, bare ÷ runtime: the req/s ratio the two would reach each saturating a core, independent of what else runs on the machine",
+    `load generator: a separate process, undici Pool, ${CONNECTIONS} keep-alive connections (closed loop), ${ROUNDS} rounds of ${PHASE_MS / 1000} s per side after a warm-up, the order rotating each round; distinct pre-signed post.created deliveries, the same bodies for every side (the peer's signed as GitHub signs); each ratio is the median of the per-round ratios`,
+    present.includes('peer')
+      ? "durable peer: bench/peer.ts in its own process with Node's default flags: node:http running @octokit/webhooks' createNodeMiddleware (reads the body, checks X-Hub-Signature-256, parses, awaits the handlers, then 200) and one handler, BullMQ queue.add(event, payload, { jobId: delivery id }) on the same Redis, a queue of this run's own; no worker. Checked first: a forged signature gets 400, a delivery sent twice makes one job"
+      : 'durable peer: not run (no Redis)',
+    "capacity: server CPU time per answered request (user + system, every thread of the serving process, the WAL checkpointer included; for the Redis store and the peer plus the Redis server's, from INFO cpu, which counts every client of a shared Redis), the other side's ÷ intrabot's: the req/s ratio the two would reach on the same CPU, independent of what else runs on the machine",
     `latency: an open loop at ${OPEN_RATE} req/s, ${OPEN_ROUNDS} alternating chunks of ${OPEN_MS / 1000} s per side, timed from each request's planned start; the bare app's p99 is the machine's noise floor`,
-    `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start, which apply to both servers)`,
-    `runtime: buildRuntime wired as startPair does, SQLite store with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, log level silent (the bare app logs nothing either); its 4 inbox lanes hold 5-second handlers throughout`,
-    runtime.handlersRan
+    `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start; they apply to the bare app and both runtimes, not to the peer)`,
+    `runtimes: buildRuntime wired as startPair does, one over SQLite with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, ${present.includes('redis') ? "one over Redis (a key prefix of this run's own)" : 'none over Redis (skipped)'}, log level silent (the bare app and the peer log nothing either); the 4 inbox lanes of each hold 5-second handlers throughout`,
+    facts.handlersRan
       ? "the slow bot's handlers ran during the measurement"
       : 'WARNING: no handler of the slow bot started: the 5-second load was not in effect',
   ];
-  if (all.some((r) => r.exhausted)) notes.push(`a phase ran out of its ${MAX_REQUESTS} pre-signed deliveries early (its rate is still valid)`);
-  emit({
-    bench: 'ingest',
-    targets: [
-      target('ingest req/s vs bare Fastify (measured)', median(ratios), 'x', 'min', 0.8),
-      target('ingest capacity vs bare Fastify (CPU per request)', median(cpuRatios), 'x', 'min', 0.8),
-      target(`ingest p99 ack at ${OPEN_RATE} req/s, handlers busy 5 s`, steady.latencyMs.p99, 'ms', 'max', 20),
-    ],
-    info,
-    notes,
-  });
+  if (facts.peerJobs && facts.peerJobs.jobs !== facts.peerJobs.answered) {
+    notes.push(`WARNING: the peer's queue gained ${facts.peerJobs.jobs} jobs for ${facts.peerJobs.answered} deliveries answered 200`);
+  }
+  if (facts.redisSkipped) notes.push(`SKIPPED the Redis store and the durable peer: ${facts.redisSkipped}`);
+  if (rounds.some((r) => Object.values(r).some((p) => p.exhausted))) notes.push('a phase ran out of its pre-signed deliveries early (its rate is still valid)');
+  emit({ bench: 'ingest', targets, skipped: skips, info, notes });
 }
 
-interface Phase extends LoadReport {
-  /** CPU time (user + system, all threads) of the server process per answered request. */
-  cpuUsPerRequest: number;
-  /** Cores' worth of CPU the server process used during the phase. */
-  cpuShare: number;
-}
-
-interface Round {
-  bare: Phase;
-  real: Phase;
-}
-
-/** Whether the req/s ratio compares the servers, or what else limited them. */
-function saturation(bare: Phase[], real: Phase[]): string {
-  const low = (phases: Phase[]): boolean => median(phases.map((p) => p.cpuShare)) < 0.85;
-  if (!low(bare) && !low(real)) return '(both near a full core: the req/s ratio compares the servers themselves)';
-  const which = low(bare) && low(real) ? 'neither server' : low(bare) ? 'the bare server' : 'the runtime';
-  return `(${which} used a full core: the load generator or other work on the machine limited its req/s; trust the capacity ratio)`;
+/** Whether the req/s ratios compare the servers, or what else limited them. */
+function saturation(sides: [SideName, Phase[]][]): string {
+  const low = sides.filter(([, phases]) => median(phases.map((p) => p.cpuShare)) < 0.85).map(([name]) => name);
+  if (low.length === 0) return '(all near a full core: the req/s ratios compare the servers themselves)';
+  return `(${low.join(', ')} below a full core: the load generator, Redis or other work on the machine limited its req/s; trust the capacity ratios)`;
 }
 
 const pct = (share: number): string => `${(share * 100).toFixed(0)}%`;

@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
-import { signedDelivery, type DeliveryTarget, type SignedDelivery } from './lib/deliveries';
+import { signedDelivery, type DeliveryTarget, type SignedDelivery, type Signing } from './lib/deliveries';
 import { summarize, type LatencySummary } from './lib/stats';
 
 /**
  * The load generator of `bench/ingest.ts`, run as its own process so it does not share an event loop
- * with the server it measures: `node --import tsx bench/load.ts`. It reads one `LoadSpec` per line on
+ * with the servers it measures: `node --import tsx bench/load.ts`. It reads one `LoadSpec` per line on
  * stdin and answers each with one `LoadReport` line on stdout (one process for every phase, so phases
  * can alternate quickly). Per phase it pre-signs distinct deliveries, then sends them over
  * `connections` keep-alive connections. `closed`: each connection sends its next request when the previous one is answered
@@ -17,6 +17,8 @@ export interface LoadSpec {
   origin: string;
   path: string;
   target: DeliveryTarget;
+  /** How the deliveries are signed (default `platform`; `github` for the durable peer). */
+  signing?: Signing;
   connections: number;
   durationMs: number;
   mode: 'closed' | 'open';
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
 async function runPhase(spec: LoadSpec): Promise<LoadReport> {
   const count = spec.mode === 'open' ? Math.ceil(((spec.rate ?? 100) * spec.durationMs) / 1000) : spec.maxRequests;
   const now = Date.now();
-  const deliveries = Array.from({ length: count }, (_, i) => signedDelivery(spec.target, spec.firstPostId + i, now));
+  const deliveries = Array.from({ length: count }, (_, i) => signedDelivery(spec.target, spec.firstPostId + i, now, spec.signing));
   const pool = new Pool(spec.origin, { connections: spec.connections, pipelining: 1 });
   try {
     return spec.mode === 'open' ? await openLoop(pool, spec, deliveries) : await closedLoop(pool, spec, deliveries);

@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     try {
       // ingest runs the runtime in its own process: with the node flags `npm start` uses, as users run it
       const nodeFlags = name === 'ingest' ? startScript().nodeFlags : [];
-      const output = await runTs(benchFile(`${name}.ts`), [], { echo: true, timeoutMs: 150_000, nodeFlags }).done;
+      const output = await runTs(benchFile(`${name}.ts`), [], { echo: true, timeoutMs: 300_000, nodeFlags }).done;
       results.push(...parseResults(output));
     } catch (error) {
       failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
@@ -49,16 +49,22 @@ function printSummary(results: BenchResult[], failures: string[], elapsedMs: num
       t.pass ? 'pass' : 'MISS',
     ]),
   );
+  const skips = results.flatMap((r) =>
+    (r.skipped ?? []).map((t) => [r.bench, t.target, '-', `${t.kind === 'max' ? '<=' : '>='} ${t.bound} ${t.unit}`.trim(), 'skipped']),
+  );
   const header = ['bench', 'target', 'measured', 'bound', 'result'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...[...rows, ...skips].map((row) => row[i]!.length)));
   const format = (row: string[]): string => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
   console.log(`\n== summary (${(elapsedMs / 1000).toFixed(0)} s) ==`);
   console.log(format(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of rows) console.log(format(row));
+  for (const row of [...rows, ...skips]) console.log(format(row));
+  for (const reason of new Set(results.flatMap((r) => (r.skipped ?? []).map((t) => `${r.bench}: ${t.reason}`)))) console.log(`skipped ${reason}`);
   for (const failure of failures) console.log(`FAILED TO RUN ${failure}`);
   const missed = rows.filter((row) => row[4] === 'MISS').length;
-  console.log(`${rows.length - missed} of ${rows.length} targets met${failures.length ? `; ${failures.length} benchmark(s) failed to run` : ''}`);
+  console.log(
+    `${rows.length - missed} of ${rows.length} targets met${skips.length ? `, ${skips.length} skipped` : ''}${failures.length ? `; ${failures.length} benchmark(s) failed to run` : ''}`,
+  );
 }
 
 process.exitCode = await main();

@@ -22,9 +22,20 @@ export interface InfoResult {
   unit?: string;
 }
 
+/** A target that could not be measured in this run, and why (e.g. no Redis to run the durable peer on). */
+export interface SkippedTarget {
+  target: string;
+  unit: string;
+  bound: number;
+  kind: 'max' | 'min';
+  reason: string;
+}
+
 export interface BenchResult {
   bench: string;
   targets: TargetResult[];
+  /** Absent from older results: nothing skipped. */
+  skipped?: SkippedTarget[];
   info: InfoResult[];
   notes: string[];
 }
@@ -32,6 +43,10 @@ export interface BenchResult {
 export function target(name: string, value: number, unit: string, kind: 'max' | 'min', bound: number): TargetResult {
   const pass = Number.isFinite(value) && (kind === 'max' ? value <= bound : value >= bound);
   return { target: name, value: round(value), unit, bound, kind, pass };
+}
+
+export function skipped(name: string, unit: string, kind: 'max' | 'min', bound: number, reason: string): SkippedTarget {
+  return { target: name, unit, bound, kind, reason };
 }
 
 export function round(value: number, digits = 3): number {
@@ -46,6 +61,7 @@ export function emit(result: BenchResult): void {
     const sign = t.kind === 'max' ? '<=' : '>=';
     console.log(`  [${t.pass ? 'pass' : 'MISS'}] ${t.target}: ${t.value} ${t.unit} (target ${sign} ${t.bound})`);
   }
+  for (const s of result.skipped ?? []) console.log(`  [skipped] ${s.target}: ${s.reason}`);
   for (const i of result.info) console.log(`  ${i.name}: ${i.value}${i.unit ? ` ${i.unit}` : ''}`);
   for (const n of result.notes) console.log(`  note: ${n}`);
   console.log(JSON.stringify(result));

@@ -6,26 +6,40 @@ import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { loadConfig } from '../../src/runtime/config';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { sqliteStorePath } from '../../src/store/open-store';
+import { openRedisStore } from '../../src/store/redis/redis-store';
 import { resolveSecretKey } from '../../src/store/secret-key';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store';
+import { openSqliteStore, type SqliteStoreStats } from '../../src/store/sqlite/sqlite-store';
+import type { Store } from '../../src/store/store';
+import { connectRedis, deleteRedisKeys } from './redis';
 
 export interface BenchRuntime {
   sandbox: Sandbox;
   runtime: Runtime;
-  /** The runtime's SQLite store, opened here so its batch counters can be read. */
-  store: SqliteStore;
+  /** The runtime's store, opened here. */
+  store: Store;
+  /** The SQLite store's batch counters (none on Redis). */
+  inboxStats: SqliteStoreStats | undefined;
   /** Server-side time of each `/hooks` answer (Fastify's `elapsedTime`, ms), appended as they come. */
   ackTimes: number[];
   close(): Promise<void>;
 }
 
+export interface BenchRuntimeOptions {
+  botsDir: string;
+  bots: string[];
+  /** SQLite only: another inbox batch window than the store's default. */
+  inboxBatchWindowMs?: number;
+  /** The Redis store instead of SQLite, under a prefix of this run's own (its keys are deleted on close). */
+  redis?: { url: string; prefix: string };
+}
+
 /**
  * A sandbox and a runtime as `startPair` wires them (`src/testing/start-pair.ts`), except that the
- * SQLite store is opened here, with the same defaults `openRuntimeStore` uses unless
- * `inboxBatchWindowMs` is given: the bench reads the store's batch counters, and can try another
- * batch window to test a fix without changing the runtime.
+ * store is opened here, with the same defaults `openRuntimeStore` uses unless `inboxBatchWindowMs`
+ * is given: the bench reads the SQLite store's batch counters, and can try another batch window to
+ * test a fix without changing the runtime.
  */
-export async function startBenchRuntime(options: { botsDir: string; bots: string[]; inboxBatchWindowMs?: number }): Promise<BenchRuntime> {
+export async function startBenchRuntime(options: BenchRuntimeOptions): Promise<BenchRuntime> {
   const clock = new AdjustableClock();
   const dataDir = mkdtempSync(join(tmpdir(), 'intrabot-bench-'));
   const sandbox = await createSandbox({ clock, port: 0, seed: 'demo' });
@@ -42,29 +56,45 @@ export async function startBenchRuntime(options: { botsDir: string; bots: string
   };
   const config = loadConfig({ env, cwd: dataDir });
   const secretKey = await resolveSecretKey({ env, mode: config.mode, dataDir: config.data_dir });
-  const store = openSqliteStore({
-    path: sqliteStorePath(config.data_dir),
-    clock,
-    secretKey,
-    ...(options.inboxBatchWindowMs === undefined ? {} : { inboxBatchWindowMs: options.inboxBatchWindowMs }),
-  });
-  const runtime = await buildRuntime({ config, clock, env, store, only: options.bots, pollMs: 100, handlerTimeoutMs: 30_000 });
-  const ackTimes: number[] = [];
-  runtime.app.addHook('onResponse', (request, reply, done) => {
-    if (request.url.startsWith('/hooks/')) ackTimes.push(reply.elapsedTime);
-    done();
-  });
+  const sqlite = options.redis
+    ? undefined
+    : openSqliteStore({
+        path: sqliteStorePath(config.data_dir),
+        clock,
+        secretKey,
+        ...(options.inboxBatchWindowMs === undefined ? {} : { inboxBatchWindowMs: options.inboxBatchWindowMs }),
+      });
+  let store: Store | undefined = sqlite;
+  let runtime: Runtime | undefined;
   const close = async (): Promise<void> => {
-    await runtime.close().catch(() => undefined);
-    await store.close();
+    await runtime?.close().catch(() => undefined);
+    await store?.close();
     await sandbox.close();
     rmSync(dataDir, { recursive: true, force: true });
+    if (options.redis) await deleteKeysUnder(options.redis.url, options.redis.prefix);
   };
+  const ackTimes: number[] = [];
   try {
+    store ??= await openRedisStore({ url: options.redis!.url, prefix: options.redis!.prefix, clock, secretKey });
+    runtime = await buildRuntime({ config, clock, env, store, only: options.bots, pollMs: 100, handlerTimeoutMs: 30_000 });
+    runtime.app.addHook('onResponse', (request, reply, done) => {
+      if (request.url.startsWith('/hooks/')) ackTimes.push(reply.elapsedTime);
+      done();
+    });
     await runtime.start();
   } catch (error) {
     await close();
     throw error;
   }
-  return { sandbox, runtime, store, ackTimes, close };
+  return { sandbox, runtime, store, inboxStats: sqlite?.stats, ackTimes, close };
+}
+
+async function deleteKeysUnder(url: string, prefix: string): Promise<void> {
+  const connection = await connectRedis(url);
+  if (!('redis' in connection)) return;
+  try {
+    await deleteRedisKeys(connection.redis, `${prefix}:*`);
+  } finally {
+    connection.redis.disconnect();
+  }
 }

@@ -1,0 +1,96 @@
+import { createServer } from 'node:http';
+import { createInterface } from 'node:readline';
+import { Webhooks, createNodeMiddleware } from '@octokit/webhooks';
+import { Queue } from 'bullmq';
+
+/**
+ * The durable peer of `bench/ingest.ts` (DESIGN.md Targets, event ingest): Probot's webhook path.
+ * A `node:http` server runs `@octokit/webhooks`' Node middleware, as Probot mounts it: it reads the
+ * body, checks the `X-Hub-Signature-256` HMAC with the webhook secret, parses the JSON and awaits the
+ * event's handlers before it answers 200. The one handler enqueues the delivery into BullMQ with the
+ * delivery id (`X-GitHub-Delivery`) as job id, so a redelivery makes no second job: verify, dedupe,
+ * durable queue, 200, what intrabot's receiver does. No worker takes the jobs: the peer is measured
+ * at its cheapest.
+ *
+ * Run as its own process with Node's default flags, as a Probot app runs (`node --import tsx
+ * bench/peer.ts`), spoken to in lines (see `lib/peer-client.ts`): `{"op":"start",...PeerSpec}` →
+ * `{"port"}`, `{"op":"cpu"}` → `{"cpuUs"}` (this process's CPU time so far, every thread), `{"op":
+ * "jobs"}` → `{"jobs"}` (jobs waiting in the queue). When its stdin ends it closes the server, removes
+ * the queue from Redis (`obliterate`) and exits.
+ */
+export interface PeerSpec {
+  /** The webhook secret `X-Hub-Signature-256` is checked with. */
+  secret: string;
+  redisUrl: string;
+  /** Unique per run: the queue is removed at the end. */
+  queueName: string;
+  /** The path the middleware answers on (the same as intrabot's hook path in the bench). */
+  path: string;
+}
+
+export type PeerMessage = ({ op: 'start' } & PeerSpec) | { op: 'cpu' } | { op: 'jobs' };
+
+interface Peer {
+  port: number;
+  queue: Queue;
+  close(): Promise<void>;
+}
+
+async function start(spec: PeerSpec): Promise<Peer> {
+  const queue = new Queue(spec.queueName, { connection: { url: spec.redisUrl } });
+  // BullMQ connects lazily: fail here, not on the first delivery, when Redis is not there
+  await queue.waitUntilReady();
+  const webhooks = new Webhooks({ secret: spec.secret });
+  webhooks.onAny(async ({ id, name, payload }) => {
+    await queue.add(name, payload, { jobId: id });
+  });
+  const middleware = createNodeMiddleware(webhooks, { path: spec.path });
+  const server = createServer((request, response) => {
+    middleware(request, response).then(
+      (handled) => {
+        if (!handled) response.writeHead(404).end();
+      },
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const close = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    try {
+      await queue.obliterate({ force: true });
+    } finally {
+      await queue.close();
+    }
+  };
+  return { port, queue, close };
+}
+
+async function main(): Promise<void> {
+  let peer: Peer | undefined;
+  const answer = (value: unknown): boolean => process.stdout.write(`${JSON.stringify(value)}\n`);
+  try {
+    for await (const line of createInterface({ input: process.stdin })) {
+      if (!line.trim()) continue;
+      const message = JSON.parse(line) as PeerMessage;
+      if (message.op === 'start') {
+        peer = await start(message);
+        answer({ port: peer.port });
+      } else if (message.op === 'cpu') {
+        const used = process.cpuUsage();
+        answer({ cpuUs: used.user + used.system });
+      } else {
+        answer({ jobs: peer ? await peer.queue.count() : 0 });
+      }
+    }
+  } finally {
+    await peer?.close();
+  }
+}
+
+await main();
