@@ -13,4 +13,5 @@ export type { RuntimeConfig, TenantConfig } from './runtime/config';
 export { createSandbox } from './sandbox/sandbox';
 export { createApiClient } from './api/create-api-client';
 export { intrabotPlugin } from './runtime/plugin';
+export { handleFrameworkError, handleNotFound } from './runtime/error-handler';
 export { createSystemClock } from './clock';

@@ -1,4 +1,5 @@
 import { ConfigError, InvalidInputError } from '../errors';
+import { ApiPathError, checkApiPath, splitPath } from './api-path';
 
 /** Every path of the spec is relative to `{base_url}/api/open/v1` (spec: Notation). */
 export const API_PREFIX = '/api/open/v1';
@@ -29,16 +30,27 @@ export function apiRoot(baseUrl: string): URL {
 /**
  * The URL of `path` under `root`. `path` is relative to the API root (`/walls/3/posts`), may repeat
  * the prefix (`/api/open/v1/walls`), and may carry its own query string.
+ *
+ * Whatever it is given, the answer's path is under `root`: a path that could leave it (`..`, `\`, an
+ * encoded slash, in any encoding; see `apiPathProblem`) throws `ApiPathError`, naming `path`. The
+ * platform token goes with the request, so this is the last door before it does.
  */
 export function apiUrl(root: URL, path: string, query?: Record<string, unknown>): URL {
-  const cut = path.indexOf('?');
-  const pathname = cut === -1 ? path : path.slice(0, cut);
+  const { pathname, search } = splitPath(path);
   const relative = pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`) ? pathname.slice(API_PREFIX.length) : pathname;
+  checkApiPath(relative);
   const url = new URL(root);
   url.pathname = `${root.pathname}${relative.startsWith('/') || relative === '' ? '' : '/'}${relative}`;
-  if (cut !== -1) url.search = path.slice(cut);
+  url.search = search;
   appendQuery(url, query);
+  // the parser has the last word on what the path is: it must still be under the root
+  if (url.origin !== root.origin || !isUnderRoot(url.pathname, root.pathname)) throw new ApiPathError('it resolves outside the API root');
   return url;
+}
+
+/** Whether `pathname` is `rootPath` or below it (`/api/open/v1`, `/api/open/v1/walls`; not `/api/open/v10`). */
+export function isUnderRoot(pathname: string, rootPath: string): boolean {
+  return pathname === rootPath || pathname.startsWith(`${rootPath.replace(/\/$/, '')}/`);
 }
 
 /**

@@ -9,11 +9,20 @@ import { IntrabotError, type ErrorCode } from '../errors';
  */
 
 const TOKEN_PATTERN = /svc_[A-Za-z0-9._~+/=-]+/g;
-const INCOMING_PATTERN = /(\/incoming\/)[^/?#\s]+/g;
+/** A path separator as a server may read it: `/`, `\`, or either percent-encoded. */
+const SEPARATOR = String.raw`(?:[/\\]|%2f|%5c)`;
+/** `/incoming/<token>`: the token runs to the next separator, query or fragment, and no further. */
+const INCOMING_PATTERN = new RegExp(String.raw`(${SEPARATOR}incoming${SEPARATOR})((?:(?!%2f|%5c)[^/\\?#\s])+)`, 'gi');
 
-/** Replaces bearer tokens and incoming-webhook URL tokens in any text with `[redacted]`. */
+/**
+ * Replaces bearer tokens and incoming-webhook URL tokens in any text with `[redacted]`. Only the
+ * token goes: the rest of a path stays readable (`/incoming/[redacted]/../x`), and a dot segment in
+ * the token's place is no token.
+ */
 export function redactSecrets(text: string): string {
-  return text.replace(TOKEN_PATTERN, 'svc_[redacted]').replace(INCOMING_PATTERN, '$1[redacted]');
+  return text
+    .replace(TOKEN_PATTERN, 'svc_[redacted]')
+    .replace(INCOMING_PATTERN, (match, head: string, token: string) => (/^(?:\.|%2e){1,2}$/i.test(token) ? match : `${head}[redacted]`));
 }
 
 /** The path safe to show: no query string (it may carry secrets), no incoming-webhook token. */

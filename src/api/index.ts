@@ -8,6 +8,7 @@ export * from './pagination';
 export * from './sync';
 export * from './media';
 export { API_PREFIX, apiRoot, apiUrl } from './api-url';
+export { ApiPathError, apiPathProblem } from './api-path';
 export { checkToken } from './token';
 export { createDispatcher, DEFAULT_TIMEOUTS, classifyTransportFault, type Timeouts, type TransportFault } from './transport';
 export { INTRABOT_VERSION, USER_AGENT } from './version';

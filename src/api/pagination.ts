@@ -1,3 +1,5 @@
+import { apiPathProblem } from './api-path';
+import { isUnderRoot } from './api-url';
 import { ApiBadResponseError, ForeignLinkError } from './errors';
 
 /**
@@ -57,11 +59,17 @@ export function withPage(url: URL, page: number): URL {
   return next;
 }
 
-/** Resolves a `next` link and refuses one on another origin than `base`. */
+/**
+ * Resolves a `next` link and refuses one on another origin than `base`, or outside its API root
+ * (the token goes with it: a link to `/admin` on the same host is not followed either).
+ */
 export function followLink(link: string, current: URL, base: URL): URL {
   const next = new URL(link, current);
   if (next.origin !== base.origin) {
     throw new ForeignLinkError({ method: 'GET', path: current.pathname }, next.origin, base.origin);
+  }
+  if (!isUnderRoot(next.pathname, base.pathname) || apiPathProblem(next.pathname) !== undefined) {
+    throw new ForeignLinkError({ method: 'GET', path: current.pathname }, `${next.origin}${next.pathname}`, base.href);
   }
   return next;
 }

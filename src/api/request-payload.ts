@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../errors';
+import { apiPathProblem } from './api-path';
 import { parseOrThrow } from '../validation';
 import type { CallInput } from './caller';
 import { fillPath, type AnyEndpoint } from './schemas/endpoint';
@@ -16,6 +17,9 @@ export function endpointPath(endpoint: AnyEndpoint, params: unknown): string {
   for (const name of endpoint.params) {
     const value = values[name];
     if (value === undefined || value === '') throw new InvalidInputError(`params.${name}`, `params.${name}: required for ${endpoint.path}`);
+    // a value from an event or a configured URL may not turn into `..` (the parser would resolve it)
+    const problem = apiPathProblem(`/${encodeURIComponent(String(value))}`);
+    if (problem !== undefined) throw new InvalidInputError(`params.${name}`, `params.${name}: ${problem}`);
   }
   return fillPath(endpoint.path, values);
 }

@@ -7,6 +7,7 @@ export * from './outbox-busy';
 export * from './platform-scopes';
 export * from './plugin';
 export * from './proxy-keys';
+export * from './proxy-path';
 export * from './read-body';
 export * from './response-headers';
 export * from './rewrite-links';

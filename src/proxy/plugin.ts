@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
-import { IntrabotError, InvalidInputError } from '../errors';
+import { IntrabotError } from '../errors';
 import { checkAccess } from './access-check';
 import { auditEntry, writeAudit, type AuditEntry, type AuditLogger } from './audit';
 import { forwardRequest, sendAnswer, type ProxyClient } from './forward';
 import { createKeyRing, parseProxyConfig, presentedKey, type KeyRing, type ProxyCaller, type ProxyKeyConfig } from './proxy-keys';
+import { proxiedPath, requestedPath } from './proxy-path';
 import { readBody } from './read-body';
 import type { ShareBudget } from './share-budget';
 import { ProxyShareExceededError, ShareGate } from './share-gate';
@@ -47,15 +48,18 @@ interface CallState {
   tenant: string;
   caller?: ProxyCaller;
   answeredBy: AuditEntry['answered_by'];
+  /** The path as checked and forwarded, once it passed the check (relative to `/api/open/v1`, no query). */
+  path?: string;
   audited?: boolean;
 }
 
 /**
  * Serves the platform's whole API through the runtime (DESIGN.md: proxy): `ALL /api/open/v1/*` for
  * the default tenant and `ALL /t/:tenant/api/open/v1/*` for any tenant. Callers present a proxy
- * key; the pipeline is authenticate -> read body -> check scope -> admit under the share -> forward
- * through the tenant's paced client -> answer (links rewritten) -> audit. The platform token never
- * leaves the client.
+ * key; the pipeline is authenticate -> check the path -> read body -> check scope -> admit under the
+ * share -> forward through the tenant's paced client -> answer (links rewritten) -> audit. The
+ * platform token never leaves the client, and no path that could leave `/api/open/v1` (`..`, `\`, an
+ * encoded slash, in any encoding: see `apiPathProblem`) reaches the platform.
  *
  * @example
  * await registerProxy(app, {
@@ -125,40 +129,17 @@ async function handle(ctx: ProxyContext, request: FastifyRequest, reply: Fastify
   const tenant = tenantId === undefined ? undefined : ctx.tenants.get(tenantId);
   if (!tenant) throw new IntrabotError('unknown_tenant', `no tenant has the id ${tenantId ?? '(none configured)'}`);
 
-  const path = pathAfterPrefix(request.raw.url ?? '');
-  if (leavesApiRoot(path)) throw new InvalidInputError('path', 'path: dot segments are not allowed: the proxy serves only /api/open/v1');
+  const { pathname, search } = proxiedPath(request.raw.url ?? '');
+  state.path = pathname;
   const body = await readBody((request.body as Readable | undefined) ?? request.raw, request.headers, ctx.bodyLimit);
-  const access = checkAccess(caller, {
-    tenant: tenant.id,
-    method: request.method,
-    path: path.split('?', 1)[0] ?? '',
-    body: body.kind === 'buffered' ? body.json : undefined,
-  });
+  const access = checkAccess(caller, { tenant: tenant.id, method: request.method, path: pathname, body: body.kind === 'buffered' ? body.json : undefined });
   if (!access.ok) throw new IntrabotError('forbidden', access.message, { details: access.missing.length ? { missing_scopes: access.missing } : undefined });
   const share = access.usesTokenBudget ? await ctx.gate.admit(tenant.id) : undefined;
 
-  const answer = await tenant.client.request(forwardRequest(request.method, path, body, abortOnClose(reply)));
+  const answer = await tenant.client.request(forwardRequest(request.method, `${pathname}${search}`, body, abortOnClose(reply)));
   state.answeredBy = 'platform';
   const view = access.usesTokenBudget ? ctx.gate.observe(tenant.id, answer.headers, share) : undefined;
   return sendAnswer(reply, { answer, share: view, platformRoot: tenant.client.root.href, proxyRoot: `${request.protocol}://${request.host}${mount}${PREFIX}` });
-}
-
-/** `/t/acme/api/open/v1/walls?page=2` -> `/walls?page=2`: the rest as the caller wrote it. */
-function pathAfterPrefix(url: string): string {
-  const at = url.indexOf(`${PREFIX}/`);
-  return at === -1 ? '/' : url.slice(at + PREFIX.length);
-}
-
-/**
- * `..` (also as `%2e%2e`) would be resolved by the URL parser and could reach paths of the
- * platform host outside the API, with the token attached: such paths are refused outright.
- */
-function leavesApiRoot(path: string): boolean {
-  const bare = path.split(/[?#]/, 1)[0] ?? '';
-  return bare.split('/').some((segment) => {
-    const decoded = segment.replace(/%2e/gi, '.');
-    return decoded === '.' || decoded === '..';
-  });
 }
 
 /** A caller that hangs up stops waiting for the budget: its request is not sent. */
@@ -191,7 +172,7 @@ function audit(ctx: ProxyContext, request: FastifyRequest, status: number): void
     key: state.caller?.name ?? null,
     tenant: state.tenant,
     method: request.method,
-    path: pathAfterPrefix(request.raw.url ?? ''),
+    path: state.path ?? requestedPath(request.raw.url ?? '').pathname,
     status,
     duration_ms: Math.max(0, ctx.clock.now() - state.startedAt),
     answered_by: state.answeredBy,

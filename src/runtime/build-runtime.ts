@@ -18,12 +18,12 @@ import { registerReceiver, type AcceptedDelivery } from '../webhooks/receiver';
 import { registerAdminRoutes } from './admin-routes';
 import type { RuntimeConfig } from './config';
 import { BotEngine, type TenantRuntime } from './engine';
-import { handleError } from './error-handler';
+import { handleError, handleFrameworkError, handleNotFound } from './error-handler';
 import { InboxWorker } from './inbox-worker';
 import { SignedFiles } from './signed-files';
 import { DELIVERY_LOG_SPACE, DeliveryLog } from './delivery-log';
 import { loggerOptions, OneLinePerRequest } from './logger';
-import { RuntimeMetrics } from './metrics';
+import { knownLabels, OTHER_LABEL, RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
 import { provisionAll } from './provisioning';
 import { wireAlertInputs } from './alerts-wiring';
@@ -103,7 +103,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   // on close, connections are cut rather than waited for: a delivery cut before its 200 was not
   // acknowledged, so the platform retries it (and dedupe drops it if it was recorded after all)
   const host =
-    deps.app ?? Fastify({ logger: loggerOptions(config.log_level), logController: new OneLinePerRequest(), bodyLimit: 1_048_576, forceCloseConnections: true });
+    deps.app ??
+    Fastify({
+      logger: loggerOptions(config.log_level),
+      logController: new OneLinePerRequest(),
+      bodyLimit: 1_048_576,
+      forceCloseConnections: true,
+      frameworkErrors: handleFrameworkError,
+    });
   const logger = host.log;
   const store = deps.store ?? (await openRuntimeStore(config, clock, env));
   const ownsStore = deps.store === undefined;
@@ -145,7 +152,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     logger: { warn: (d, m) => logger.warn(d, m) },
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
-  const metrics = new RuntimeMetrics();
+  const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
   // the platform downloads incoming-webhook media: local files are served at signed URLs of this runtime
   let runtimeUrl: string | undefined;
   const files = new SignedFiles(store, clock, () => config.public_url ?? runtimeUrl ?? `http://127.0.0.1:${config.port}`);
@@ -206,7 +213,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
       ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
     });
-    metrics.deliveriesReceived.inc({ tenant: delivery.tenant, bot: delivery.bot, event: eventOf(delivery.envelope), duplicate: String(!result.accepted) });
+    metrics.deliveriesReceived.inc({ tenant: delivery.tenant, bot: delivery.bot, event: delivery.event ?? OTHER_LABEL, duplicate: String(!result.accepted) });
     return { duplicate: !result.accepted };
   };
   let ready = false;
@@ -248,6 +255,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   /** Every route of the runtime, on the app it owns or in one encapsulated scope of a host app. */
   const mount = async (app: FastifyInstance): Promise<void> => {
     app.setErrorHandler(handleError);
+    // a host app answers its own unknown URLs
+    if (!deps.app) app.setNotFoundHandler(handleNotFound);
     await registerReceiver(app, {
       path: '/hooks/:tenant/:bot',
       clock,
@@ -411,11 +420,6 @@ function refuseBadAlertInputs(registry: BotRegistry, mode: RuntimeConfig['mode']
       });
     }
   }
-}
-
-function eventOf(envelope: unknown): string {
-  const event = (envelope as { event?: unknown } | null)?.event;
-  return typeof event === 'string' ? event : 'unknown';
 }
 
 function schedulerLogger(logger: FastifyInstance['log']) {

@@ -39,7 +39,7 @@ export class SignedFiles {
   /** Stores the file and answers its signed URL. */
   async urlFor(file: { path: string } | { data: Uint8Array; filename: string }): Promise<string> {
     const data = 'path' in file ? await readFile(file.path) : Buffer.from(file.data);
-    const filename = 'path' in file ? basename(file.path) : file.filename;
+    const filename = safeFilename('path' in file ? basename(file.path) : file.filename);
     // short enough for a path parameter (Fastify allows 100 characters): 22 + 8 + 32
     const id = randomBytes(16).toString('base64url');
     const expires = Math.ceil((this.clock.now() + FILE_URL_TTL_MS) / 1000).toString(36);
@@ -50,7 +50,9 @@ export class SignedFiles {
 
   /** The file a token names, when its signature holds and it has not expired. */
   async read(token: string): Promise<{ filename: string; data: Buffer } | undefined> {
-    const [id, expires, signature] = token.split('.');
+    const parts = token.split('.');
+    if (parts.length !== 3) return undefined;
+    const [id, expires, signature] = parts;
     if (!id || !expires || !signature || !/^[0-9a-z]+$/.test(expires) || parseInt(expires, 36) * 1000 < this.clock.now()) return undefined;
     const expected = Buffer.from(await this.sign(`${id}.${expires}`), 'hex');
     const given = Buffer.from(signature, 'hex');
@@ -83,4 +85,20 @@ export class SignedFiles {
       .digest('hex')
       .slice(0, 32);
   }
+}
+
+/**
+ * The last segment of the file's URL. A name that is empty, a dot segment, or holds a separator would
+ * change the URL the platform resolves (`/files/<token>/..` is `/files/`): its last part is kept, or
+ * `file`. Control characters go too (the name also types the download).
+ *
+ * @example safeFilename('../../etc/passwd') // 'passwd'
+ */
+export function safeFilename(name: string): string {
+  const last =
+    name
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .split(/[/\\]/)
+      .pop() ?? '';
+  return last === '' || last === '.' || last === '..' ? 'file' : last;
 }

@@ -87,7 +87,7 @@ describe('runtime and sandbox end to end', () => {
     });
     expect(forged.status).toBe(401);
     const text = await (await fetch(`${pair.runtime.url}/metrics`)).text();
-    expect(text).toMatch(/intrabot_deliveries_received_total\{tenant="sandbox",bot="ops",event="service.post.created",duplicate="false"\} [1-9]/);
+    expect(text).toMatch(/intrabot_deliveries_received_total\{tenant="sandbox",bot="ops",event="post.created",duplicate="false"\} [1-9]/);
     expect(text).toMatch(/intrabot_handler_runs_total\{bot="ops",outcome="handled"\} [1-9]/);
     expect(text).toMatch(/intrabot_deliveries_rejected_total\{reason="mismatch"\} 1/);
     expect(text).toContain('intrabot_outbox_depth');

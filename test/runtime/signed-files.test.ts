@@ -32,6 +32,28 @@ describe('signed file URLs', () => {
     expect(await files.read(token)).toBeUndefined();
   });
 
+  it('gives a file whose name is a dot segment or a path a URL that still reaches it', async () => {
+    const files = new SignedFiles(store, clock, () => 'http://bots.example');
+    for (const [filename, shown] of [
+      ['..', 'file'],
+      ['.', 'file'],
+      ['../../etc/passwd', 'passwd'],
+      ['..\\..\\x.png', 'x.png'],
+      ['a\nb.png', 'ab.png'],
+    ] as const) {
+      const url = new URL(await files.urlFor({ data: PNG, filename }));
+      const [, route, token, name] = url.pathname.split('/');
+      expect([route, name], filename).toEqual(['files', shown]);
+      expect((await files.read(token!))?.data.equals(PNG), filename).toBe(true);
+    }
+  });
+
+  it('refuses a token with parts added after the signature', async () => {
+    const files = new SignedFiles(store, clock, () => 'http://bots.example');
+    const token = (await files.urlFor({ data: PNG, filename: 'dot.png' })).split('/')[4]!;
+    expect(await files.read(`${token}.extra`)).toBeUndefined();
+  });
+
   it('refuses a token whose signature was changed', async () => {
     const files = new SignedFiles(store, clock, () => 'http://bots.example');
     const token = (await files.urlFor({ data: PNG, filename: 'dot.png' })).split('/')[4]!;

@@ -137,6 +137,14 @@ describe('message parsing', () => {
     expect(parseFailingField('Validation failed: check the input')).toBeUndefined();
   });
 
+  it('redacts only the token of an incoming webhook path, whatever separator ends it, and keeps the rest readable', () => {
+    expect(redactPath('/incoming/SeCrEt\\..\\..\\_sandbox\\reset')).toBe('/incoming/[redacted]\\..\\..\\_sandbox\\reset');
+    expect(redactPath('/incoming/SeCrEt%5c..%2F_sandbox')).toBe('/incoming/[redacted]%5c..%2F_sandbox');
+    expect(redactPath('/walls/..%2Fincoming%2FSeCrEt')).toBe('/walls/..%2Fincoming%2F[redacted]');
+    // a dot segment where the token would be is no token: the attempt stays visible
+    expect(redactPath('/incoming/..\\..\\_sandbox\\reset')).toBe('/incoming/..\\..\\_sandbox\\reset');
+  });
+
   it('redacts the token segment of an incoming webhook path and drops the query', () => {
     expect(redactPath('/api/open/v1/incoming/abc123?x=1')).toBe('/api/open/v1/incoming/[redacted]');
     expect(redactPath('/api/open/v1/walls/3/posts?since=2030')).toBe('/api/open/v1/walls/3/posts');

@@ -121,6 +121,12 @@ describe('nextPageUrl', () => {
     expect(nextPageUrl(page([], { meta: { current_page: 2 } }), current, base)).toBeNull();
   });
 
+  it('refuses a next link outside the API root on the same host: the token goes with it', () => {
+    for (const next of [`${ORIGIN}/_sandbox/reset`, '/api/open/v1/../../admin', `${ORIGIN}/api/open/v10/things`, '/api/open/v1/%252e%252e/x']) {
+      expect(() => nextPageUrl(page([1], { links: { next } }), current, base), next).toThrow(ForeignLinkError);
+    }
+  });
+
   it('refuses a link to another port of the same host', () => {
     expect(() => nextPageUrl(page([1], { links: { next: 'https://acme.example:8443/api/open/v1/things?page=3' } }), current, base)).toThrow(ForeignLinkError);
   });
