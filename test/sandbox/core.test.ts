@@ -71,6 +71,24 @@ describe('sandbox core', () => {
     expect((await h.raw('GET', '/walls')).status).toBe(200);
   });
 
+  it('changes only the settings a PUT sends: switching achievements off keeps the rate limit', async () => {
+    await h.control.settings({ rate_limit_per_minute: 7, company_user: false });
+    const after = await h.control.settings({ achievements_enabled: false });
+    expect(after).toMatchObject({ rate_limit_per_minute: 7, company_user: false, achievements_enabled: false, timezone: 'Europe/Berlin' });
+    expect(await h.control.send('GET', '/settings')).toEqual(after);
+    expect((await h.raw('GET', '/walls')).headers['x-ratelimit-limit']).toBe('7');
+  });
+
+  it('refuses a settings PUT with a bad field, naming it, and changes nothing', async () => {
+    const before = await h.control.send('GET', '/settings');
+    for (const body of [{ timezone: 'Mars/Olympus_Mons' }, { achievements_enabled: false, rate_limit_per_minute: 0 }, { unknown_setting: 1 }]) {
+      const res = await h.raw('PUT', '/_sandbox/settings', { body, token: null });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.json<{ message: string }>().message).toMatch(/^(timezone|rate_limit_per_minute|body)/);
+    }
+    expect(await h.control.send('GET', '/settings')).toEqual(before);
+  });
+
   it('injects a fault for a path pattern a given number of times, then recovers', async () => {
     await h.control.send('POST', '/faults', { path: '/api/open/v1/walls', status: 503, count: 2 });
     const outcomes: string[] = [];
