@@ -109,7 +109,8 @@ async function walkEveryGet(h: HttpSandbox): Promise<Walk> {
     await one('/announcements/{id}', `/announcements/${String(a.id)}`, 'Announcement');
     await list('/announcements/{id}/confirmations', `/announcements/${String(a.id)}/confirmations`, null);
   }
-  await list('/confirmations', '/confirmations', null);
+  // a confirmation's own fields are not shown, but the employee it embeds is a User (spec: Events, announcement.confirmed)
+  for (const c of await list('/confirmations', '/confirmations', null)) check(c.user, 'EmbeddedUser', `GET /confirmations item ${String(c.id)}.user`);
   for (const e of await list('/events', '/events?status=all', 'Event')) await one('/events/{id}', `/events/${String(e.id)}`, 'Event');
   for (const e of await list('/calendar-entries', '/calendar-entries?status=all', 'CalendarEntry')) {
     await one('/calendar-entries/{id}', `/calendar-entries/${String(e.id)}`, 'CalendarEntry');
@@ -178,15 +179,24 @@ describe("sandbox answers against the spec's field types (spec: Resources and th
     await h.api.announcements.create({ title: 'Published notice', body: 'Now' });
     const post = await h.platform.employeePost(h.refs.employee_ids[2] as number, { wall_id: h.refs.company_wall_id, body: 'From an employee' });
     await h.platform.employeeComment(h.refs.employee_ids[3] as number, { post_id: post.id, body: 'Replying' });
+    await h.platform.register(h.refs.pending_user_id);
+    await h.platform.completeOnboarding(h.refs.employee_ids[4] as number);
     const typed: Record<string, ResourceName> = {
       'post.created': 'PostCreatedPayload',
       'announcement.published': 'Announcement',
       'achievement.awarded': 'Award',
       'comment.created': 'Comment',
+      'user.registered': 'User',
     };
     const seen = h.events.filter((e) => e.event in typed);
     expect(new Set(seen.map((e) => e.event))).toEqual(new Set(Object.keys(typed)));
     const violations = seen.flatMap((e) => specViolations(e.payload, typed[e.event] as ResourceName, `${e.event} payload`));
+    // payloads whose own fields are not shown embed Users: the confirming employee, the onboarded user
+    for (const e of h.events.filter((x) => x.event === 'announcement.confirmed'))
+      violations.push(...specViolations(e.payload.employee, 'User', 'announcement.confirmed payload.employee'));
+    for (const e of h.events.filter((x) => x.event === 'onboarding.completed'))
+      violations.push(...specViolations(e.payload.user, 'User', 'onboarding.completed payload.user'));
+    expect(h.events.map((e) => e.event)).toEqual(expect.arrayContaining(['announcement.confirmed', 'onboarding.completed']));
     expect(violations).toEqual([]);
   });
 });
