@@ -68,6 +68,14 @@ describe('automatic awards (spec: Trigger configuration; Achievement publication
     expect(await holders(a.id)).toEqual([]);
   });
 
+  it('counts the tenure of an employee without a hire date from the registration date (spec: User.hired_at, effective hire date)', async () => {
+    const registered = Date.parse('2025-10-01T09:00:00+02:00');
+    const early = user('rena', { registered_at: registered, created_at: registered - 86_400_000 });
+    user('recent', { registered_at: Date.parse('2026-06-01T09:00:00+02:00') });
+    const a = await h.api.achievements.create({ ...tenure, is_published: true });
+    expect(await holders(a.id)).toEqual([early.id]);
+  });
+
   it('runs the tenure check once per customer-zone day, at or after midnight (spec: Trigger configuration, employment)', async () => {
     const a = await h.api.achievements.create({ ...tenure, is_published: true });
     const soon = user('sam', { hired_at_synced: '2025-11-23' });

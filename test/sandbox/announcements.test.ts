@@ -40,6 +40,17 @@ describe('announcements (spec: Announcements)', () => {
     expect(h.events.map((e) => e.event)).toEqual(['announcement.published']);
   });
 
+  it('starts an announcement on the day it is published, a draft on the day it was made (spec: Announcement.starts_at is a date)', async () => {
+    const live = await h.api.announcements.create({ title: 'Now', body: 'b' });
+    expect(live.starts_at).toBe('2026-11-22');
+    const draft = await h.api.announcements.create({ title: 'Later', body: 'b', is_published: false });
+    expect(draft.starts_at).toBe('2026-11-22');
+    await h.control.advance(3 * 86_400);
+    expect((await h.api.announcements.update(draft.id, { is_published: true })).starts_at).toBe('2026-11-25');
+    expect((await h.api.announcements.get(live.id)).starts_at).toBe('2026-11-22');
+    expect(h.events.map((e) => e.payload.starts_at)).toEqual(['2026-11-22', '2026-11-25']);
+  });
+
   it('requires title, and body unless article_id is given (spec: Announcements, create body)', async () => {
     // the client refuses both bodies before sending, so they go over raw HTTP
     const noTitle = await h.raw('POST', '/announcements', { body: { body: 'x' } });

@@ -76,6 +76,30 @@ describe('calendar entries (spec: Calendar entries)', () => {
     expect((await h.raw('POST', '/calendar-entries', { body: { ...entry, body: 'x', article_id: article.id } })).status).toBe(422);
   });
 
+  it('reads an entry sent without times as all-day, 00:00 to 23:59, ending on its start date (spec: Calendar entry, dates and times)', async () => {
+    await defaultType();
+    const allDay = await h.api.calendarEntries.create(entry);
+    expect(allDay).toMatchObject({ starts_at: '2026-12-01', ends_at: '2026-12-01', starts_time: '00:00', ends_time: '23:59' });
+    expect(await h.api.calendarEntries.update(allDay.id, { starts_at: '2026-12-03' })).toMatchObject({ starts_at: '2026-12-03', ends_at: '2026-12-03' });
+    // each time not sent is the day's edge: from 09:00 to the end of the day, from the start of the day to 17:00
+    expect(await h.api.calendarEntries.create({ ...entry, starts_time: '09:00' })).toMatchObject({ starts_time: '09:00', ends_time: '23:59' });
+    expect(await h.api.calendarEntries.create({ ...entry, ends_at: '2026-12-02', ends_time: '17:00' })).toMatchObject({
+      ends_at: '2026-12-02',
+      starts_time: '00:00',
+      ends_time: '17:00',
+    });
+  });
+
+  it('gives an entry without a description an article of its own, with body null (spec: Calendar entry, article_id is an integer)', async () => {
+    await defaultType();
+    const bare = await h.api.calendarEntries.create(entry);
+    expect(bare.body).toBeNull();
+    expect(bare.article_id).toEqual(expect.any(Number));
+    expect(await h.api.articles.get(bare.article_id as number)).toMatchObject({ id: bare.article_id, body: null });
+    // the article was made for the entry, not built as rich content: a body may fill it later
+    expect(await h.api.calendarEntries.update(bare.id, { body: 'Agenda' })).toMatchObject({ article_id: bare.article_id, body: 'Agenda' });
+  });
+
   it('answers 422 for ends_at before starts_at (spec: Calendar entries, optional as in events)', async () => {
     await defaultType();
     // refused by the client before sending, so raw HTTP

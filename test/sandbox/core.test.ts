@@ -71,6 +71,24 @@ describe('sandbox core', () => {
     expect((await h.raw('GET', '/walls')).status).toBe(200);
   });
 
+  it('changes only the settings a PUT sends: switching achievements off keeps the rate limit', async () => {
+    await h.control.settings({ rate_limit_per_minute: 7, company_user: false });
+    const after = await h.control.settings({ achievements_enabled: false });
+    expect(after).toMatchObject({ rate_limit_per_minute: 7, company_user: false, achievements_enabled: false, timezone: 'Europe/Berlin' });
+    expect(await h.control.send('GET', '/settings')).toEqual(after);
+    expect((await h.raw('GET', '/walls')).headers['x-ratelimit-limit']).toBe('7');
+  });
+
+  it('refuses a settings PUT with a bad field, naming it, and changes nothing', async () => {
+    const before = await h.control.send('GET', '/settings');
+    for (const body of [{ timezone: 'Mars/Olympus_Mons' }, { achievements_enabled: false, rate_limit_per_minute: 0 }, { unknown_setting: 1 }]) {
+      const res = await h.raw('PUT', '/_sandbox/settings', { body, token: null });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.json<{ message: string }>().message).toMatch(/^(timezone|rate_limit_per_minute|body)/);
+    }
+    expect(await h.control.send('GET', '/settings')).toEqual(before);
+  });
+
   it('injects a fault for a path pattern a given number of times, then recovers', async () => {
     await h.control.send('POST', '/faults', { path: '/api/open/v1/walls', status: 503, count: 2 });
     const outcomes: string[] = [];
@@ -89,6 +107,18 @@ describe('sandbox core', () => {
     const res = (await h.control.send('POST', '/clock', { advance_seconds: 3600 })) as { now: string };
     expect(res).toMatchObject({ now: '2026-11-22T10:00:00+01:00' });
     expect(await h.control.now()).toBe(Date.UTC(2026, 10, 22, 9));
+  });
+
+  it('puts the clock back to the real time on reset, wherever it was moved (the seed dates its content by it)', async () => {
+    // the harness's clock is frozen, so it reads the real time it was set to, to the millisecond
+    await h.control.advance(30 * 86_400);
+    const before = Date.now();
+    const answer = (await h.control.send('POST', '/reset', { seed: 'empty' })) as { now: string };
+    const after = Date.now();
+    const now = await h.control.now();
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(after);
+    expect(Date.parse(answer.now)).toBe(Math.floor(now / 1000) * 1000);
   });
 
   it('keeps bearer tokens out of the request log', async () => {
@@ -122,5 +152,20 @@ describe('sandbox core with every module', () => {
     const { data } = (await h.control.send('GET', '/coverage')) as { data: { method: string; path: string; status: string; missing?: string }[] };
     expect(data.find((e) => e.path === '/stats/engagement')).toMatchObject({ status: 'partial', missing: expect.stringContaining('history') });
     expect(data.filter((e) => e.status === 'not_implemented')).toEqual([]);
+  });
+
+  it('seeds at the time a reset names with `now`, and refuses a `now` that is no date, changing nothing', async () => {
+    await h.control.send('POST', '/reset', { seed: 'demo', now: '2027-03-01T08:30:00+01:00' });
+    expect(await h.control.now()).toBe(Date.parse('2027-03-01T08:30:00+01:00'));
+    // the demo seed puts two birthdays on its today
+    const users = (await h.api.users.list({ per_page: 50 })).data;
+    expect(users.filter((u) => u.date_of_birth?.endsWith('-03-01'))).toHaveLength(2);
+    const created = await h.api.users.create({ email: 'march@sandbox.example', first_name: 'March', last_name: 'Hire' });
+    expect(created).toMatchObject({ created_at: '2027-03-01T08:30:00+01:00', hired_at: '2027-03-01' });
+    const bad = await h.raw('POST', '/_sandbox/reset', { body: { seed: 'empty', now: 'next tuesday' }, token: null });
+    expect(bad.status).toBe(422);
+    expect(bad.json<{ message: string }>().message).toMatch(/^now/);
+    expect(await h.control.now()).toBe(Date.parse('2027-03-01T08:30:00+01:00'));
+    await expect(h.api.users.get(created.id)).resolves.toMatchObject({ id: created.id });
   });
 });

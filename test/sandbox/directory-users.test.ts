@@ -87,6 +87,28 @@ describe('sandbox users', () => {
     expect(user.hired_at).not.toBe(h.refs.manual_hire.synced);
   });
 
+  it('reads the registration date as hired_at of users without a hire date: admin, kiosk, shadow, POST /users (spec: User.hired_at is a date)', async () => {
+    expect((await h.api.users.get(h.refs.admin_user_id)).hired_at).toBe('2026-11-22');
+    for (const id of [h.refs.kiosk_user_id, h.refs.shadow_user_id]) {
+      const user = await h.api.users.get(id);
+      // registered_at is written in the customer's zone, so its first ten characters are that day
+      expect(user.hired_at, `user ${id}`).toBe(user.registered_at!.slice(0, 10));
+      expect(user.hired_at! < '2026-01-01').toBe(true);
+    }
+    h.clock.advance(86_400_000);
+    const created = await h.api.users.create({ email: 'no.hire.date@sandbox.example', first_name: 'No', last_name: 'Hiredate' });
+    expect(created).toMatchObject({ hired_at: '2026-11-23', registered_at: '2026-11-23T09:00:00+01:00' });
+  });
+
+  it('reads the registration date as last_active_on of users never seen active (spec: User.last_active_on is a date)', async () => {
+    const created = await h.api.users.create({ email: 'never.active@sandbox.example', first_name: 'Never', last_name: 'Active' });
+    expect(created.last_active_on).toBe('2026-11-22');
+    // the company's own user, embedded as an award's assigned_by, has never been active either
+    const custom = (await h.api.achievements.list({ per_page: 50, is_published: true, type: 'custom' })).data[0]!;
+    const [award] = await h.platform.award(custom.id, h.refs.employee_ids[0]!);
+    expect(award).toMatchObject({ assigned_by: { type: 'customer', last_active_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) } });
+  });
+
   it('embeds groups with is_manager per membership and without managers (spec: Group)', async () => {
     const manager = await h.api.users.get(h.refs.managers.Engineering as number);
     const engineering = manager.groups.find((g) => g.id === h.refs.departments.Engineering);

@@ -105,6 +105,15 @@ describe('events (spec: Events)', () => {
     expect((await h.api.events.update(e.id, { ends_at: '2026-12-02' })).ends_at).toBe('2026-12-02');
   });
 
+  it('ends an event sent without ends_at on its start date, following the start when an update moves it (spec: Event.ends_at is a date)', async () => {
+    const e = await h.api.events.create(base);
+    expect(e).toMatchObject({ starts_at: '2026-12-01', ends_at: '2026-12-01', starts_time: null, ends_time: null });
+    // the end was never sent, so moving the start later is no "ends_at before starts_at"
+    expect(await h.api.events.update(e.id, { starts_at: '2026-12-05' })).toMatchObject({ starts_at: '2026-12-05', ends_at: '2026-12-05' });
+    expect(await h.api.events.update(e.id, { ends_at: '2026-12-06' })).toMatchObject({ ends_at: '2026-12-06' });
+    expect(await h.api.events.update(e.id, { ends_at: null })).toMatchObject({ ends_at: '2026-12-05' });
+  });
+
   it('requires body unless article_id, never both (spec: Events, create fields)', async () => {
     const article = await h.api.articles.create({ body: '<p>rich</p>' });
     // the client refuses both create bodies itself, so they go over raw HTTP

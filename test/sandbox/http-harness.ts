@@ -141,9 +141,8 @@ export function useHttpSandbox(options: HttpSandboxOptions = {}): HttpSandbox {
 
     /** Back to a fresh seed at `start`, high rate limit, no faults, no recorded events. */
     async reset(seed: SeedName = options.seed ?? 'demo'): Promise<void> {
-      // the seed dates what it writes with the clock, so the clock moves first
-      await h.control.send('POST', '/clock', { now: new Date(start).toISOString() });
-      await h.control.send('POST', '/reset', { seed });
+      // the seed dates what it writes with the clock: the reset puts the clock at `start` first
+      await h.control.send('POST', '/reset', { seed, now: new Date(start).toISOString() });
       await h.control.settings({ rate_limit_per_minute: RATE_LIMIT });
       await h.control.send('DELETE', '/faults');
       await h.control.send('DELETE', '/requests');

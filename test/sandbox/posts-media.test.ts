@@ -41,6 +41,11 @@ describe('sandbox media', () => {
     expect((await rawUpload('image', { name: 'again.png', type: 'image/png', bytes })).status).toBe(201);
   });
 
+  it('reads the dimensions of a JPEG image: the spec types width and height of images as integers (spec: Media)', async () => {
+    const media = await h.api.media.uploadFile({ type: 'image', data: jpegBytes(1024, 768), filename: 'photo.jpg', contentType: 'image/jpeg' });
+    expect(media).toMatchObject({ type: 'image', mime_type: 'image/jpeg', width: 1024, height: 768 });
+  });
+
   it('leaves width and height null for documents', async () => {
     expect(await uploaded('document')).toMatchObject({ width: null, height: null });
   });
@@ -133,3 +138,10 @@ describe('gallery kind', () => {
     expect(galleryKind([{ type: 'image' }, { type: 'video' }])).toBe('mixed');
   });
 });
+
+/** A minimal JPEG: SOI, a JFIF APP0 segment, a baseline frame header (SOF0) of the given size, EOI. */
+function jpegBytes(width: number, height: number): Uint8Array {
+  const app0 = [0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0', 'latin1'), 1, 1, 0, 0, 1, 0, 1, 0, 0];
+  const sof0 = [0xff, 0xc0, 0x00, 0x11, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
+  return Uint8Array.from([0xff, 0xd8, ...app0, ...sof0, 0xff, 0xd9]);
+}

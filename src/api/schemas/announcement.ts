@@ -20,6 +20,7 @@ export const AnnouncementSchema = z.looseObject({
   comments_count: z.int(),
   completions_count: z.int(),
   confirmations_count: z.int(),
+  // spec: a date; null tolerated: hosts have answered null (issue #12)
   starts_at: DateSchema.nullable(),
   published_at: DateTimeSchema.nullable(),
   created_at: DateTimeSchema,

@@ -22,6 +22,7 @@ export const CalendarEntrySchema = z.looseObject({
   title: z.string(),
   body: z.string().nullable(),
   starts_at: DateSchema,
+  // spec: dates and times; null tolerated for what was not sent: hosts have answered null (issue #12)
   ends_at: DateSchema.nullable(),
   starts_time: TimeSchema.nullable(),
   ends_time: TimeSchema.nullable(),

@@ -24,6 +24,7 @@ export const EventSchema = z.looseObject({
   body: z.string(),
   starts_at: DateSchema,
   starts_time: TimeSchema.nullable(),
+  // spec: a date; null tolerated for an event sent without an end: hosts have answered null (issue #12)
   ends_at: DateSchema.nullable(),
   ends_time: TimeSchema.nullable(),
   location: z.string().nullable(),

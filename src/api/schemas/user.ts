@@ -18,6 +18,7 @@ export const UserSchema = z.looseObject({
   title: z.string().nullable(),
   groups: z.array(MembershipGroupSchema),
   is_manager: z.boolean(),
+  // spec: a date; null tolerated, as for last_active_on and registered_at: hosts have answered null (issue #12)
   hired_at: DateSchema.nullable(),
   date_of_birth: DateSchema.nullable(),
   is_away: z.boolean(),

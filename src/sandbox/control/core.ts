@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { createSystemClock } from '../../clock';
 import type { SandboxContext } from '../context';
 import { FaultSchema, type FaultTable } from '../http/faults';
 import type { RequestLog } from '../http/request-log';
@@ -13,6 +14,8 @@ import { parseIso } from '../time';
 const ResetSchema = z.object({
   seed: z.enum(['demo', 'empty', 'large']).default('demo'),
   users: z.number().int().min(1).max(100_000).optional(),
+  /** Where the clock stands for the fresh seed (ISO 8601); omitted: the real time. */
+  now: z.string().optional(),
 });
 
 const TokenCreateSchema = z.object({
@@ -35,10 +38,16 @@ export interface CoreControlDeps {
 
 /** The control API every sandbox has: reset, tokens, clock, settings, faults, request log, coverage. */
 export function registerCoreControl(app: FastifyInstance, ctx: SandboxContext, deps: CoreControlDeps): void {
-  app.post('/_sandbox/reset', async (request) => {
-    const options = validate(ResetSchema, request.body);
+  app.post('/_sandbox/reset', async (request, reply) => {
+    const { now, ...options } = validate(ResetSchema, request.body);
+    const target = now === undefined ? createSystemClock().now() : parseIso(now, ctx.settings.timezone);
+    if (Number.isNaN(target)) return reply.code(422).send({ error: 'validation_error', message: 'now: must be an ISO 8601 date or datetime' });
+    // Starting over starts time over too: the clock leaves wherever tests or users moved it and goes
+    // back to the real time (or to `now`) before the seed dates its birthdays, anniversaries and
+    // schedules by it. A runtime sharing this clock (npm start) moves with it.
+    ctx.clock.set(target);
     deps.reset(options);
-    return { ok: true, seed: options.seed };
+    return { ok: true, seed: options.seed, now: ctx.nowIso() };
   });
 
   app.post('/_sandbox/tokens', async (request, reply) => {

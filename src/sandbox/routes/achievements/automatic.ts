@@ -24,10 +24,8 @@ function triggerPredicate(ctx: SandboxContext, a: AchievementRecord): (user: Use
   if (!config) return () => false;
   if ('months' in config) {
     const today = ctx.today();
-    return (user) => {
-      const hired = effectiveHiredAt(user);
-      return hired !== null && hasTenure(hired, config.months, today);
-    };
+    const zone = ctx.settings.timezone;
+    return (user) => hasTenure(effectiveHiredAt(user, zone), config.months, today);
   }
   // our reading of "completes the linked content": completing any one of the linked items
   const done = completers(ctx, config.completable_type, config.completable_ids);

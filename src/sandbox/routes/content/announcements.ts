@@ -3,9 +3,19 @@ import { AnnouncementCreateSchema, AnnouncementUpdateSchema } from '../../../api
 import type { SandboxContext } from '../../context';
 import type { ApiRouter } from '../../http/api-router';
 import { validate } from '../../http/validate';
+import { isoDate } from '../../time';
 import { applyArticleUpdate, articleBody, articleForCreate, checkArticleUpdate } from './article-body';
 import { CONTENT_KIND, type AnnouncementRecord, type ConfirmationRecord } from './records';
 import { checkGroupIds, embedAuthor, embedGroups, findOr404, registerStatusListAndGet } from './shared';
+
+/**
+ * spec: Announcement.starts_at — a date, never null. Nothing sets it through the API, so the sandbox
+ * reads it as the platform would fill it: an announcement starts on the day it is published (a
+ * draft, on the day it was created, until it is published).
+ */
+function startsAt(ctx: SandboxContext, a: AnnouncementRecord): string {
+  return a.starts_at ?? isoDate(a.published_at ?? a.created_at, ctx.settings.timezone);
+}
 
 export function serializeAnnouncement(ctx: SandboxContext, a: AnnouncementRecord): Record<string, unknown> {
   const confirmations = ctx.db.filter<ConfirmationRecord>(CONTENT_KIND.confirmations, (c) => c.announcement_id === a.id).length;
@@ -24,7 +34,7 @@ export function serializeAnnouncement(ctx: SandboxContext, a: AnnouncementRecord
     comments_count: 0,
     completions_count: 0,
     confirmations_count: confirmations,
-    starts_at: a.starts_at,
+    starts_at: startsAt(ctx, a),
     published_at: ctx.isoOrNull(a.published_at),
     created_at: ctx.iso(a.created_at),
     updated_at: ctx.iso(a.updated_at),

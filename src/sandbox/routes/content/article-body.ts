@@ -13,6 +13,12 @@ export function articleFromBody(ctx: SandboxContext, body: string, title: string
   return ctx.db.insert(CONTENT_KIND.articles, { title, body, origin: 'body' as const, created_at: now, updated_at: now });
 }
 
+/** An article with no text yet (`body` null), for content that has an article but no description (calendar entries). */
+export function emptyArticle(ctx: SandboxContext, title: string | null): ArticleRecord {
+  const now = ctx.now();
+  return ctx.db.insert(CONTENT_KIND.articles, { title, body: null, origin: 'body' as const, created_at: now, updated_at: now });
+}
+
 /** A linked `article_id` must exist; answers 422 naming the field otherwise. */
 export function requireArticle(ctx: SandboxContext, id: number): ArticleRecord {
   const article = ctx.db.get<ArticleRecord>(CONTENT_KIND.articles, id);

@@ -4,10 +4,19 @@ import type { ApiRouter } from '../../http/api-router';
 import { validationError } from '../../http/sandbox-error';
 import { validate } from '../../http/validate';
 import type { UserRecord } from '../../state/records';
-import { applyArticleUpdate, articleBody, articleForCreate, checkArticleUpdate } from './article-body';
+import { applyArticleUpdate, articleBody, articleForCreate, checkArticleUpdate, emptyArticle } from './article-body';
 import { serializeCalendarEventType } from './calendar-event-types';
 import { CONTENT_KIND, type CalendarEntryRecord, type CalendarEventTypeRecord } from './records';
 import { checkGroupIds, embedAuthor, embedGroups, findOr404, registerStatusListAndGet } from './shared';
+
+/**
+ * spec: Calendar entry — `starts_at, ends_at` are dates and `starts_time, ends_time` times, none of
+ * them null. What was not sent is stored as not sent and read as the platform fills it: an entry
+ * without an end ends on its start date, without a start time starts at 00:00 and without an end
+ * time ends at 23:59 (an entry sent without times is all-day). Read rather than stored, an unsent
+ * end keeps following the start when an update moves it.
+ */
+export const ALL_DAY = { starts_time: '00:00', ends_time: '23:59' } as const;
 
 export function serializeCalendarEntry(ctx: SandboxContext, e: CalendarEntryRecord): Record<string, unknown> {
   const type = ctx.db.get<CalendarEventTypeRecord>(CONTENT_KIND.calendarEventTypes, e.calendar_event_type_id);
@@ -16,9 +25,9 @@ export function serializeCalendarEntry(ctx: SandboxContext, e: CalendarEntryReco
     title: e.title,
     body: articleBody(ctx, e.article_id),
     starts_at: e.starts_at,
-    ends_at: e.ends_at,
-    starts_time: e.starts_time,
-    ends_time: e.ends_time,
+    ends_at: e.ends_at ?? e.starts_at,
+    starts_time: e.starts_time ?? ALL_DAY.starts_time,
+    ends_time: e.ends_time ?? ALL_DAY.ends_time,
     // spec: Calendar entry — author { id, name, email }
     author: embedAuthor(ctx, e.author_id, ['email']),
     groups: embedGroups(ctx, e.group_ids),
@@ -61,7 +70,8 @@ function insertCalendarEntry(ctx: SandboxContext, body: unknown, authorId: numbe
   const fields = validate(CalendarEntryCreateSchema, body);
   checkGroupIds(ctx, fields.groups);
   const typeId = resolveEventType(ctx, fields.calendar_event_type_id);
-  const article_id = articleForCreate(ctx, fields, fields.title);
+  // spec: Calendar entry.article_id is an integer: an entry without a description has an empty article (body null)
+  const article_id = articleForCreate(ctx, fields, fields.title) ?? emptyArticle(ctx, fields.title).id;
   const now = ctx.now();
   return ctx.db.insert(CONTENT_KIND.calendarEntries, {
     title: fields.title,
@@ -91,7 +101,7 @@ function updateCalendarEntry(ctx: SandboxContext, current: CalendarEntryRecord, 
     if (fields[key] !== undefined) Object.assign(patch, { [key]: fields[key] });
   }
   if (fields.groups !== undefined) patch.group_ids = fields.groups;
-  patch.article_id = applyArticleUpdate(ctx, current.article_id, fields, fields.title ?? current.title);
+  patch.article_id = applyArticleUpdate(ctx, current.article_id, fields, fields.title ?? current.title) ?? emptyArticle(ctx, fields.title ?? current.title).id;
   return ctx.db.update<CalendarEntryRecord>(CONTENT_KIND.calendarEntries, current.id, patch) as CalendarEntryRecord;
 }
 

@@ -16,7 +16,8 @@ export function serializeEvent(ctx: SandboxContext, e: EventRecord): Record<stri
     body: articleBody(ctx, e.article_id) ?? '',
     starts_at: e.starts_at,
     starts_time: e.starts_time,
-    ends_at: e.ends_at,
+    // spec: Event.ends_at is a date (never null): an event sent without an end ends on its start date
+    ends_at: e.ends_at ?? e.starts_at,
     ends_time: e.ends_time,
     location: e.location,
     // spec: Event — the author is a reduced user { id, name, email, avatar_url }

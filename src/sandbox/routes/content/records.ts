@@ -22,7 +22,8 @@ export const CONTENT_KIND = {
 export const ArticleRecordSchema = z.object({
   id: z.number().int(),
   title: z.string().nullable(),
-  body: z.string(),
+  /** Null for the empty article of a calendar entry without a description. */
+  body: z.string().nullable(),
   origin: z.enum(['articles', 'body']),
   created_at: z.number(),
   updated_at: z.number(),
@@ -89,7 +90,7 @@ export type CalendarEventTypeRecord = z.infer<typeof CalendarEventTypeRecordSche
 export const CalendarEntryRecordSchema = z.object({
   id: z.number().int(),
   title: z.string(),
-  /** Null for an entry without a description. */
+  /** Always set on new entries (an empty article when there is no description); null only in state kept from older versions. */
   article_id: z.number().int().nullable(),
   starts_at: z.string(),
   starts_time: z.string().nullable(),

@@ -13,7 +13,7 @@ export function registerPeopleViewRoutes(router: ApiRouter, ctx: SandboxContext)
   router.route('GET', '/staff-cards', 'read:staff_cards', (request) => {
     const page = readPageQuery(request.query as Record<string, unknown>, ctx.settings.timezone);
     const departments = departmentIndex(ctx);
-    return paginate(request, employees(ctx), page, (u) => staffCard(u, departments));
+    return paginate(request, employees(ctx), page, (u) => staffCard(u, departments, ctx.settings.timezone));
   });
   router.route('GET', '/org-chart', 'read:org_chart', (request) => {
     const page = readPageQuery(request.query as Record<string, unknown>, ctx.settings.timezone);
@@ -40,7 +40,7 @@ function firstDepartment(user: UserRecord, departments: Map<number, StoredGroup>
   return undefined;
 }
 
-function staffCard(user: StoredUser, departments: Map<number, StoredGroup>): Record<string, unknown> {
+function staffCard(user: StoredUser, departments: Map<number, StoredGroup>, timeZone: string): Record<string, unknown> {
   const department = firstDepartment(user, departments);
   return {
     id: user.id,
@@ -50,7 +50,7 @@ function staffCard(user: StoredUser, departments: Map<number, StoredGroup>): Rec
     email: user.email,
     avatar_url: user.avatar_url,
     department: department ? { id: department.id, name: department.name } : null,
-    hired_at: effectiveHiredAt(user),
+    hired_at: effectiveHiredAt(user, timeZone),
     is_away: user.is_away,
   };
 }
@@ -94,7 +94,12 @@ function managerHub(ctx: SandboxContext, actor: UserRecord): Record<string, unkn
     team_size: team.length,
     away: team.filter((u) => u.is_away).map(ref),
     birthdays_today: team.filter((u) => u.date_of_birth?.slice(5) === todayMd).map(ref),
-    anniversaries_today: team.filter((u) => effectiveHiredAt(u)?.slice(5) === todayMd && effectiveHiredAt(u) !== ctx.today()).map(ref),
+    anniversaries_today: team
+      .filter((u) => {
+        const hired = effectiveHiredAt(u, ctx.settings.timezone);
+        return hired.slice(5) === todayMd && hired !== ctx.today();
+      })
+      .map(ref),
     pending_invitations: ctx.db
       .filter<StoredUser>(KIND.users, (u) => u.status === 'pending' && u.deleted_at === null && u.memberships.some((m) => ledIds.has(m.group_id)))
       .map(ref),

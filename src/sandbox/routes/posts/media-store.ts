@@ -4,12 +4,34 @@ import { validationError } from '../../http/sandbox-error';
 import { mediaUrl, requestOrigin } from '../../serialize/media';
 import { POSTS_KIND, type MediaRecord } from './records';
 
-/** spec: Media — `width`/`height` for images; read from a PNG's IHDR or a GIF's screen descriptor, else null. */
+/**
+ * spec: Media — `width`/`height` (integers) for images; read from a PNG's IHDR, a GIF's screen
+ * descriptor or a JPEG's frame header. Null only for a file none of these can be read from.
+ */
 export function imageSize(bytes: Buffer): { width: number; height: number } | null {
   const png = bytes.length >= 24 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.toString('latin1', 12, 16) === 'IHDR';
   if (png) return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
   const gif = bytes.length >= 10 && bytes.toString('latin1', 0, 4) === 'GIF8';
   if (gif) return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
+  return jpegSize(bytes);
+}
+
+/** Start-of-frame markers (SOF0..SOF15) that carry the size; C4, C8 and CC share the range but are other segments. */
+const isStartOfFrame = (marker: number): boolean => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+
+/** A JPEG's size from its first frame header: walks the segments from SOI (`FF D8`). */
+function jpegSize(bytes: Buffer): { width: number; height: number } | null {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  let at = 2;
+  while (at + 4 <= bytes.length) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1] as number;
+    // fill bytes, and markers that stand alone without a length (TEM, RSTn)
+    if (marker === 0xff) at += 1;
+    else if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) at += 2;
+    else if (isStartOfFrame(marker)) return at + 9 <= bytes.length ? { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) } : null;
+    else at += 2 + bytes.readUInt16BE(at + 2);
+  }
   return null;
 }
 
