@@ -54,7 +54,16 @@ afterEach(async () => {
   }
 });
 
-export async function harness(options: { bodyLimit?: number; store?: Store; gate?: () => Promise<void>; botTemplates?: string } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  bodyLimit?: number;
+  store?: Store;
+  gate?: () => Promise<void>;
+  botTemplates?: string;
+  /** Why a target cannot receive messages (the runtime answers it from the stored wall listing). */
+  targetProblem?: (tenant: string, bot: string, target: string) => Promise<string | undefined>;
+}
+
+export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new AdjustableClock({ start: Date.parse('2026-08-20T09:30:00Z'), frozen: true });
   const store = options.store ?? (await tempStore(clock));
   const logs: string[] = [];
@@ -90,6 +99,7 @@ export async function harness(options: { bodyLimit?: number; store?: Store; gate
     logger,
     defaultTenant: 'sandbox',
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    ...(options.targetProblem ? { targetProblem: options.targetProblem } : {}),
   });
   await app.ready();
   return { app, store, sent, handle, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };

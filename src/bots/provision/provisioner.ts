@@ -14,7 +14,7 @@ import {
   type Remote,
 } from './provision-bot';
 import { needsAchievements, requiredScopes } from './scopes';
-import { namedWallOf, type WallNames } from './wall-names';
+import { namedWallTargets, type WallNames } from './wall-names';
 
 export interface ProvisionTenantInput {
   tenant: string;
@@ -104,12 +104,7 @@ function enabledManifests(manifests: readonly BotManifest[], bots: Record<string
  * target and the wall; the listing remembers it until the next provisioning.
  */
 async function provisionWalls(ctx: ProvisionContext, walls: WallNames, manifests: readonly BotManifest[]): Promise<void> {
-  const named = manifests.flatMap((m) =>
-    Object.entries(m.targets).flatMap(([target, spec]) => {
-      const wall = namedWallOf(spec);
-      return wall === undefined ? [] : [{ bot: m.name, target, wall }];
-    }),
-  );
+  const named = namedWallTargets(manifests);
   if (named.length === 0) return;
   const listing = ctx.dryRun ? await walls.fetch() : await walls.relist();
   for (const { bot, target, wall } of named) {

@@ -3,6 +3,7 @@ import type { IntrabotApi } from '../../api/create-api-client';
 import type { Clock } from '../../clock';
 import { InvalidInputError } from '../../errors';
 import type { KvSpace } from '../../store/kv';
+import type { BotManifest } from '../manifest';
 import type { Target } from '../manifest-targets';
 
 /** The kv namespace of the stored listings, one key per tenant. */
@@ -43,6 +44,16 @@ export class WallNotFoundError extends InvalidInputError {
 export function namedWallOf(target: Target): string | undefined {
   if (!('wall' in target) || typeof target.wall === 'number') return undefined;
   return /^\d+$/.test(target.wall) ? undefined : target.wall;
+}
+
+/** Every target of these manifests that names its wall, with its bot. */
+export function namedWallTargets(manifests: readonly BotManifest[]): { bot: string; target: string; wall: string }[] {
+  return manifests.flatMap((m) =>
+    Object.entries(m.targets).flatMap(([target, spec]) => {
+      const wall = namedWallOf(spec);
+      return wall === undefined ? [] : [{ bot: m.name, target, wall }];
+    }),
+  );
 }
 
 /** Lists every wall of a tenant (one paginated read) into a listing. The first wall of a name wins. */
