@@ -34,7 +34,7 @@ export interface AlertLogger {
 export interface DispatchDeps {
   clock: Clock;
   state: AlertInputState;
-  templates: (bot: string) => TemplateEngine;
+  templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
   onCreated?: (info: { tenant: string; bot: string; input: string; target: string; dedupeKey: string; id: string }) => void;
   logger: AlertLogger;
@@ -104,7 +104,7 @@ async function planTarget(
   state: GroupState,
 ): Promise<TargetPlan> {
   const now = deps.clock.now();
-  const engine = deps.templates(input.bot);
+  const engine = deps.templates(input.bot, tenant);
   const previous = state.targets[target] ?? { seq: 0, alerts: {} };
   const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
   const known = forgetStale(previous.alerts, now, windowMs);

@@ -20,8 +20,8 @@ export interface AlertInputsOptions {
   inputs: (bot: string, input: string, tenant: string) => ResolvedAlertInput | undefined | Promise<ResolvedAlertInput | undefined>;
   clock: Clock;
   store: Pick<Store, 'kv' | 'claims'>;
-  /** The bot's template engine (its own `templates/` first, then the shared one). */
-  templates: (bot: string) => TemplateEngine;
+  /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
+  templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
   /** Told after each message part is queued. */
   onCreated?: DispatchDeps['onCreated'];

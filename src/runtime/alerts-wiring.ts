@@ -63,7 +63,8 @@ export function wireAlertInputs(deps: AlertsWiringDeps): { onEntryCreated(entryI
     },
     clock: deps.clock,
     store,
-    templates: (bot) => engine.templatesOf(deps.defaultTenant, bot),
+    // the request's tenant: a bot deployed elsewhere only has no engine on the default tenant
+    templates: (bot, tenant) => engine.templatesOf(tenant, bot),
     send,
     targetProblem,
     logger: deps.app.log,

@@ -61,6 +61,8 @@ export interface HarnessOptions {
   botTemplates?: string;
   /** Why a target cannot receive messages (the runtime answers it from the stored wall listing). */
   targetProblem?: (tenant: string, bot: string, target: string) => Promise<string | undefined>;
+  /** Told which bot and tenant each template engine is asked for. */
+  onTemplates?: (bot: string, tenant: string) => void;
 }
 
 export async function harness(options: HarnessOptions = {}): Promise<Harness> {
@@ -86,7 +88,10 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     inputs: (bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
     clock,
     store,
-    templates: () => engine,
+    templates: (bot, tenant) => {
+      options.onTemplates?.(bot, tenant);
+      return engine;
+    },
     send: async (message) => {
       await options.gate?.();
       if (failing.count > 0 && failing.skip-- <= 0) {
