@@ -26,7 +26,9 @@ describe('a new alert after a restart with a backlog', () => {
     // from here the platform grants the token 2 requests a minute (spec: Limits): the backlog stays queued
     await pair.platform.settings({ rate_limit_per_minute: 2 });
     for (let i = 0; i < 200; i += 1) expect((await postAlert(pair, firingAlert(`Backlog${i}`))).status).toBe(202);
-    expect((await pair.runtime.store.outbox.list({ state: 'live', limit: 1_000 })).length).toBeGreaterThan(150);
+    // nearly all of them still wait in the outbox (as entries, or merged into a digest)
+    expect((await pair.platform.wallPosts(opsWall)).filter((p) => p.body?.includes('Backlog')).length).toBeLessThan(5);
+    expect((await pair.runtime.store.outbox.list({ state: 'live', limit: 1_000 })).length).toBeGreaterThan(0);
 
     const before = pair.runtime;
     restarted = pair.restartRuntime();
