@@ -57,6 +57,15 @@ export const ERROR_CODES = {
   conformance_mismatch: { status: 500, summary: 'A conformance check found the host answering differently from the spec; the message says how.' },
   conformance_skipped: { status: 500, summary: 'A conformance check could not run against this host; the message says why.' },
   alerts_not_queued: { status: 503, summary: 'Accepted alerts could not be queued for sending; the monitoring tool should retry.' },
+  alert_target_missing: {
+    status: 422,
+    summary:
+      "An alert input's target names a wall the tenant does not have (a configuration error found at provisioning); the message names the target and the wall.",
+  },
+  bot_user_pending: {
+    status: 503,
+    summary: "A queued message waits for its bot's user: provisioning has not finished on this runtime; the outbox sends it once it has.",
+  },
   proxy_share_exceeded: {
     status: 429,
     summary: 'The API proxy answered 429 itself: its share of the token budget is spent while the bots have work queued; wait for Retry-After.',

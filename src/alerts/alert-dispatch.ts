@@ -7,7 +7,7 @@ import { groupStateKey, type AlertInputState, type GroupState } from './alert-in
 import { planTargetMessages, refKeyOf, type AlertTemplateKind, type PlanContext, type PlannedMessage } from './alert-messages';
 import type { AlertMessageView } from './alert-view';
 import { dedupeGroup, type AlertChange, type AlertStateMap } from './dedupe';
-import { AlertsNotQueuedError } from './input-errors';
+import { AlertsNotQueuedError, AlertTargetMissingError, type AlertTargetProblem } from './input-errors';
 import { routeAlerts } from './routing';
 import { TemplateError } from '../templates/template-error';
 
@@ -34,10 +34,15 @@ export interface AlertLogger {
 export interface DispatchDeps {
   clock: Clock;
   state: AlertInputState;
-  templates: (bot: string) => TemplateEngine;
+  templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
   onCreated?: (info: { tenant: string; bot: string; input: string; target: string; dedupeKey: string; id: string }) => void;
   logger: AlertLogger;
+  /**
+   * Why a target cannot receive messages (its wall is not on the tenant), or undefined. Answered from
+   * what provisioning stored, never by asking the platform: the tool's answer must not wait for it.
+   */
+  targetProblem?: (tenant: string, bot: string, target: string) => Promise<string | undefined>;
 }
 
 interface TargetPlan {
@@ -50,53 +55,76 @@ interface TargetPlan {
 /**
  * One notification group through the pipeline: dedupe per target → plan (route, render, split) →
  * queue every part → store the new state. Alerts whose messages were not all queued keep their old
- * state, so the tool's retry posts them; throws `AlertsNotQueuedError` then. Answers the number of
- * messages (parts) queued.
+ * state, so the tool's retry posts them; throws `AlertsNotQueuedError` then. A target that cannot
+ * exist is skipped (its alerts keep their state too) and, once the others are queued, reported with
+ * `AlertTargetMissingError`. Answers the number of messages (parts) queued.
  */
 export async function dispatchGroup(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, group: AlertGroup): Promise<number> {
   const key = groupStateKey(input.input, group.groupKey);
   return deps.state.exclusive(tenant, input.bot, key, async () => {
     const state = await deps.state.load(tenant, input.bot, key);
-    const plans = await planGroup(deps, tenant, input, group, state);
+    const { plans, problems } = await planGroup(deps, tenant, input, group, state);
     const outcome = await queueAll(deps, tenant, input, plans);
     await deps.state.save(tenant, input.bot, key, nextState(state, plans, outcome.unsent), input.dedupeWindowMs);
     if (outcome.failure !== undefined) throw new AlertsNotQueuedError({ cause: outcome.failure });
+    if (problems.length > 0) throw new AlertTargetMissingError(problems, outcome.queued);
     return outcome.queued;
   });
 }
 
-async function planGroup(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, group: AlertGroup, state: GroupState): Promise<TargetPlan[]> {
-  const now = deps.clock.now();
+async function planGroup(
+  deps: DispatchDeps,
+  tenant: string,
+  input: ResolvedAlertInput,
+  group: AlertGroup,
+  state: GroupState,
+): Promise<{ plans: TargetPlan[]; problems: AlertTargetProblem[] }> {
   const routing = input.routing.default.length > 0 ? input.routing : { ...input.routing, default: input.targets };
   const routed = routeAlerts(routing, group.alerts);
   const unrouted = group.alerts.filter((alert) => ![...routed.values()].some((alerts) => alerts.includes(alert)));
   if (unrouted.length > 0)
     deps.logger.warn({ bot: input.bot, input: input.input, alerts: unrouted.length }, 'alerts matched no route and the input has no targets');
-  const engine = deps.templates(input.bot);
   const plans: TargetPlan[] = [];
+  const problems: AlertTargetProblem[] = [];
   for (const [target, alerts] of routed) {
-    const previous = state.targets[target] ?? { seq: 0, alerts: {} };
-    const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
-    const known = forgetStale(previous.alerts, now, windowMs);
-    const { changes, next } = dedupeGroup(known, { ...group, alerts }, { now, retentionMs: windowMs });
-    const refs = await deps.state.refs(
-      tenant,
-      input.bot,
-      changes.filter((c) => c.kind === 'resolved').map((c) => refKeyOf(input.input, target, c)),
-    );
-    const context: PlanContext = {
-      tenant,
-      bot: input.bot,
-      input: input.input,
-      group,
-      seq: previous.seq,
-      maxLength: input.maxLength,
-      digestOver: input.digestOver ?? DEFAULT_DIGEST_OVER,
-      render: (kind, view) => renderMessage(engine, input.template, kind, view),
-    };
-    plans.push({ target, previous, next, messages: planTargetMessages(context, target, changes, refs) });
+    const problem = await deps.targetProblem?.(tenant, input.bot, target);
+    if (problem === undefined) plans.push(await planTarget(deps, tenant, input, group, { target, alerts }, state));
+    else problems.push({ target, problem });
   }
-  return plans;
+  return { plans, problems };
+}
+
+/** Dedupe the target's alerts against what it was last sent, and plan the messages of what changed. */
+async function planTarget(
+  deps: DispatchDeps,
+  tenant: string,
+  input: ResolvedAlertInput,
+  group: AlertGroup,
+  { target, alerts }: { target: string; alerts: Alert[] },
+  state: GroupState,
+): Promise<TargetPlan> {
+  const now = deps.clock.now();
+  const engine = deps.templates(input.bot, tenant);
+  const previous = state.targets[target] ?? { seq: 0, alerts: {} };
+  const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
+  const known = forgetStale(previous.alerts, now, windowMs);
+  const { changes, next } = dedupeGroup(known, { ...group, alerts }, { now, retentionMs: windowMs });
+  const refs = await deps.state.refs(
+    tenant,
+    input.bot,
+    changes.filter((c) => c.kind === 'resolved').map((c) => refKeyOf(input.input, target, c)),
+  );
+  const context: PlanContext = {
+    tenant,
+    bot: input.bot,
+    input: input.input,
+    group,
+    seq: previous.seq,
+    maxLength: input.maxLength,
+    digestOver: input.digestOver ?? DEFAULT_DIGEST_OVER,
+    render: (kind, view) => renderMessage(engine, input.template, kind, view),
+  };
+  return { target, previous, next, messages: planTargetMessages(context, target, changes, refs) };
 }
 
 /**

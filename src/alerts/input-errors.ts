@@ -13,3 +13,29 @@ export class AlertsBusyError extends IntrabotError {
     super('alerts_not_queued', 'the same alert group is being handled right now; retry shortly', options);
   }
 }
+
+/** Why one target of an alert input cannot receive messages. */
+export interface AlertTargetProblem {
+  target: string;
+  /** Names what is wrong, e.g. `no wall named "Operatons" on tenant default`. */
+  problem: string;
+}
+
+/**
+ * A target of the input cannot exist (its wall is not on the tenant): a configuration error that a
+ * retry cannot fix, answered 422 naming the target and the wall. Messages to the other targets were
+ * queued; the alerts of the broken target keep their state, so the tool's next send posts them once
+ * the manifest is fixed.
+ */
+export class AlertTargetMissingError extends IntrabotError {
+  constructor(problems: readonly AlertTargetProblem[], queued: number) {
+    const what = problems.map((p) => `target "${p.target}": ${p.problem}`).join('; ');
+    super(
+      'alert_target_missing',
+      `${what}. Fix the target in the bot's manifest and provision again (restart); ${queued} message(s) to other targets were queued`,
+      {
+        details: { targets: problems.map((p) => ({ ...p })), queued },
+      },
+    );
+  }
+}

@@ -10,6 +10,7 @@ import { AlertInputState } from './alert-input-state';
 import { dispatchGroup, type AlertLogger, type AlertSend, type DispatchDeps } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
+import { AlertTargetMissingError } from './input-errors';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
 export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
@@ -19,11 +20,13 @@ export interface AlertInputsOptions {
   inputs: (bot: string, input: string, tenant: string) => ResolvedAlertInput | undefined | Promise<ResolvedAlertInput | undefined>;
   clock: Clock;
   store: Pick<Store, 'kv' | 'claims'>;
-  /** The bot's template engine (its own `templates/` first, then the shared one). */
-  templates: (bot: string) => TemplateEngine;
+  /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
+  templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
   /** Told after each message part is queued. */
   onCreated?: DispatchDeps['onCreated'];
+  /** Why a target cannot receive messages, from what provisioning stored (see `DispatchDeps.targetProblem`). */
+  targetProblem?: DispatchDeps['targetProblem'];
   logger: AlertLogger;
   /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. Default `default`. */
   defaultTenant?: string;
@@ -68,6 +71,7 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
     send: options.send,
     logger: options.logger,
     ...(options.onCreated && { onCreated: options.onCreated }),
+    ...(options.targetProblem && { targetProblem: options.targetProblem }),
   };
   const located = new WeakMap<FastifyRequest, Located>();
 
@@ -134,6 +138,8 @@ function countAlerts(groups: readonly AlertGroup[]): number {
 function answerError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof IntrabotError) {
     if (error.status >= 500) request.log.error({ err: error }, error.message);
+    // a configuration error: the operator reads it here, the tool in its own log of refused sends
+    if (error instanceof AlertTargetMissingError) request.log.warn({ details: error.details }, error.message);
     if (error.status === 503) void reply.header('Retry-After', '30');
     return reply.code(error.status).send(error.toJSON());
   }

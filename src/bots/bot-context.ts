@@ -34,16 +34,21 @@ export interface BotContextDeps<Config> {
   templates: TemplateEngine;
   log: BotLogger;
   signal: AbortSignal;
-  /** Incoming webhook ids by target name, from provisioning. */
-  incoming: Record<string, number>;
-  /** Wall ids by name on this tenant, looked up once and cached. */
-  resolveWall(name: string): Promise<number>;
+  /**
+   * A wall given by name, for a send: its id when the tenant's walls were listed, its name for the
+   * sender to resolve when they never were; throws (naming `field`) when the tenant has no such wall.
+   * Never a platform request, so a send is queued at once.
+   */
+  wallOf(name: string, field: string): Promise<WallRef>;
   /** A short-lived URL the platform can download a local file or bytes from (incoming-webhook media). */
   fileUrl?(file: { path: string } | { data: Uint8Array; filename: string }): Promise<string>;
   source?: ReplySource | undefined;
   /** Where `ctx.progress` goes (`intrabot run`'s progress line); a debug log line when absent. */
   progress?: ((text: string) => void) | undefined;
 }
+
+/** Where a post goes: a wall id, or a wall name the outbox sender resolves (the walls were never listed yet). */
+export type WallRef = { wallId: number } | { wallName: string };
 
 type Rendered = { text: string; media: NonNullable<Exclude<OutgoingMessage, string>['media']> };
 
@@ -91,13 +96,13 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     return out;
   };
 
-  const toWall = async (wallId: number, message: OutgoingMessage, options: EnqueueOptions = {}): Promise<SendReceipt> => {
+  // the entry names its bot: a bot user not known yet (provisioning has not finished) is filled in by the sender
+  const asBot = { bot: bot.name, ...(bot.userId ? { botUserId: bot.userId } : {}) };
+
+  const toWall = async (wall: WallRef, message: OutgoingMessage, options: EnqueueOptions = {}): Promise<SendReceipt> => {
     const { text, media } = await render(message);
     const files = await postMedia(media);
-    return sink.enqueue(
-      { kind: 'post', ...base, wallId, body: text, ...(bot.userId ? { botUserId: bot.userId } : {}), ...(files ? { media: files } : {}) },
-      options,
-    );
+    return sink.enqueue({ kind: 'post', ...base, ...wall, body: text, ...asBot, ...(files ? { media: files } : {}) }, options);
   };
 
   const toIncoming = async (targetName: string, target: Target, message: OutgoingMessage): Promise<SendReceipt> => {
@@ -118,16 +123,14 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
       );
     }
     if (!('incoming' in target)) throw new InvalidInputError('target', `target "${targetName}" is not an incoming webhook`);
-    const id = deps.incoming[targetName];
-    if (id === undefined)
-      throw new InvalidInputError('target', `target "${targetName}" has no incoming webhook on tenant ${tenant.id} yet (provisioning did not create it)`);
     if (target.incoming.action === 'calendar_entry')
       throw new InvalidInputError('target', `target "${targetName}" creates calendar entries: use ctx.api.calendarEntries or send its payload through ctx.api`);
     return sink.enqueue(
       {
         kind: 'incoming',
         ...base,
-        webhook: { id: String(id), urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) },
+        // named, not numbered: a message queued before provisioning created the webhook is sent once its URL is stored
+        webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) },
         action: target.incoming.action,
         payload,
       },
@@ -136,13 +139,13 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   };
 
   const send = async (ref: TargetRef, message: OutgoingMessage): Promise<SendReceipt> => {
-    if (typeof ref !== 'string') return toWall(await wallIdOf(deps, ref.wall), message);
+    if (typeof ref !== 'string') return toWall(await wallRefOf(deps, ref.wall, 'wall'), message);
     const target = bot.manifest.targets[ref];
     if (!target) {
       const known = Object.keys(bot.manifest.targets);
       throw new InvalidInputError('target', `unknown target "${ref}" (${known.length ? `targets: ${known.join(', ')}` : 'the manifest defines no targets'})`);
     }
-    if ('wall' in target) return toWall(await wallIdOf(deps, target.wall), message, uncertainOf(target));
+    if ('wall' in target) return toWall(await wallRefOf(deps, target.wall, `targets.${ref}.wall`), message, uncertainOf(target));
     return toIncoming(ref, target, message);
   };
 
@@ -162,11 +165,10 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     if (!source) throw new InvalidInputError('reply', 'ctx.reply answers an event or a command; a job has nothing to answer: use ctx.post');
     if (bot.manifest.reply === 'post') {
       if (source.wallId === undefined) throw new InvalidInputError('reply', 'the triggering event carries no wall to post on');
-      return toWall(source.wallId, message);
+      return toWall({ wallId: source.wallId }, message);
     }
     if (bot.manifest.reply === 'dm') {
-      if (source.authorId === undefined || bot.userId === undefined)
-        throw new InvalidInputError('reply', 'a direct-message reply needs the author and the bot user');
+      if (source.authorId === undefined) throw new InvalidInputError('reply', 'a direct-message reply needs the author of the triggering post');
       return dm(source.authorId, message);
     }
     // spec: Comments — comments carry no bot_user_id: the comment is the token's user's
@@ -175,10 +177,9 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   };
 
   const dm = async (userId: number, message: OutgoingMessage): Promise<SendReceipt> => {
-    if (bot.userId === undefined) throw new InvalidInputError('dm', `bot ${bot.name} has no bot user on tenant ${tenant.id}`);
     const { text, media } = await render(message);
     const files = await incomingMedia(media);
-    return sink.enqueue({ kind: 'dm', ...base, userId, botUserId: bot.userId, text, ...(files ? { media: files } : {}) });
+    return sink.enqueue({ kind: 'dm', ...base, userId, ...asBot, text, ...(files ? { media: files } : {}) });
   };
 
   return {
@@ -213,9 +214,9 @@ export function configuredIncomingSecretName(tenant: string, bot: string, target
   return `incoming-config:${tenant}:${bot}:${target}`;
 }
 
-async function wallIdOf(deps: Pick<BotContextDeps<unknown>, 'resolveWall'>, wall: number | string): Promise<number> {
-  if (typeof wall === 'number') return wall;
-  return /^\d+$/.test(wall) ? Number(wall) : deps.resolveWall(wall);
+async function wallRefOf(deps: Pick<BotContextDeps<unknown>, 'wallOf'>, wall: number | string, field: string): Promise<WallRef> {
+  if (typeof wall === 'number') return { wallId: wall };
+  return /^\d+$/.test(wall) ? { wallId: Number(wall) } : deps.wallOf(wall, field);
 }
 
 /** The target's `on_uncertain`, as the outbox's enqueue option. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IncomingWebhookActionSchema, IncomingMediaItemSchema } from '../api/schemas/incoming-webhook';
+import { InvalidInputError } from '../errors';
 import { JsonValueSchema } from '../store/json';
 
 /**
@@ -28,15 +29,26 @@ export const PostMediaSchema = z
   .refine((m) => m.path !== undefined || m.filename !== undefined, { error: 'filename is required with blobRef', path: ['filename'] });
 export type PostMedia = z.infer<typeof PostMediaSchema>;
 
-export const PostEntrySchema = z.strictObject({
-  kind: z.literal('post'),
-  tenant: TenantSchema,
-  wallId: IdSchema,
-  body: TextSchema,
-  botUserId: IdSchema.optional(),
-  // spec: Limits — media per post: 10
-  media: z.array(PostMediaSchema).max(10).optional(),
-});
+const BotNameSchema = z.string().min(1);
+
+/**
+ * A wall post. A bot's post names the bot: when its user was not known yet (queued before provisioning
+ * finished) the sender fills in `botUserId` before sending, and a wall known only by name (the walls
+ * were never listed) is resolved by the sender too.
+ */
+export const PostEntrySchema = z
+  .strictObject({
+    kind: z.literal('post'),
+    tenant: TenantSchema,
+    wallId: IdSchema.optional(),
+    wallName: z.string().min(1).optional(),
+    body: TextSchema,
+    bot: BotNameSchema.optional(),
+    botUserId: IdSchema.optional(),
+    // spec: Limits — media per post: 10
+    media: z.array(PostMediaSchema).max(10).optional(),
+  })
+  .refine((e) => (e.wallId === undefined) !== (e.wallName === undefined), { error: 'a post needs exactly one of wallId or wallName', path: ['wallId'] });
 
 export const CommentEntrySchema = z.strictObject({
   kind: z.literal('comment'),
@@ -47,14 +59,18 @@ export const CommentEntrySchema = z.strictObject({
   body: TextSchema,
 });
 
-export const DmEntrySchema = z.strictObject({
-  kind: z.literal('dm'),
-  tenant: TenantSchema,
-  userId: IdSchema,
-  botUserId: IdSchema,
-  text: TextSchema,
-  media: z.array(IncomingMediaItemSchema).max(10).optional(),
-});
+/** A direct message, always sent by a bot user: `botUserId`, or the `bot` whose user the sender fills in. */
+export const DmEntrySchema = z
+  .strictObject({
+    kind: z.literal('dm'),
+    tenant: TenantSchema,
+    userId: IdSchema,
+    bot: BotNameSchema.optional(),
+    botUserId: IdSchema.optional(),
+    text: TextSchema,
+    media: z.array(IncomingMediaItemSchema).max(10).optional(),
+  })
+  .refine((e) => e.botUserId !== undefined || e.bot !== undefined, { error: 'a direct message needs botUserId or bot', path: ['botUserId'] });
 
 export const IncomingEntrySchema = z.strictObject({
   kind: z.literal('incoming'),
@@ -144,7 +160,8 @@ export function targetOf(entry: OutboxEntry): string {
   const t = entry.tenant;
   switch (entry.kind) {
     case 'post':
-      return `${t}:wall:${entry.wallId}`;
+      // a wall known by name only keeps its own order until it is resolved
+      return entry.wallId === undefined ? `${t}:wall-named:${entry.wallName?.toLowerCase()}` : `${t}:wall:${entry.wallId}`;
     case 'comment':
       return entry.wallId === undefined ? `${t}:post:${entry.postId}` : `${t}:wall:${entry.wallId}`;
     case 'dm':
@@ -162,6 +179,24 @@ export function targetOf(entry: OutboxEntry): string {
     case 'api':
       return `${t}:api:${entry.endpointId}`;
   }
+}
+
+type PostEntry = Extract<OutboxEntry, { kind: 'post' }>;
+type DmEntry = Extract<OutboxEntry, { kind: 'dm' }>;
+
+/** The wall a post goes to; a post whose wall is known by name only must have it resolved first (the runtime's sender does). */
+export function sendableWallId(entry: PostEntry): number {
+  if (entry.wallId !== undefined) return entry.wallId;
+  throw new InvalidInputError('entry.wallName', `entry.wallName: the wall "${entry.wallName}" was never resolved to an id`);
+}
+
+/**
+ * The bot user a post or direct message is sent as (undefined: a post of the token's user). An entry
+ * that names its bot without the bot user is never sent: it would appear as the token's user.
+ */
+export function sendingBotUser(entry: PostEntry | DmEntry): number | undefined {
+  if (entry.botUserId !== undefined || entry.bot === undefined) return entry.botUserId;
+  throw new InvalidInputError('entry.botUserId', `entry.botUserId: the bot user of ${entry.bot} was never filled in`);
 }
 
 /** The text of an entry that coalescing may merge with its neighbours, or undefined when it cannot be merged. */
@@ -185,8 +220,8 @@ export function withText(entry: OutboxEntry, text: string): OutboxEntry {
 /** Two entries can share a digest when they go the same way, as the same sender. */
 export function sameChannel(a: OutboxEntry, b: OutboxEntry): boolean {
   if (a.kind !== b.kind || a.tenant !== b.tenant) return false;
-  if (a.kind === 'post' && b.kind === 'post') return a.wallId === b.wallId && a.botUserId === b.botUserId;
-  if (a.kind === 'dm' && b.kind === 'dm') return a.userId === b.userId && a.botUserId === b.botUserId;
+  if (a.kind === 'post' && b.kind === 'post') return a.wallId === b.wallId && a.wallName === b.wallName && a.botUserId === b.botUserId && a.bot === b.bot;
+  if (a.kind === 'dm' && b.kind === 'dm') return a.userId === b.userId && a.botUserId === b.botUserId && a.bot === b.bot;
   if (a.kind === 'incoming' && b.kind === 'incoming') return a.webhook.id === b.webhook.id && a.action === b.action;
   return false;
 }

@@ -1,5 +1,5 @@
 import { endpoints } from '../api/schemas/endpoints';
-import type { OutboxEntry } from './entry';
+import { sendableWallId, sendingBotUser, type OutboxEntry } from './entry';
 import type { SendClient } from './send-client';
 
 /**
@@ -93,7 +93,10 @@ export async function reconcileEntry(client: SendClient, entry: OutboxEntry, sin
     id === undefined ? { kind: 'absent' } : { kind: 'found', ...(kind ? { created: { kind, id } } : {}) };
   switch (entry.kind) {
     case 'post':
-      return found(await findCreatedPost(client, { wallId: entry.wallId, body: entry.body, botUserId: entry.botUserId, sinceMs, signal }), 'post');
+      return found(
+        await findCreatedPost(client, { wallId: sendableWallId(entry), body: entry.body, botUserId: sendingBotUser(entry), sinceMs, signal }),
+        'post',
+      );
     case 'comment':
       return found(await findCreatedComment(client, { postId: entry.postId, body: entry.body, sinceMs, signal }), 'comment');
     case 'announcement':

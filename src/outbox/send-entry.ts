@@ -2,7 +2,7 @@ import { endpoints } from '../api/schemas/endpoints';
 import { InvalidInputError } from '../errors';
 import type { KvSpace } from '../store/kv';
 import type { Secrets } from '../store/secrets';
-import type { OutboxEntry } from './entry';
+import { sendableWallId, sendingBotUser, type OutboxEntry } from './entry';
 import { uploadOnce } from './media';
 import { endpointById } from './outbox';
 import { callOnce, type SendClient } from './send-client';
@@ -48,9 +48,11 @@ export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Prom
       const mediaIds = entry.media?.length
         ? await uploadOnce({ client: ctx.client, kv: ctx.kv, entryId: ctx.entryId, media: entry.media, ttlMs: ctx.ttlMs, signal: ctx.signal })
         : undefined;
-      const body = { body: entry.body, ...(entry.botUserId ? { bot_user_id: entry.botUserId } : {}), ...(mediaIds ? { media_ids: mediaIds } : {}) };
-      const post = (await callOnce(ctx.client, endpoints['posts.create'], { ...base, params: { wall_id: entry.wallId }, body })) as Created;
-      return { created: { kind: 'post', id: post.id, ...(entry.botUserId ? {} : tokenUser(post)) } };
+      const wallId = sendableWallId(entry);
+      const botUserId = sendingBotUser(entry);
+      const body = { body: entry.body, ...(botUserId ? { bot_user_id: botUserId } : {}), ...(mediaIds ? { media_ids: mediaIds } : {}) };
+      const post = (await callOnce(ctx.client, endpoints['posts.create'], { ...base, params: { wall_id: wallId }, body })) as Created;
+      return { created: { kind: 'post', id: post.id, ...(botUserId ? {} : tokenUser(post)) } };
     }
     case 'comment': {
       // spec: comments cannot carry bot_user_id, so every comment the runtime writes is the token's user's
@@ -65,7 +67,7 @@ export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Prom
       await callOnce(ctx.client, endpoints['directMessages.send'], {
         ...base,
         params: { id: entry.userId },
-        body: { bot_user_id: entry.botUserId, text: entry.text, ...(entry.media ? { media: entry.media } : {}) },
+        body: { bot_user_id: sendingBotUser(entry), text: entry.text, ...(entry.media ? { media: entry.media } : {}) },
       });
       return {};
     case 'incoming': {

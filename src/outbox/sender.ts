@@ -46,6 +46,12 @@ export interface OutboxSenderOptions {
   hooks?: OutboxHooks;
   logger?: SenderLogger;
   random?: () => number;
+  /**
+   * Fills in what an entry left for send time (its bot's user, unknown while provisioning had not
+   * finished; a wall known by name only) and answers the entry to send; a throw counts as a failed
+   * attempt (retried, or dead-lettered for a refusal).
+   */
+  resolve?: (entry: OutboxEntry) => Promise<OutboxEntry>;
 }
 
 type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
@@ -64,7 +70,8 @@ type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
  * await sender.stop();
  */
 export class OutboxSender {
-  private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'hooks' | 'logger'>> & Pick<OutboxSenderOptions, 'hooks' | 'logger'>;
+  private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'hooks' | 'logger' | 'resolve'>> &
+    Pick<OutboxSenderOptions, 'hooks' | 'logger' | 'resolve'>;
   private readonly coalesce: CoalesceOptions | undefined;
   private readonly kv: KvSpace;
   private readonly abort = new AbortController();
@@ -178,14 +185,15 @@ export class OutboxSender {
   private async deliver(lease: QueueLease, record: OutboxRecord): Promise<Delivery> {
     const client = this.o.clientFor(record.entry.tenant);
     if (!client) return { kind: 'drop', reason: `no client for tenant "${record.entry.tenant}"` };
+    const entry = this.o.resolve ? await this.o.resolve(record.entry) : record.entry;
     const digest = this.coalesce ? await prepareDigest(this.coalescer(), lease, record) : undefined;
-    if (!digest) return this.attempt(client, lease, record, record.entry, attemptKey(lease.id));
-    return this.sendDigest(client, lease, record, digest);
+    if (!digest) return this.attempt(client, lease, record, entry, attemptKey(lease.id));
+    return this.sendDigest(client, lease, record, entry, digest);
   }
 
-  private async sendDigest(client: SendClient, lease: QueueLease, record: OutboxRecord, digest: DigestState): Promise<Delivery> {
+  private async sendDigest(client: SendClient, lease: QueueLease, record: OutboxRecord, head: OutboxEntry, digest: DigestState): Promise<Delivery> {
     for (let part = digest.sent; part < digest.parts.length; part += 1) {
-      const entry = withText(record.entry, digest.parts[part] ?? '');
+      const entry = withText(head, digest.parts[part] ?? '');
       const delivery = await this.attempt(client, lease, record, entry, attemptKey(lease.id, part));
       if (delivery.kind === 'drop') return delivery;
       digest.sent = part + 1;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { alertInputFromManifest, registerAlertInputs, type AlertInputsHandle, type AlertSendMessage } from '../alerts';
 import type { EntrySink } from '../bots/bot-context';
+import { namedWallOf } from '../bots/provision/wall-names';
 import type { Clock } from '../clock';
 import type { Outbox } from '../outbox/outbox';
 import type { Store } from '../store/store';
@@ -46,6 +47,15 @@ export function wireAlertInputs(deps: AlertsWiringDeps): { onEntryCreated(entryI
     return queued ?? receipt;
   };
 
+  // answered from the listing provisioning stored: a wall the tenant lacks is refused at once, with no request
+  const targetProblem = async (tenant: string, bot: string, target: string): Promise<string | undefined> => {
+    const spec = engine.deployment(tenant, bot)?.manifest.targets[target];
+    const wall = spec && namedWallOf(spec);
+    if (wall === undefined) return undefined;
+    const found = await engine.wallsOf(tenant)?.lookup(wall);
+    return found?.kind === 'missing' ? `no wall named "${wall}" on tenant ${tenant}` : undefined;
+  };
+
   handle = registerAlertInputs(deps.app, {
     inputs: (bot, input, tenant) => {
       const deployment = engine.deployment(tenant, bot);
@@ -53,8 +63,10 @@ export function wireAlertInputs(deps: AlertsWiringDeps): { onEntryCreated(entryI
     },
     clock: deps.clock,
     store,
-    templates: (bot) => engine.templatesOf(deps.defaultTenant, bot),
+    // the request's tenant: a bot deployed elsewhere only has no engine on the default tenant
+    templates: (bot, tenant) => engine.templatesOf(tenant, bot),
     send,
+    targetProblem,
     logger: deps.app.log,
     defaultTenant: deps.defaultTenant,
   });

@@ -26,6 +26,7 @@ import { loggerOptions, OneLinePerRequest } from './logger';
 import { knownLabels, OTHER_LABEL, RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
 import { provisionAll } from './provisioning';
+import { entryResolver } from './resolve-entry';
 import { wireAlertInputs } from './alerts-wiring';
 import { withSandboxEnv } from './sandbox-env';
 import { registerProxy } from '../proxy/plugin';
@@ -150,6 +151,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       onSentText: (t) => loopGuard.noteSentText(t.tenant, t.text),
     },
     logger: { warn: (d, m) => logger.warn(d, m) },
+    // a bot's message queued before provisioning finished is sent as its bot user, never the token's
+    resolve: entryResolver({ provisioned: (id) => tenants.get(id)?.provision, walls: (id) => engine.wallsOf(id) }),
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });

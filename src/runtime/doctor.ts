@@ -2,7 +2,8 @@ import { request } from 'undici';
 import { createApiClient } from '../api/create-api-client';
 import { ApiError, ApiUnauthorizedError } from '../api/errors';
 import { requiredScopes } from '../bots/provision/scopes';
-import { manifestForTenant, deploysTo } from '../bots/manifest';
+import { manifestForTenant, deploysTo, type BotManifest } from '../bots/manifest';
+import { listWalls, namedWallTargets } from '../bots/provision/wall-names';
 import { loadBots } from '../bots/registry';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
@@ -113,6 +114,7 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
       );
       if (manifest.events.length) checks.push(await pingBot(input.store, api, tenant.id, manifest.name));
     }
+    if (info.scopes.includes('read:walls')) checks.push(...(await checkWallTargets(api, tenant.id, manifests, input.clock)));
   } catch (error) {
     checks.push({
       name: name('token'),
@@ -124,6 +126,27 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
     await api.close();
   }
   return checks;
+}
+
+/**
+ * Targets that name their wall, checked against one listing of the tenant's walls: a name the tenant
+ * lacks is a configuration error (the alert inputs answer 422 for that target, other sends are refused).
+ */
+async function checkWallTargets(api: ReturnType<typeof createApiClient>, tenant: string, manifests: readonly BotManifest[], clock: Clock): Promise<Check[]> {
+  const named = namedWallTargets(manifests);
+  if (named.length === 0) return [];
+  const listing = await listWalls(api, clock);
+  return named.map(({ bot, target, wall }): Check => {
+    const name = `${tenant}: wall of ${bot}/${target}`;
+    const id = listing.ids[wall.toLowerCase()];
+    if (id !== undefined) return { name, status: 'ok', detail: `"${wall}" is wall ${id}` };
+    return {
+      name,
+      status: 'fail',
+      detail: `no wall named "${wall}"`,
+      fix: `fix targets.${target}.wall of bot ${bot} (or the variable it reads), then restart or run intrabot provision; until then its alerts are answered 422`,
+    };
+  });
 }
 
 async function pingBot(store: Store, api: ReturnType<typeof createApiClient>, tenant: string, bot: string): Promise<Check> {

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IntrabotApi } from '../api/create-api-client';
-import { createBotContext, type EntrySink, type ReplySource } from '../bots/bot-context';
+import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../bots/bot-context';
 import type { BotContext, BotLogger } from '../bots/context';
 import { dispatchDelivery, withTimeLimit, type DispatchOutcome } from '../bots/dispatch';
 import { ANY_JOB } from '../bots/define-bot';
 import type { LoopGuard } from '../bots/loop-guard';
 import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest';
 import { webhookSecretName } from '../bots/provision/provision-bot';
+import { WALLS_KV, WallNames, WallNotFoundError } from '../bots/provision/wall-names';
 import type { ProvisionedBot, ProvisionResult } from '../bots/provision/provisioner';
 import type { LoadedBotModule } from '../bots/registry';
 import type { Clock } from '../clock';
@@ -60,7 +61,7 @@ export interface EngineDeps {
 export class BotEngine {
   private readonly templates = new Map<string, TemplateEngine>();
   private readonly secrets = new Map<string, string>();
-  private readonly walls = new Map<string, number>();
+  private readonly walls = new Map<string, WallNames>();
   private readonly timeoutMs: number;
 
   constructor(private readonly deps: EngineDeps) {
@@ -101,6 +102,21 @@ export class BotEngine {
     }
     const { config } = deployment.tenant;
     return { tenant: tenantId, bot: botName, secret, customer: config.customer, eventPrefix: config.event_prefix };
+  }
+
+  /**
+   * A tenant's wall names: one instance per tenant, so concurrent lookups share one listing; the
+   * listing itself is in the store, made at provisioning.
+   */
+  wallsOf(tenantId: string): WallNames | undefined {
+    const tenant = this.deps.tenants.get(tenantId);
+    if (!tenant) return undefined;
+    let walls = this.walls.get(tenantId);
+    if (!walls) {
+      walls = new WallNames({ tenant: tenantId, api: tenant.api, clock: this.deps.clock, kv: this.deps.store.kv(WALLS_KV) });
+      this.walls.set(tenantId, walls);
+    }
+    return walls;
   }
 
   /** Forget cached secrets (after provisioning changed them). */
@@ -185,8 +201,7 @@ export class BotEngine {
       templates: this.templatesFor(deployment),
       log,
       signal,
-      incoming: deployment.provisioned?.incoming ?? {},
-      resolveWall: (name) => this.resolveWall(tenant, name),
+      wallOf: (name, field) => this.wallRef(tenant.config.id, name, field),
       ...(this.deps.files ? { fileUrl: (file: { path: string } | { data: Uint8Array; filename: string }) => this.deps.files!.urlFor(file) } : {}),
       source,
       progress,
@@ -207,17 +222,15 @@ export class BotEngine {
     return engine;
   }
 
-  private async resolveWall(tenant: TenantRuntime, name: string): Promise<number> {
-    const key = `${tenant.config.id}:${name.toLowerCase()}`;
-    const cached = this.walls.get(key);
-    if (cached !== undefined) return cached;
-    for await (const wall of tenant.api.walls.all()) {
-      const w = wall as { id: number; name: string };
-      this.walls.set(`${tenant.config.id}:${w.name.toLowerCase()}`, w.id);
-    }
-    const id = this.walls.get(key);
-    if (id === undefined) throw new IntrabotError('not_found', `no wall named "${name}" on tenant ${tenant.config.id}`);
-    return id;
+  /**
+   * A wall named in a send, from the stored listing alone: a send (an alert's included) never waits for
+   * the platform. Walls never listed yet (the first provisioning is still running) are left to the sender.
+   */
+  private async wallRef(tenantId: string, name: string, field: string): Promise<WallRef> {
+    const found = await this.wallsOf(tenantId)!.lookup(name);
+    if (found.kind === 'found') return { wallId: found.id };
+    if (found.kind === 'unlisted') return { wallName: name };
+    throw new WallNotFoundError(field, tenantId, name);
   }
 
   private logger(deployment: Deployment, bindings: Record<string, unknown>): BotLogger {

@@ -49,8 +49,15 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
         dryRun: input.dryRun ?? false,
         skipWebhooks: input.skipWebhooks ?? false,
         keep: input.keep ?? [],
+        walls: input.engine.wallsOf(tenantId),
       });
     const result = input.dryRun ? await run() : await asLeader(input, tenantId, run);
+    for (const missing of result.actions.filter((a) => a.resource === 'wall' && a.action === 'missing')) {
+      input.logger.error(
+        { tenant: tenantId, target: missing.name },
+        `target ${missing.name}: ${missing.detail ?? 'no such wall'}; its messages are refused until the name is fixed`,
+      );
+    }
     if (!input.dryRun) {
       tenant.provision = result;
       await rememberConfiguredWebhooks(input.store, deployments);

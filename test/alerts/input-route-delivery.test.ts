@@ -8,6 +8,21 @@ import { fixture } from './load-fixture';
 import { harness, post, textsTo } from './input-route-harness';
 
 describe('POST /alerts/:bot/:input, dedupe and resolution', () => {
+  it('keeps the alerts of a target that cannot exist, so the first send after the fix posts them', async () => {
+    let problem: string | undefined = 'no wall named "Operatons" on tenant sandbox';
+    const h = await harness({ targetProblem: async (_tenant, _bot, target) => (target === 'ops-wall' ? problem : undefined) });
+    const refused = await post(h, '/alerts/alerts/alertmanager', fixture('alertmanager-firing.json'));
+    expect(refused.statusCode).toBe(422);
+    // the critical alert went to the on-call chat; the wall's message (the two warnings) was not queued
+    expect(refused.json()).toMatchObject({ error: 'alert_target_missing', details: { queued: 1 } });
+    expect(textsTo(h, 'ops-wall')).toEqual([]);
+    problem = undefined;
+    const fixed = await post(h, '/alerts/alerts/alertmanager', fixture('alertmanager-firing.json'));
+    expect(fixed.json()).toEqual({ accepted: 3, queued: 1 });
+    expect(textsTo(h, 'ops-wall')).toEqual([expect.stringMatching(/KubePodCrashLooping/)]);
+    expect(textsTo(h, 'oncall')).toHaveLength(1);
+  });
+
   it('posts nothing for an unchanged repeat of a group', async () => {
     const h = await harness();
     await post(h, '/alerts/alerts/alertmanager', fixture('alertmanager-firing.json'));

@@ -54,7 +54,18 @@ afterEach(async () => {
   }
 });
 
-export async function harness(options: { bodyLimit?: number; store?: Store; gate?: () => Promise<void>; botTemplates?: string } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  bodyLimit?: number;
+  store?: Store;
+  gate?: () => Promise<void>;
+  botTemplates?: string;
+  /** Why a target cannot receive messages (the runtime answers it from the stored wall listing). */
+  targetProblem?: (tenant: string, bot: string, target: string) => Promise<string | undefined>;
+  /** Told which bot and tenant each template engine is asked for. */
+  onTemplates?: (bot: string, tenant: string) => void;
+}
+
+export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new AdjustableClock({ start: Date.parse('2026-08-20T09:30:00Z'), frozen: true });
   const store = options.store ?? (await tempStore(clock));
   const logs: string[] = [];
@@ -77,7 +88,10 @@ export async function harness(options: { bodyLimit?: number; store?: Store; gate
     inputs: (bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
     clock,
     store,
-    templates: () => engine,
+    templates: (bot, tenant) => {
+      options.onTemplates?.(bot, tenant);
+      return engine;
+    },
     send: async (message) => {
       await options.gate?.();
       if (failing.count > 0 && failing.skip-- <= 0) {
@@ -90,6 +104,7 @@ export async function harness(options: { bodyLimit?: number; store?: Store; gate
     logger,
     defaultTenant: 'sandbox',
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    ...(options.targetProblem ? { targetProblem: options.targetProblem } : {}),
   });
   await app.ready();
   return { app, store, sent, handle, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };

@@ -73,6 +73,13 @@ describe('POST /alerts/:bot/:input, formats', () => {
     expect(h.sent.map((m) => m.tenant)).toEqual(['sandbox', 'sandbox', 'acme', 'acme']);
   });
 
+  it("renders with the bot's templates on the tenant the request names (its time zone; a bot may be deployed there only)", async () => {
+    const asked: string[] = [];
+    const h = await harness({ onTemplates: (bot, tenant) => asked.push(`${tenant}/${bot}`) });
+    await post(h, '/t/acme/alerts/alerts/alertmanager', fixture('alertmanager-firing.json'));
+    expect([...new Set(asked)]).toEqual(['acme/alerts']);
+  });
+
   it('answers 404 for an unknown bot or input, queueing nothing', async () => {
     const h = await harness();
     expect((await post(h, '/alerts/nobot/alertmanager', fixture('alertmanager-firing.json'))).statusCode).toBe(404);

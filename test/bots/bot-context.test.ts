@@ -1,15 +1,26 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createServer } from 'node:http';
-import { createBotContext, type EntrySink, type ReplySource } from '../../src/bots/bot-context';
+import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../../src/bots/bot-context';
+import { WallNotFoundError } from '../../src/bots/provision/wall-names';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import type { EnqueueOptions } from '../../src/outbox/outbox';
 import type { OutboxEntryInput } from '../../src/outbox/entry';
 import { createTemplateEngine } from '../../src/templates';
 
+/** Walls as a stored listing would answer: Engineering is 7, Operatons is missing. */
+const listedWalls = async (name: string, field: string): Promise<WallRef> => {
+  if (name === 'Engineering') return { wallId: 7 };
+  throw new WallNotFoundError(field, 't', name);
+};
+
 function contextWith(
   targets: Record<string, unknown>,
-  incoming: Record<string, number> = {},
-  extra: { reply?: 'comment' | 'post' | 'dm'; source?: ReplySource } = {},
+  extra: {
+    reply?: 'comment' | 'post' | 'dm';
+    source?: ReplySource;
+    userId?: number | undefined;
+    wallOf?: (name: string, field: string) => Promise<WallRef>;
+  } = {},
 ) {
   const sent: { entry: OutboxEntryInput; options: EnqueueOptions | undefined }[] = [];
   const stashed: Buffer[] = [];
@@ -27,7 +38,7 @@ function contextWith(
   const silent = { debug() {}, info() {}, warn() {}, error() {} };
   const ctx = createBotContext({
     tenant: { id: 't', timezone: 'Europe/Berlin' },
-    bot: { name: 'probe', manifest, userId: 42 },
+    bot: { name: 'probe', manifest, userId: 'userId' in extra ? extra.userId : 42 },
     config: {},
     api: {} as never,
     sink,
@@ -35,8 +46,7 @@ function contextWith(
     templates: createTemplateEngine({ dirs: [], timezone: 'Europe/Berlin', locale: 'en-GB' }),
     log: silent,
     signal: new AbortController().signal,
-    incoming,
-    resolveWall: async () => 7,
+    wallOf: extra.wallOf ?? listedWalls,
     source: extra.source,
   });
   return { ctx, sent, stashed };
@@ -46,11 +56,27 @@ describe('the handler context', () => {
   it('posts to a wall target as the bot user, resolving a wall given by name', async () => {
     const { ctx, sent } = contextWith({ team: { wall: 'Engineering' } });
     await ctx.post('team', 'Deploy finished');
-    expect(sent[0]?.entry).toEqual({ kind: 'post', tenant: 't', wallId: 7, body: 'Deploy finished', botUserId: 42 });
+    expect(sent[0]?.entry).toEqual({ kind: 'post', tenant: 't', wallId: 7, body: 'Deploy finished', bot: 'probe', botUserId: 42 });
+  });
+
+  it('refuses a target whose wall the tenant lacks, naming the target and the wall, and queues nothing', async () => {
+    const { ctx, sent } = contextWith({ ops: { wall: 'Operatons' } });
+    await expect(ctx.post('ops', 'x')).rejects.toThrow(/targets\.ops\.wall: no wall named "Operatons" on tenant t/);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('queues a post to a wall known by name only, and as its bot alone, while provisioning has not finished', async () => {
+    const { ctx, sent } = contextWith({ team: { wall: 'Engineering' } }, { userId: undefined, wallOf: async (name) => ({ wallName: name }) });
+    await ctx.post('team', 'Deploy finished');
+    await ctx.dm(8, 'hello');
+    expect(sent.map((s) => s.entry)).toEqual([
+      { kind: 'post', tenant: 't', wallName: 'Engineering', body: 'Deploy finished', bot: 'probe' },
+      { kind: 'dm', tenant: 't', userId: 8, bot: 'probe', text: 'hello' },
+    ]);
   });
 
   it("passes a target's on_uncertain to the outbox, so a chat message can be at most once", async () => {
-    const { ctx, sent } = contextWith({ room: { chat: 2, on_uncertain: 'drop' }, loud: { chat: 3 } }, { room: 11, loud: 12 });
+    const { ctx, sent } = contextWith({ room: { chat: 2, on_uncertain: 'drop' }, loud: { chat: 3 } });
     await ctx.chat('room', 'quiet please');
     await ctx.chat(3, 'default is resend');
     expect(sent.map((s) => s.options)).toEqual([{ onUncertain: 'drop' }, {}]);
@@ -74,7 +100,7 @@ describe('the handler context', () => {
 
   it('refuses media in a comment instead of dropping it: comments carry text only (spec: Comments, body { body })', async () => {
     const source = { postId: 12, wallId: 3, authorId: 8 };
-    const { ctx, sent } = contextWith({}, {}, { reply: 'comment', source });
+    const { ctx, sent } = contextWith({}, { reply: 'comment', source });
     const withMedia = { text: 'chart', media: [{ type: 'image' as const, data: Buffer.from('png'), filename: 'c.png' }] };
     await expect(ctx.comment(12, withMedia)).rejects.toThrow(/media: ctx.comment writes a comment, and comments carry text only/);
     await expect(ctx.reply(withMedia)).rejects.toThrow(/media: ctx.reply/);
@@ -83,12 +109,12 @@ describe('the handler context', () => {
 
   it('replies as the manifest says: a bot post on the same wall, or a direct message to the author', async () => {
     const source = { postId: 12, wallId: 3, authorId: 8 };
-    const asPost = contextWith({}, {}, { reply: 'post', source });
+    const asPost = contextWith({}, { reply: 'post', source });
     await asPost.ctx.reply('on the wall');
-    expect(asPost.sent[0]?.entry).toEqual({ kind: 'post', tenant: 't', wallId: 3, body: 'on the wall', botUserId: 42 });
-    const asDm = contextWith({}, {}, { reply: 'dm', source });
+    expect(asPost.sent[0]?.entry).toEqual({ kind: 'post', tenant: 't', wallId: 3, body: 'on the wall', bot: 'probe', botUserId: 42 });
+    const asDm = contextWith({}, { reply: 'dm', source });
     await asDm.ctx.reply('just for you');
-    expect(asDm.sent[0]?.entry).toEqual({ kind: 'dm', tenant: 't', userId: 8, botUserId: 42, text: 'just for you' });
+    expect(asDm.sent[0]?.entry).toEqual({ kind: 'dm', tenant: 't', userId: 8, bot: 'probe', botUserId: 42, text: 'just for you' });
   });
 
   it('queues an activity-feed notification as given', async () => {

@@ -3,7 +3,8 @@ import { createApiClient, type IntrabotApi } from '../../src/api/create-api-clie
 import { AdjustableClock } from '../../src/clock';
 import { BotManifestSchema, type BotManifest } from '../../src/bots/manifest';
 import { incomingSecretName, webhookSecretName } from '../../src/bots/provision/provision-bot';
-import { provisionTenant, type ProvisionTenantInput } from '../../src/bots/provision/provisioner';
+import { formatPlan, provisionTenant, type ProvisionTenantInput } from '../../src/bots/provision/provisioner';
+import { WALLS_KV, WallNames } from '../../src/bots/provision/wall-names';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import type { Store } from '../../src/store';
 import { tempStore } from '../helpers/temp-store';
@@ -244,5 +245,31 @@ describe('provisionTenant against the sandbox', () => {
     await provisionTenant(input([welcome]));
     expect(((await api.bots.get(first.bots.welcome!.botUserId!)) as { name: string }).name).toBe('Welcome Bot');
     expect(((await api.bots.get(again.bots.kudos!.botUserId!)) as { name: string }).name).toBe('Kudos Bot (retired)');
+  });
+
+  it('lists the walls once for targets that name them, stores the listing, and reports a name the tenant lacks', async () => {
+    const notices = manifest({
+      name: 'notices',
+      display_name: 'Notices',
+      targets: { ops: { wall: 'Operations' }, typo: { wall: 'Operatons' }, 'by-id': { wall: 3 } },
+    });
+    const walls = new WallNames({ tenant: 'sandbox', api, clock, kv: store.kv(WALLS_KV) });
+    const result = await provisionTenant(input([notices], { walls }));
+    expect(result.actions.filter((a) => a.resource === 'wall')).toEqual([
+      { tenant: 'sandbox', resource: 'wall', name: 'notices/typo', action: 'missing', detail: 'no wall named "Operatons"' },
+    ]);
+    expect(formatPlan([result])).toMatch(/1 change\(s\), 1 problem\(s\)\n(.*\n)*  missing +wall +notices\/typo  \(no wall named "Operatons"\)/);
+    // every later lookup, in this process or another, reads the stored listing
+    const elsewhere = new WallNames({ tenant: 'sandbox', api: {} as never, clock, kv: store.kv(WALLS_KV) });
+    expect(await elsewhere.lookup('operations')).toMatchObject({ kind: 'found' });
+    expect(await elsewhere.lookup('Operatons')).toMatchObject({ kind: 'missing' });
+  });
+
+  it('reports a missing wall in a dry run without storing a listing', async () => {
+    const notices = manifest({ name: 'notices', display_name: 'Notices', targets: { typo: { wall: 'Operatons' } } });
+    const walls = new WallNames({ tenant: 'sandbox', api, clock, kv: store.kv(WALLS_KV) });
+    const plan = await provisionTenant(input([notices], { walls, dryRun: true }));
+    expect(plan.actions).toContainEqual(expect.objectContaining({ resource: 'wall', action: 'missing', name: 'notices/typo' }));
+    expect(await walls.lookup('Operatons')).toEqual({ kind: 'unlisted' });
   });
 });

@@ -8,9 +8,10 @@ import type { Target } from '../manifest-targets';
 /** One thing provisioning did (or, in a dry run, would do). */
 export interface ProvisionAction {
   tenant: string;
-  resource: 'bot_user' | 'webhook' | 'incoming_webhook' | 'bot';
+  resource: 'bot_user' | 'webhook' | 'incoming_webhook' | 'bot' | 'wall';
   name: string;
-  action: 'create' | 'update' | 'reactivate' | 'recreate' | 'revoke' | 'retire' | 'unchanged' | 'disable';
+  /** `missing`: a target names a wall the tenant does not have (a configuration error, nothing to change). */
+  action: 'create' | 'update' | 'reactivate' | 'recreate' | 'revoke' | 'retire' | 'unchanged' | 'disable' | 'missing';
   detail?: string;
 }
 

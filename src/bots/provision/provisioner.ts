@@ -14,6 +14,7 @@ import {
   type Remote,
 } from './provision-bot';
 import { needsAchievements, requiredScopes } from './scopes';
+import { namedWallTargets, type WallNames } from './wall-names';
 
 export interface ProvisionTenantInput {
   tenant: string;
@@ -29,6 +30,8 @@ export interface ProvisionTenantInput {
   skipWebhooks?: boolean;
   /** Bots not deployed but still present (they failed to load): never retired for it. */
   keep?: readonly string[];
+  /** The tenant's wall names: listed here once when a target names its wall, and stored for everyone else. */
+  walls?: WallNames;
 }
 
 /** A bot as provisioned on one tenant. */
@@ -83,10 +86,31 @@ export async function provisionTenant(input: ProvisionTenantInput): Promise<Prov
     bots[manifest.name] = { name: manifest.name, enabled: true, botUserId, webhookId, incoming };
   }
 
+  if (input.walls) await provisionWalls(ctx, input.walls, enabledManifests(input.manifests, bots));
   // a bot that failed to load is still there: a typo in its bot.yaml must not retire it on the platform
   await retireRemoved(ctx, new Set([...input.manifests.map((m) => m.name), ...(input.keep ?? [])]));
   const allBotUserIds = [...observed.bots.map((b) => b.id), ...Object.values(bots).flatMap((b) => (b.botUserId ? [b.botUserId] : []))];
   return { tenant: input.tenant, actions: ctx.actions, bots, allBotUserIds: [...new Set(allBotUserIds)] };
+}
+
+function enabledManifests(manifests: readonly BotManifest[], bots: Record<string, ProvisionedBot>): BotManifest[] {
+  return manifests.filter((m) => bots[m.name]?.enabled);
+}
+
+/**
+ * Targets that name their wall are resolved here, once per provisioning: the walls are listed (one
+ * paginated read) and the listing stored, so no message, replica or restart lists them again. A name
+ * the tenant lacks is a configuration error, reported as a `missing` action naming the bot, the
+ * target and the wall; the listing remembers it until the next provisioning.
+ */
+async function provisionWalls(ctx: ProvisionContext, walls: WallNames, manifests: readonly BotManifest[]): Promise<void> {
+  const named = namedWallTargets(manifests);
+  if (named.length === 0) return;
+  const listing = ctx.dryRun ? await walls.fetch() : await walls.relist();
+  for (const { bot, target, wall } of named) {
+    if (listing.ids[wall.toLowerCase()] !== undefined) continue;
+    ctx.actions.push({ tenant: ctx.tenant, resource: 'wall', name: `${bot}/${target}`, action: 'missing', detail: `no wall named "${wall}"` });
+  }
 }
 
 /** The tenant's bot users and this token's webhook endpoints, each read with one paginated list. */
@@ -155,13 +179,22 @@ function notFoundAsUndefined(error: unknown): undefined {
   throw error;
 }
 
-/** A readable plan: one line per action, `unchanged` ones counted. */
+/** Whether an action changes the platform (`unchanged` and `missing` do not). */
+export function isChange(action: ProvisionAction): boolean {
+  return action.action !== 'unchanged' && action.action !== 'missing';
+}
+
+/** A readable plan: one line per change and per configuration problem (`missing`). */
 export function formatPlan(results: readonly ProvisionResult[]): string {
   const lines: string[] = [];
   for (const result of results) {
-    const changes = result.actions.filter((a) => a.action !== 'unchanged');
-    lines.push(`tenant ${result.tenant}: ${changes.length ? `${changes.length} change(s)` : 'nothing to change'}`);
-    for (const a of changes) lines.push(`  ${a.action.padEnd(10)} ${a.resource.padEnd(16)} ${a.name}${a.detail ? `  (${a.detail})` : ''}`);
+    const changes = result.actions.filter(isChange).length;
+    const problems = result.actions.filter((a) => a.action === 'missing').length;
+    const summary = [changes ? `${changes} change(s)` : 'nothing to change', ...(problems ? [`${problems} problem(s)`] : [])].join(', ');
+    lines.push(`tenant ${result.tenant}: ${summary}`);
+    for (const a of result.actions.filter((x) => x.action !== 'unchanged')) {
+      lines.push(`  ${a.action.padEnd(10)} ${a.resource.padEnd(16)} ${a.name}${a.detail ? `  (${a.detail})` : ''}`);
+    }
   }
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatPlan, type ProvisionResult } from '../../bots/provision/provisioner';
+import { formatPlan, isChange, type ProvisionResult } from '../../bots/provision/provisioner';
 import { createSystemClock, type Clock } from '../../clock';
 import { buildRuntime } from '../../runtime/build-runtime';
 import type { RuntimeConfig } from '../../runtime/config';
@@ -21,6 +21,7 @@ const ACTION_COLOUR: Record<string, keyof Paint> = {
   revoke: 'red',
   retire: 'red',
   disable: 'red',
+  missing: 'red',
 };
 
 /** `formatPlan`'s text, with each action coloured by what it does (on a terminal). */
@@ -32,7 +33,7 @@ export function renderPlan(results: readonly ProvisionResult[], dryRun: boolean,
       if (action && ACTION_COLOUR[action]) return line.replace(action, c[ACTION_COLOUR[action]](action));
       return line.startsWith('tenant ') ? c.bold(line) : line;
     });
-  const changes = results.reduce((n, r) => n + r.actions.filter((a) => a.action !== 'unchanged').length, 0);
+  const changes = results.reduce((n, r) => n + r.actions.filter(isChange).length, 0);
   const footer = dryRun
     ? changes > 0
       ? c.cyan('dry run: nothing was changed; run `intrabot provision` to apply these changes')
@@ -97,7 +98,7 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
     });
     line?.done(`${dryRun ? 'planned' : 'provisioned'} ${results.length} tenant(s)`);
     deps.stdout(values.json ? `${JSON.stringify(results, null, 2)}\n` : renderPlan(results, dryRun, c));
-    const changed = results.some((r) => r.actions.some((a) => a.action !== 'unchanged'));
+    const changed = results.some((r) => r.actions.some(isChange));
     if (!dryRun && changed && (await isListening(`${createRuntimeClient({ env: deps.env }).baseUrl}/healthz`))) {
       deps.stdout(c.yellow('a runtime is running: restart it so it picks up what changed\n'));
     }
