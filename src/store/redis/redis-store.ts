@@ -4,7 +4,7 @@ import { parseOrThrow } from '../../validation';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
 import { KvNamespaceSchema, type KvSpace } from '../kv';
 import { createProvisioningState } from '../provisioning';
-import { newId } from '../queue';
+import { newClaimOwner } from '../claim-owner';
 import { createSecrets } from '../secrets';
 import type { Store } from '../store';
 import { StoreUnavailableError } from '../store-errors';
@@ -75,7 +75,7 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
     prefix: keys.prefix,
     inbox: new RedisInbox(redis, keys, inboxQueue, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS),
     outbox: new RedisQueue(redis, keys, 'outbox', clock),
-    claims: new RedisClaims(redis, keys, newId(), clock),
+    claims: new RedisClaims(redis, keys, newClaimOwner(), clock),
     rate: new RedisRate(redis, keys, clock),
     secrets: createSecrets(redisSecretStorage(redis, keys), options.secretKey),
     provisioning: createProvisioningState(kv, clock),

@@ -7,7 +7,8 @@ import { parseOrThrow } from '../../validation';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
 import { KvNamespaceSchema, type KvSpace } from '../kv';
 import { createProvisioningState } from '../provisioning';
-import { newId, type OutboxQueue } from '../queue';
+import { type OutboxQueue } from '../queue';
+import { newClaimOwner } from '../claim-owner';
 import { createSecrets } from '../secrets';
 import type { Store } from '../store';
 import { StoreUnavailableError } from '../store-errors';
@@ -108,7 +109,7 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
     stats,
     inbox,
     outbox,
-    claims: new SqliteClaims(db, newId(), clock),
+    claims: new SqliteClaims(db, newClaimOwner(), clock),
     rate: new SqliteRate(db, clock),
     secrets: createSecrets(sqliteSecretStorage(db, clock), options.secretKey),
     provisioning: createProvisioningState(kv, clock),
