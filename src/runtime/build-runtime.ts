@@ -26,6 +26,8 @@ import { DELIVERY_LOG_SPACE, DeliveryLog } from './delivery-log';
 import { loggerOptions, OneLinePerRequest } from './logger';
 import { RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
+import { readinessRoute } from './readiness';
+import { guardStore } from '../store/guard-store';
 import { provisionAll } from './provisioning';
 import { wireAlertInputs } from './alerts-wiring';
 import { withSandboxEnv } from './sandbox-env';
@@ -103,7 +105,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const host =
     deps.app ?? Fastify({ logger: loggerOptions(config.log_level), logController: new OneLinePerRequest(), bodyLimit: 1_048_576, forceCloseConnections: true });
   const logger = host.log;
-  const store = deps.store ?? (await openRuntimeStore(config, clock, env));
+  // a store outage answers 503 with Retry-After on every route, never a 500 (src/store/guard-store.ts)
+  const store = guardStore(deps.store ?? (await openRuntimeStore(config, clock, env)));
   const ownsStore = deps.store === undefined;
 
   const registry = await loadBots(config.bots_dir, env, deps.only, {
@@ -280,7 +283,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
 
     files.register(app);
     app.get('/healthz', async () => ({ ok: true }));
-    app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
+    app.get('/readyz', readinessRoute({ started: () => ready, store, bots: () => registry.bots.length }));
     app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
     alerts = wireAlertInputs({ app, engine, outbox, store, clock, defaultTenant });
     await registerProxy(app, {

@@ -103,6 +103,8 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
   const interval = options.checkpointIntervalMs ?? 250;
   const checkpointer = options.path === ':memory:' || interval <= 0 ? undefined : startWalCheckpointer(db, options.path, interval);
   let closed = false;
+  // a read of the file (not a constant): it fails when the file cannot be read, or the handle is closed
+  const probe = db.prepare('SELECT MAX(version) AS version FROM schema_version');
   return {
     kind: 'sqlite',
     db,
@@ -115,6 +117,9 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
     provisioning: createProvisioningState(kv, clock),
     kv,
     schemaVersion: async () => currentVersion(db),
+    ping: async () => {
+      probe.get();
+    },
     close: async () => {
       if (closed) return;
       closed = true;
