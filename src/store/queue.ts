@@ -98,7 +98,11 @@ export type ListQueueInput = z.input<typeof ListQueueInputSchema>;
  * }
  */
 export interface QueueOps<E extends QueueEntry = QueueEntry> {
-  /** Hand out the next available entry (the head of its target, due, not leased), or null. */
+  /**
+   * Hand out the next available entry (the head of its target, due, not leased), or null. An entry that
+   * cannot be read (`unreadable`), or whose last `MAX_LOST_LEASES` leases ran out unanswered, is moved to
+   * the dead letters with the reason instead, and the next one is looked for.
+   */
   reserve(leaseMs: number): Promise<QueueLease<E> | null>;
   /** Up to `max` available entries in one atomic step (one commit): the router's way to fill its slots. */
   reserveMany(leaseMs: number, max: number): Promise<QueueLease<E>[]>;
