@@ -52,21 +52,17 @@ export async function loadManifest(file: string, env: Env): Promise<BotManifest>
 
 /**
  * Loads every bot folder under `botsDir` (each one holding a `bot.yaml`). One invalid bot is
- * reported in its own entry and never stops the others; two bots with one `name` make the later
- * folder (in name order) invalid.
+ * reported in its own entry and never stops the others. Names are not compared here: whether a name is
+ * taken depends on which bots load in the end (`loadBots`), so that a bot that fails later (its module)
+ * never takes its name from a valid one.
  */
 export async function loadBotDirs(botsDir: string, env: Env): Promise<LoadedBot[]> {
   const dirs = await botFolders(botsDir);
   const loaded: LoadedBot[] = [];
-  const names = new Map<string, string>();
   for (const dir of dirs) {
     const file = join(dir, MANIFEST_FILE);
     try {
-      const manifest = await loadManifest(file, env);
-      const holder = names.get(manifest.name);
-      if (holder) throw duplicateName(file, manifest.name, holder);
-      names.set(manifest.name, dir);
-      loaded.push({ ok: true, manifest, dir });
+      loaded.push({ ok: true, manifest: await loadManifest(file, env), dir });
     } catch (error) {
       if (!(error instanceof ManifestError)) throw error;
       loaded.push({ ok: false, dir, error });
@@ -92,7 +88,8 @@ async function isFile(path: string): Promise<boolean> {
   );
 }
 
-function duplicateName(file: string, name: string, holder: string): ManifestError {
+/** A valid bot refused because an earlier valid bot (in `holder`) has its name. */
+export function duplicateName(file: string, name: string, holder: string): ManifestError {
   return new ManifestError({ file, line: 1, field: 'name' }, `bot name "${name}" is already used by ${holder}`);
 }
 

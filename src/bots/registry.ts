@@ -6,7 +6,7 @@ import { RUNNING_FROM_SOURCE, bundleBot, stopBundler } from './bot-bundler';
 import { isBotDefinition, type AnyBotDefinition } from './define-bot';
 import type { BotManifest } from './manifest';
 import { checkBotAgainstManifest, type BotProblem } from './manifest-check';
-import { MANIFEST_FILE, lineOfField, loadBotDirs } from './manifest-loader';
+import { MANIFEST_FILE, duplicateName, lineOfField, loadBotDirs } from './manifest-loader';
 
 /** A bot the runtime can run: its manifest, its module and where it lives. */
 export interface LoadedBotModule {
@@ -32,11 +32,25 @@ export interface BotRegistry {
 
 const MODULE_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
 
+/** What `loadBots` takes beyond the folder and the environment. */
+export interface LoadBotsOptions {
+  /** Re-imports the bots' modules under this version (`intrabot dev` reloading changed files). */
+  version?: string;
+  /**
+   * A last check of a loaded bot (the runtime's: its alert inputs and report secrets can work in this
+   * mode); a throw refuses the bot with that error, as any other failure to load.
+   */
+  check?: (bot: LoadedBotModule) => void;
+}
+
 /**
  * Loads every bot under `botsDir`: the manifest (validated, env references resolved), then the module
  * (`index.ts`, plain TypeScript: imported as is under tsx or vitest, compiled by `bundleBot` when the
  * runtime runs from its build; exporting `defineBot(...)` by default), then the
  * checks between the two. A bot that fails any step is reported and skipped; the others load.
+ *
+ * Names are unique among the bots that loaded: a bot that failed never takes its name from a valid
+ * one, and of two valid bots with one name the later folder (in name order) is refused.
  *
  * @example
  * const { bots, failures } = await loadBots('bots', process.env);
@@ -45,46 +59,70 @@ export async function loadBots(
   botsDir: string,
   env: Readonly<Record<string, string | undefined>>,
   only?: readonly string[],
-  options: { version?: string } = {},
+  options: LoadBotsOptions = {},
 ): Promise<BotRegistry> {
   const registry: BotRegistry = { bots: [], failures: [] };
   if (!existsSync(botsDir)) return registry;
   try {
-    await loadEach(registry, botsDir, env, only, options.version);
+    const loaded = await loadEach(registry, botsDir, env, only, options);
+    keepUniqueNames(registry, loaded);
   } finally {
     await stopBundler();
   }
   return registry;
 }
 
+/** Every bot that passes its own checks, in folder order; the others go to `registry.failures`. */
 async function loadEach(
   registry: BotRegistry,
   botsDir: string,
   env: Readonly<Record<string, string | undefined>>,
   only: readonly string[] | undefined,
-  version: string | undefined,
-): Promise<void> {
-  for (const loaded of await loadBotDirs(botsDir, env)) {
-    if (!loaded.ok) {
-      registry.failures.push({ dir: loaded.dir, error: loaded.error });
+  options: LoadBotsOptions,
+): Promise<LoadedBotModule[]> {
+  const loaded: LoadedBotModule[] = [];
+  for (const found of await loadBotDirs(botsDir, env)) {
+    if (!found.ok) {
+      registry.failures.push({ dir: found.dir, error: found.error });
       continue;
     }
-    const { manifest, dir } = loaded;
+    const { manifest, dir } = found;
     if (only && !only.includes(manifest.name)) continue;
     try {
-      const definition = await importDefinition(manifest.name, dir, version);
-      const problems = checkBotAgainstManifest(manifest, definition);
-      const errors = problems.filter((p) => p.severity === 'error');
-      if (errors.length) {
-        const first = errors[0]!;
-        const file = join(dir, MANIFEST_FILE);
-        throw new IntrabotError('invalid_manifest', `${file}:${lineOfField(readFileSync(file, 'utf8'), first.field)} ${first.field}: ${first.message}`, {
-          details: { field: first.field },
-        });
-      }
-      registry.bots.push({ name: manifest.name, dir, manifest, definition, warnings: problems.filter((p) => p.severity === 'warning') });
+      const bot = await loadModule(manifest, dir, options.version);
+      options.check?.(bot);
+      loaded.push(bot);
     } catch (error) {
       registry.failures.push({ dir, name: manifest.name, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
+  return loaded;
+}
+
+async function loadModule(manifest: BotManifest, dir: string, version: string | undefined): Promise<LoadedBotModule> {
+  const definition = await importDefinition(manifest.name, dir, version);
+  const problems = checkBotAgainstManifest(manifest, definition);
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length) {
+    const first = errors[0]!;
+    const file = join(dir, MANIFEST_FILE);
+    throw new IntrabotError('invalid_manifest', `${file}:${lineOfField(readFileSync(file, 'utf8'), first.field)} ${first.field}: ${first.message}`, {
+      details: { field: first.field },
+    });
+  }
+  return { name: manifest.name, dir, manifest, definition, warnings: problems.filter((p) => p.severity === 'warning') };
+}
+
+/** The first valid bot of a name runs; a later valid one of the same name is refused, naming the holder. */
+function keepUniqueNames(registry: BotRegistry, loaded: readonly LoadedBotModule[]): void {
+  const holders = new Map<string, string>();
+  for (const bot of loaded) {
+    const holder = holders.get(bot.name);
+    if (holder === undefined) {
+      holders.set(bot.name, bot.dir);
+      registry.bots.push(bot);
+    } else {
+      registry.failures.push({ dir: bot.dir, name: bot.name, error: duplicateName(join(bot.dir, MANIFEST_FILE), bot.name, holder) });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { createApiClient } from '../api/create-api-client';
@@ -6,6 +6,7 @@ import { rateLimitKey } from '../api/rate-limiter';
 import { LoopGuard } from '../bots/loop-guard';
 import type { ProvisionResult } from '../bots/provision/provisioner';
 import { loadBots, type BotRegistry } from '../bots/registry';
+import { usableInMode } from './bot-mode-check';
 import type { Clock } from '../clock';
 import { Outbox } from '../outbox/outbox';
 import { OutboxSender } from '../outbox/sender';
@@ -25,6 +26,8 @@ import { DELIVERY_LOG_SPACE, DeliveryLog } from './delivery-log';
 import { loggerOptions, OneLinePerRequest } from './logger';
 import { knownLabels, OTHER_LABEL, RuntimeMetrics } from './metrics';
 import { openRuntimeStore } from './open-runtime-store';
+import { readinessRoute } from './readiness';
+import { guardStore } from '../store/guard-store';
 import { provisionAll } from './provisioning';
 import { entryResolver } from './resolve-entry';
 import { wireAlertInputs } from './alerts-wiring';
@@ -32,9 +35,6 @@ import { withSandboxEnv } from './sandbox-env';
 import { registerProxy } from '../proxy/plugin';
 import { registerOpenApiRoutes } from '../proxy/openapi-route';
 import { outboxBusyFrom } from '../proxy/outbox-busy';
-import { validateAlertInputs } from '../alerts/alert-input';
-import { SANDBOX_REPORT_SECRET } from '../webhooks/report';
-import { ConfigError } from '../errors';
 import { HEARTBEAT_MS, heartbeat, pollMissed, recoverMissed } from './recovery';
 
 /** Everything the runtime needs, passed in once (STYLE.md rule 5). */
@@ -113,11 +113,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       frameworkErrors: handleFrameworkError,
     });
   const logger = host.log;
-  const store = deps.store ?? (await openRuntimeStore(config, clock, env));
+  // a store outage answers 503 with Retry-After on every route, never a 500 (src/store/guard-store.ts)
+  const store = guardStore(deps.store ?? (await openRuntimeStore(config, clock, env)));
   const ownsStore = deps.store === undefined;
 
-  const registry = await loadBots(config.bots_dir, env, deps.only, deps.botsVersion ? { version: deps.botsVersion } : {});
-  refuseBadAlertInputs(registry, config.mode);
+  const registry = await loadBots(config.bots_dir, env, deps.only, {
+    check: usableInMode(config.mode),
+    ...(deps.botsVersion ? { version: deps.botsVersion } : {}),
+  });
   for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
 
   const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
@@ -292,7 +295,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
 
     files.register(app);
     app.get('/healthz', async () => ({ ok: true }));
-    app.get('/readyz', async (_request, reply) => (ready ? { ok: true, bots: registry.bots.length } : reply.code(503).send({ ok: false, reason: 'starting' })));
+    app.get('/readyz', readinessRoute({ started: () => ready, store, bots: () => registry.bots.length }));
     app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
     alerts = wireAlertInputs({ app, engine, outbox, store, clock, defaultTenant });
     await registerProxy(app, {
@@ -395,34 +398,6 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     },
   };
   return runtime;
-}
-
-/**
- * An alert input that cannot work (no credential, the sandbox token in connected mode...), or a report
- * signed with the sandbox's published secret in connected mode, stops its bot from loading.
- */
-function refuseBadAlertInputs(registry: BotRegistry, mode: RuntimeConfig['mode']): void {
-  for (const bot of [...registry.bots]) {
-    try {
-      validateAlertInputs(bot.manifest, mode);
-      const sandboxSigned = bot.manifest.reports.findIndex((r) => r.secret === SANDBOX_REPORT_SECRET);
-      if (mode === 'connected' && sandboxSigned >= 0) {
-        throw new ConfigError(
-          `reports.${sandboxSigned}.secret`,
-          `report ${bot.manifest.reports[sandboxSigned]!.report} uses the sandbox's published secret, which connected mode does not accept: configure a secret of your own`,
-        );
-      }
-    } catch (error) {
-      registry.bots.splice(registry.bots.indexOf(bot), 1);
-      // named like the manifest loader's errors: the file, then the field
-      const where = error instanceof ConfigError ? `${join(bot.dir, 'bot.yaml')} ${error.key}: ` : '';
-      registry.failures.push({
-        dir: bot.dir,
-        name: bot.name,
-        error: new Error(`${where}${error instanceof Error ? error.message : String(error)}`, { cause: error }),
-      });
-    }
-  }
 }
 
 function schedulerLogger(logger: FastifyInstance['log']) {

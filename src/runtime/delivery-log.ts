@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { KvSpace } from '../store/kv';
 import type { InboxItem } from '../store/inbox';
@@ -10,18 +11,31 @@ export const DELIVERY_LOG_SPACE = 'runtime:deliveries';
 export const DELIVERY_LOG_TTL_MS = 6 * 60 * 60_000;
 
 /** One delivery a bot's handlers are done with: handled, or ignored and why. */
-export interface HandledDelivery {
-  tenant: string;
-  bot: string;
-  event: string;
-  deliveryId: string;
-  outcome: 'handled' | 'ignored';
+export const HandledDeliverySchema = z.object({
+  tenant: z.string(),
+  bot: z.string(),
+  event: z.string(),
+  deliveryId: z.string(),
+  outcome: z.enum(['handled', 'ignored']),
   /** What ran (`on.post.created`, `command status`) or why nothing did (`loop prevention: own_bot`). */
-  detail: string;
-  recovered: boolean;
+  detail: z.string(),
+  recovered: z.boolean(),
   /** When the handling finished (ms since the epoch) and how long it took. */
-  at: number;
-  durationMs: number;
+  at: z.number(),
+  durationMs: z.number(),
+});
+export type HandledDelivery = z.infer<typeof HandledDeliverySchema>;
+
+/**
+ * The entries of one stored value that are handled deliveries: a value of another shape (written by
+ * another version, or damaged) is skipped, never a reason for the history to fail.
+ */
+function readEntries(value: JsonValue | undefined): HandledDelivery[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const parsed = HandledDeliverySchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 /** How many handled deliveries are kept per tenant and bot. */
@@ -70,12 +84,12 @@ export class DeliveryLog {
 
   /** The newest first, at most `limit`, across tenants and bots. */
   async recent(limit: number): Promise<HandledDelivery[]> {
-    const all = (await this.kv.list()).flatMap((item) => item.value as unknown as HandledDelivery[]);
+    const all = (await this.kv.list()).flatMap((item) => readEntries(item.value));
     return all.sort((a, b) => b.at - a.at).slice(0, limit);
   }
 
   private async append(key: string, entry: HandledDelivery): Promise<void> {
-    const kept = ((await this.kv.get(key)) as unknown as HandledDelivery[] | undefined) ?? [];
+    const kept = readEntries(await this.kv.get(key));
     const next = [...kept.slice(-(DELIVERY_LOG_PER_BOT - 1)), entry];
     await this.kv.set(key, next as unknown as JsonValue, { ttlMs: DELIVERY_LOG_TTL_MS });
   }

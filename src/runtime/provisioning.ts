@@ -25,7 +25,15 @@ export interface ProvisionAllInput {
   onTenant?: (tenant: string, index: number, total: number) => void;
 }
 
-const CLAIM_TTL_MS = 120_000;
+/**
+ * The provisioning claim is a short lock renewed while the leader works: a leader that crashed frees it
+ * within this long (at once with SQLite, where its process is seen to be gone), not after a long TTL
+ * during which every restart would wait for "another replica" with /readyz at 503.
+ */
+export const PROVISION_LEASE_MS = 15_000;
+const RENEW_EVERY_MS = PROVISION_LEASE_MS / 3;
+/** How long a replica waits for a live leader (one that keeps renewing) before giving up. */
+const DEFAULT_WAIT_MS = 10 * 60_000;
 
 /**
  * Provisions every tenant once, even when several replicas start together: the replica that claims
@@ -74,17 +82,19 @@ async function asLeader(input: ProvisionAllInput, tenantId: string, run: () => P
   const kv = input.store.kv('runtime:provision');
   const key = `provision:${tenantId}`;
   const startedAt = input.clock.now();
-  // elapsed real time (performance.now): this waits for another process, not for platform time;
-  // a claim left by a replica that died runs out after its TTL, and then this one takes over
-  const deadline = performance.now() + (input.waitMs ?? CLAIM_TTL_MS + 10_000);
+  // elapsed real time (performance.now): this waits for another process, not for platform time; a
+  // leader that died stops renewing its claim, which then runs out on the clock, and this one takes over
+  const deadline = performance.now() + (input.waitMs ?? DEFAULT_WAIT_MS);
   let told = false;
   while (performance.now() < deadline) {
-    if (await input.store.claims.claim(key, CLAIM_TTL_MS)) {
+    if (await input.store.claims.claim(key, PROVISION_LEASE_MS, { lock: true })) {
+      const renewal = keepClaim(input, key);
       try {
         const result = await run();
         await kv.set(tenantId, { at: input.clock.now(), result: JSON.parse(JSON.stringify(result)) });
         return result;
       } finally {
+        renewal.stop();
         await input.store.claims.release(key);
       }
     }
@@ -95,6 +105,28 @@ async function asLeader(input: ProvisionAllInput, tenantId: string, run: () => P
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new IntrabotError('conflict', `tenant ${tenantId}: another replica holds the provisioning claim and did not finish`);
+}
+
+/** Renews the provisioning claim on the clock while the work runs; a renewal that fails is logged, and the work goes on. */
+function keepClaim(input: ProvisionAllInput, key: string): { stop(): void } {
+  let stopped = false;
+  let timer = input.clock.setTimeout(renew, RENEW_EVERY_MS);
+  function renew(): void {
+    if (stopped) return;
+    input.store.claims
+      .renew(key, PROVISION_LEASE_MS)
+      .then((held) => {
+        if (!held) input.logger.warn({ claim: key }, 'provisioning: the claim ran out before it could be renewed; another replica may provision too');
+      })
+      .catch((err: unknown) => input.logger.warn({ err, claim: key }, 'provisioning: could not renew the claim'));
+    timer = input.clock.setTimeout(renew, RENEW_EVERY_MS);
+  }
+  return {
+    stop: () => {
+      stopped = true;
+      input.clock.clearTimeout(timer);
+    },
+  };
 }
 
 /** Incoming-webhook URLs given in configuration are secrets: kept encrypted, referenced by name. */

@@ -76,7 +76,9 @@ export class JobRunner {
     // counted before the first await, so two slots firing together in this process see each other
     if (!this.enter(entry)) return this.skipOverlap(base);
     try {
-      if (entry.overlap === 'skip' && !(await this.deps.store.claims.claim(runningKey(entry.tenant, entry.bot, entry.job), this.deps.leaseMs))) {
+      const running = runningKey(entry.tenant, entry.bot, entry.job);
+      // a lock, not a mark: a run whose process died frees it (at once where that can be seen)
+      if (entry.overlap === 'skip' && !(await this.deps.store.claims.claim(running, this.deps.leaseMs, { lock: true }))) {
         return await this.skipOverlap(base);
       }
       return await this.execute(entry, base);

@@ -20,7 +20,11 @@ export interface SchedulerDeps {
   runJob: (run: JobRunRequest) => Promise<void>;
   /** How long a slot's claim lasts (default a day, and always longer than the catch-up window). */
   claimTtlMs?: number;
-  /** Lease of the cross-replica "running" claim of `overlap: skip` jobs, renewed while they run (default 10 min). */
+  /**
+   * Lease of the cross-replica "running" claim of `overlap: skip` jobs, renewed every third of it while
+   * they run (default 1 min): a replica that died mid-run blocks the job's next slots for at most this
+   * long (with SQLite not at all: its process is seen to be gone).
+   */
   leaseMs?: number;
   /** How long `stop()` waits for running jobs before aborting them (default 30 s on the clock). */
   stopTimeoutMs?: number;
@@ -76,7 +80,7 @@ export class Scheduler {
       records: this.records,
       logger: this.logger,
       runJob: deps.runJob,
-      leaseMs: deps.leaseMs ?? 600_000,
+      leaseMs: deps.leaseMs ?? 60_000,
     });
   }
 

@@ -22,8 +22,36 @@ export const QueueEntrySchema = z.object({
   notBefore: z.number(),
   /** While leased: when the lease runs out. */
   leaseUntil: z.number().nullable(),
+  /**
+   * Set when the stored payload cannot be read (not JSON, or not what the queue's reader expects): why.
+   * `payload` then holds what could be read. Such an entry is dead-lettered with this reason the next
+   * time it is handed out, instead of failing every read that meets it.
+   */
+  unreadable: z.string().optional(),
 });
 export type QueueEntry = z.infer<typeof QueueEntrySchema>;
+
+/**
+ * How many leases in a row may run out with no word from their holder (no complete, retry or dead
+ * letter) before the store dead-letters the entry instead of handing it out again: an entry whose every
+ * holder crashes, hangs or cannot read it would otherwise come back forever.
+ */
+export const MAX_LOST_LEASES = 3;
+
+export const LOST_LEASES_REASON =
+  `its last ${MAX_LOST_LEASES} leases ran out with no answer from their holder ` + '(the process handling it stopped, crashed or could not read it each time)';
+
+export const UNREADABLE_PAYLOAD_REASON = 'the stored payload is not valid JSON';
+
+/** A stored payload's text, parsed; a text that is not JSON yields `null` and the reason instead of a throw. */
+export function readStoredPayload(text: string | undefined): { payload: JsonValue; unreadable?: string } {
+  try {
+    return { payload: JSON.parse(text ?? 'null') as JsonValue };
+  } catch {
+    // the parser's message quotes the text: it stays out of reasons and logs
+    return { payload: null, unreadable: UNREADABLE_PAYLOAD_REASON };
+  }
+}
 
 /** A handed-out entry; its `leaseToken` proves the holder when completing, retrying or dead-lettering. */
 export type QueueLease<E extends QueueEntry = QueueEntry> = E & { leaseToken: string };
@@ -70,7 +98,11 @@ export type ListQueueInput = z.input<typeof ListQueueInputSchema>;
  * }
  */
 export interface QueueOps<E extends QueueEntry = QueueEntry> {
-  /** Hand out the next available entry (the head of its target, due, not leased), or null. */
+  /**
+   * Hand out the next available entry (the head of its target, due, not leased), or null. An entry that
+   * cannot be read (`unreadable`), or whose last `MAX_LOST_LEASES` leases ran out unanswered, is moved to
+   * the dead letters with the reason instead, and the next one is looked for.
+   */
   reserve(leaseMs: number): Promise<QueueLease<E> | null>;
   /** Up to `max` available entries in one atomic step (one commit): the router's way to fill its slots. */
   reserveMany(leaseMs: number, max: number): Promise<QueueLease<E>[]>;

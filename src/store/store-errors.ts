@@ -31,3 +31,14 @@ export class StoreUnavailableError extends IntrabotError {
     super('store_unavailable', message, options);
   }
 }
+
+/**
+ * What a failure of the store's backend (a Redis that does not answer, a SQLite file that cannot be read
+ * or written) becomes: `store_unavailable`, which routes answer with 503 and Retry-After. The driver's
+ * error stays the cause, for the log; its text, which may name hosts or paths, is not the message.
+ * Errors intrabot raised on purpose (bad input, a conflict, a secret that does not decrypt) keep theirs.
+ */
+export function asStoreError(error: unknown): unknown {
+  if (error instanceof IntrabotError) return error;
+  return new StoreUnavailableError('the store is unavailable; try again shortly', { cause: error });
+}

@@ -27,6 +27,11 @@ export interface Store {
   kv(namespace: string): KvSpace;
   /** The schema version the store is at (after the migrations run at open). */
   schemaVersion(): Promise<number>;
+  /**
+   * Resolves when the backend answers a read now, rejects when it does not (`/readyz`): cheap enough for
+   * every health probe, bounded in time.
+   */
+  ping(): Promise<void>;
   /** Flushes pending work (the SQLite inbox batch) and closes connections. */
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { AdjustableClock } from '../clock';
 import { buildRuntime, type Runtime } from '../runtime/build-runtime';
 import { loadConfig } from '../runtime/config';
 import { createSandbox, type Sandbox } from '../sandbox/sandbox';
+import type { Store } from '../store/store';
 import type { SeedName } from '../sandbox/module';
 import { SandboxControl } from './sandbox-control';
 
@@ -23,6 +24,11 @@ export interface StartPairOptions {
   logLevel?: string;
   /** Poll the sandbox instead of receiving its deliveries (as `intrabot dev --poll`). */
   poll?: { intervalMs: number };
+  /**
+   * An open store for the runtime (a Redis store, say), kept across `restartRuntime` and closed by the
+   * caller. Default: a SQLite file in the pair's temporary folder.
+   */
+  store?: Store;
 }
 
 export interface Pair {
@@ -74,6 +80,7 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
       clock,
       env,
       pollMs: 100,
+      ...(options.store ? { store: options.store } : {}),
       ...(options.bots ? { only: options.bots } : {}),
       ...(options.handlerTimeoutMs ? { handlerTimeoutMs: options.handlerTimeoutMs } : {}),
       ...(options.poll ? { poll: options.poll } : {}),

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import { IntrabotError, type ErrorCode } from '../errors';
 import { EnvelopeSchema, type Envelope } from './envelope';
 import { fromPlatformEvent } from './events';
+import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { verify, type VerifyResult } from './signature';
 
 /** Where one signed delivery goes, and what it must be checked against. */
@@ -51,6 +52,8 @@ export interface ReceiverOptions {
   /** Events acknowledged but never recorded or routed (`test`, the ping). */
   acknowledgeOnly?: readonly string[];
   bodyLimit?: number;
+  /** How deeply the body may nest arrays and objects (default `MAX_JSON_DEPTH`, 64). */
+  maxDepth?: number;
 }
 
 class ReceiverRejection extends IntrabotError {
@@ -76,7 +79,7 @@ const ENTITY_DEDUPED = new Set(['post.created', 'comment.created']);
 
 /**
  * The receiver of signed deliveries, as an encapsulated Fastify plugin: its raw-body JSON parser
- * stays inside it. The pipeline reads `parse -> verify -> check envelope -> record -> ack`; handlers
+ * stays inside it. The pipeline reads `verify -> check depth -> parse -> check envelope -> record -> ack`; handlers
  * run later, from the inbox, so the 200 never waits for them (the platform gives up after 3 s).
  */
 export async function registerReceiver(app: FastifyInstance, options: ReceiverOptions): Promise<void> {
@@ -107,6 +110,10 @@ async function receive(
   if (!verdict.ok)
     throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
 
+  // refused before anything recursive reads it: stored, it would fail every read of the inbox
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  if (exceedsJsonDepth(rawBody, maxDepth))
+    throw new ReceiverRejection('invalid_input', 'envelope', `the body nests arrays and objects deeper than ${maxDepth} levels`);
   const envelopeJson = rawBody.toString('utf8');
   const envelope = parseEnvelope(envelopeJson);
   if (target.customer !== undefined && envelope.customer !== target.customer) {

@@ -1,4 +1,7 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBots } from '../../src/bots/registry';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
@@ -92,6 +95,38 @@ describe('loading bots', () => {
       expect(alert.status).toBe(404);
     } finally {
       await pair.close();
+    }
+  });
+
+  it('runs the valid bot of a name when another folder holds a bot of that name the runtime refuses (issue #12)', async () => {
+    const botsDir = await mkdtemp(join(tmpdir(), 'intrabot-same-name-'));
+    try {
+      // an earlier folder: an echo whose alert input cannot work; a later one: the working echo
+      await mkdir(join(botsDir, 'a-echo-alerts'));
+      const broken = readFileSync(resolve('test/fixtures/bots-bad-alerts/nocreds/bot.yaml'), 'utf8').replace('name: nocreds', 'name: echo');
+      await writeFile(join(botsDir, 'a-echo-alerts', 'bot.yaml'), broken);
+      await writeFile(join(botsDir, 'a-echo-alerts', 'index.ts'), `import { defineBot } from '${resolve('src/index.ts')}';\nexport default defineBot({});\n`);
+      await cp(resolve('test/fixtures/bots/echo'), join(botsDir, 'b-echo'), { recursive: true });
+      await writeFile(
+        join(botsDir, 'b-echo', 'index.ts'),
+        readFileSync(resolve('test/fixtures/bots/echo/index.ts'), 'utf8').replace("'../../../../src'", `'${resolve('src/index.ts')}'`),
+      );
+      const pair = await startPair({ botsDir });
+      try {
+        expect(pair.runtime.registry.bots.map((b) => b.dir)).toEqual([join(botsDir, 'b-echo')]);
+        expect(pair.runtime.registry.failures.map((f) => f.dir)).toEqual([join(botsDir, 'a-echo-alerts')]);
+        const refs = directoryRefs(pair.sandbox.ctx)!;
+        const post = await pair.platform.employeePost(refs.employee_ids[1]!, { wall_id: refs.company_wall_id, body: 'anyone?' });
+        const comments = await pair.platform.waitFor(
+          () => pair.platform.commentsOn(post.id),
+          (c) => c.length > 0,
+        );
+        expect(comments.map((c) => c.body)).toEqual(['echo: anyone?']);
+      } finally {
+        await pair.close();
+      }
+    } finally {
+      await rm(botsDir, { recursive: true, force: true });
     }
   });
 });

@@ -74,4 +74,22 @@ describe('DeliveryLog', () => {
       await store.close();
     }
   });
+
+  it('skips stored history values of another shape instead of failing the listing or the next append', async () => {
+    const clock = new AdjustableClock({ frozen: true });
+    const store = await tempStore(clock);
+    try {
+      const kv = store.kv('runtime:deliveries');
+      await kv.set('["t","broken"]', null);
+      await kv.set('["t","odd"]', [{ deliveryId: 'no other field' }, 7]);
+      await kv.set('["t","echo"]', 'not a list');
+      const log = new DeliveryLog(kv, clock);
+      expect(await log.recent(10)).toEqual([]);
+      const item: InboxItem = { tenant: 't', bot: 'echo', deliveryId: 'd-1', event: 'post.created', dedupeKey: null, envelope: {} };
+      await log.record(item, { status: 'handled', what: 'on.post.created' }, 1);
+      expect((await log.recent(10)).map((e) => e.deliveryId)).toEqual(['d-1']);
+    } finally {
+      await store.close();
+    }
+  });
 });

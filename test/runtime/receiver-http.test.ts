@@ -58,6 +58,32 @@ describe('runtime receiver over HTTP, with the sandbox', () => {
     expect((await pair.runtime.store.inbox.list({ state: 'live' })).filter((e) => JSON.stringify(e.payload).includes('stale or future'))).toHaveLength(0);
   });
 
+  /** A signed envelope of an event echo does not handle, whose payload nests `levels` arrays under `deep`. */
+  const nestedDelivery = (levels: number): string =>
+    JSON.stringify({ ...JSON.parse(sent.body), id: crypto.randomUUID(), event: 'service.user.created', payload: { id: 9 } }).replace(
+      '"payload":{"id":9}',
+      `"payload":{"id":9,"deep":${'['.repeat(levels)}${']'.repeat(levels)}}`,
+    );
+
+  it('refuses a validly signed delivery nested 100,000 levels deep with 400 before acknowledging it, and records nothing', async () => {
+    const body = nestedDelivery(100_000);
+    const before = await rejected('envelope');
+    const res = await deliver(body, nowS());
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'invalid_input', message: 'the body nests arrays and objects deeper than 64 levels' });
+    expect(await rejected('envelope')).toBe(before + 1);
+    const id = /"id":"([^"]+)"/.exec(body)![1];
+    const stored = [...(await pair.runtime.store.inbox.list({ state: 'live' })), ...(await pair.runtime.store.inbox.list({ state: 'dead' }))];
+    expect(stored.filter((e) => e.payload.deliveryId === id || e.unreadable !== undefined)).toEqual([]);
+  });
+
+  it('accepts a delivery nested exactly 64 levels deep (the envelope, its payload and 62 arrays)', async () => {
+    const res = await deliver(nestedDelivery(62), nowS());
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, duplicate: false });
+    expect((await deliver(nestedDelivery(63), nowS())).status).toBe(400);
+  });
+
   it('accepts a delivery whose Timestamp is 299 s old, just inside the window', async () => {
     const body = sent.body.replace(/"id":"[^"]+"/, `"id":"${crypto.randomUUID()}"`).replace('replay me', 'a retry');
     expect((await deliver(body, nowS() - 299)).status).toBe(200);

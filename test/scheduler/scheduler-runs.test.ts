@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { IntrabotError } from '../../src/errors';
-import { KEPT_RUNS, Scheduler, type JobRunRequest, type ScheduleEntryInput } from '../../src/scheduler';
+import { KEPT_RUNS, Scheduler, runningKey, type JobRunRequest, type ScheduleEntryInput } from '../../src/scheduler';
+import type { SqliteStore } from '../../src/store/sqlite';
 import type { Store } from '../../src/store';
 import { START, gate, recordingJob, recordingLogger, settle, sqliteFile } from './scheduler-harness';
 
@@ -86,6 +90,18 @@ describe('Scheduler runs', () => {
       for (const s of started.splice(0)) await s.stop();
       await other.close();
     }
+  });
+
+  it("runs the next slot when the previous run's replica died mid-run (its running claim is a lock, not a mark)", async () => {
+    // the row a process killed mid-run leaves: its running claim, minutes of lease left
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    (store as SqliteStore).db
+      .prepare('INSERT INTO claims (key, owner, expires_at) VALUES (?, ?, ?)')
+      .run(runningKey('acme', 'reports', 'sync'), `${hostname()}/${gone}/${randomUUID()}`, clock.now() + 10 * MINUTE);
+    const job = recordingJob();
+    await startScheduler(job.runJob);
+    await nextMinute();
+    expect(job.runs.map((r) => iso(r.slotMs))).toEqual(['2026-03-23T08:30:00.000Z']);
   });
 
   it('starts the next run while one is going when overlap is allowed', async () => {

@@ -10,6 +10,8 @@ export interface StoreHarness {
   rawSecrets(): Promise<string>;
   /** Marks the backing data as written by schema version `version`. */
   forceSchemaVersion(version: number): Promise<void>;
+  /** Overwrites an entry's stored payload with `text` (a damaged row, or one another version wrote). */
+  corruptPayload(queue: 'inbox' | 'outbox', id: string, text: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 

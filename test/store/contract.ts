@@ -5,6 +5,7 @@ import { inboxContract } from './contract-inbox';
 import { outboxContract } from './contract-outbox';
 import { CONTRACT_KEY, type ContractContext, type StoreHarness } from './contract-kit';
 import { claimsAndRateContract } from './contract-shared-limits';
+import { poisonContract } from './contract-poison';
 
 export { CONTRACT_KEY, type StoreHarness } from './contract-kit';
 
@@ -17,6 +18,7 @@ export function storeContract(name: string, makeHarness: () => Promise<StoreHarn
     const ctx = contractContext(makeHarness);
     inboxContract(ctx);
     outboxContract(ctx);
+    poisonContract(ctx);
     claimsAndRateContract(ctx);
     dataContract(ctx);
   });

@@ -22,6 +22,7 @@ storeContract(
       open: ({ secretKey } = {}) => openStore({ kind: 'redis', url: url!, prefix }, { clock, secretKey }),
       rawSecrets: async () => JSON.stringify(await raw.hgetall(keys.secrets)),
       forceSchemaVersion: async (version) => void (await raw.set(keys.schemaVersion, String(version))),
+      corruptPayload: async (queue, id, text) => void (await raw.hset(`${keys.queue(queue)}e:${id}`, 'payload', text)),
       cleanup: async () => {
         raw.disconnect();
         await deleteRedisPrefix(url!, prefix);

@@ -31,6 +31,12 @@ storeContract('sqlite', async () => {
       db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(version);
       db.close();
     },
+    corruptPayload: async (queue, id, text) => {
+      const db = new Database(path);
+      if (queue === 'inbox') db.prepare('UPDATE inbox_entries SET payload = ? WHERE seq = ?').run(text, Number(id));
+      else db.prepare('UPDATE queue_entries SET payload = ? WHERE queue = ? AND id = ?').run(text, queue, id);
+      db.close();
+    },
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 });

@@ -67,7 +67,8 @@ export function renderDeliveries(entries: readonly InboxEntry[], dead: boolean, 
     e.state,
     String(e.attempts),
     zonedTime(e.enqueuedAt, zoneOf(e.payload.tenant)),
-    (e.deadReason ?? e.lastError ?? '').replace(/\s+/g, ' ').slice(0, 80),
+    // an entry the runtime cannot read says why (it goes dead with that reason when next taken)
+    (e.deadReason ?? e.unreadable ?? e.lastError ?? '').replace(/\s+/g, ' ').slice(0, 80),
   ]);
   const text = table(['ID', 'TENANT', 'BOT', 'EVENT', 'STATE', 'TRIES', 'RECEIVED', dead ? 'REASON' : 'LAST ERROR'], rows);
   const hint = dead ? `\n${c.dim('Replay one with: intrabot deliveries replay <id>')}\n` : '';

@@ -21,6 +21,15 @@ local function holds(q, id, token)
   local h = redis.call('HMGET', ekey(q, id), 'lt', 'dead')
   return h[1] == token and h[2] == '0'
 end
+local function dead(q, id, reason)
+  local ek = ekey(q, id)
+  local target = redis.call('HGET', ek, 'target')
+  redis.call('LREM', tkey(q, target), 1, id)
+  redis.call('HSET', ek, 'dead', '1', 'reason', reason, 'lu', 0, 'lt', '')
+  redis.call('ZREM', q .. 'live', id)
+  redis.call('ZADD', q .. 'dead', redis.call('HGET', ek, 'seq'), id)
+  refresh(q, target)
+end
 local function enqueue(q, id, target, payload, now, nb)
   local ek = ekey(q, id)
   if redis.call('EXISTS', ek) == 1 then return false end
@@ -60,9 +69,12 @@ enqueue(q, ARGV[7], ARGV[7], ARGV[8], ARGV[4], ARGV[4])
 return {1, ARGV[7]}
 `);
 
-/** ARGV: q, now, leaseMs, max, token1..tokenMax -> the leased entries' hashes (flat field/value arrays). */
+/**
+ * ARGV: q, now, leaseMs, max, maxLost, lostReason, token1..tokenMax -> the leased entries' hashes (flat
+ * field/value arrays). An entry whose last `maxLost` leases ran out unanswered is dead-lettered instead.
+ */
 export const RESERVE = script(`
-local q, now, leaseMs, max = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local q, now, leaseMs, max, maxLost = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local out = {}
 local spins = 0
 while #out < max and spins < max + 20 do
@@ -75,11 +87,19 @@ while #out < max and spins < max + 20 do
     redis.call('ZREM', q .. 'ready', target)
   else
     local ek = ekey(q, id)
-    redis.call('HSET', ek, 'lu', now + leaseMs, 'lt', ARGV[4 + #out + 1])
+    -- a token still set: the previous lease ran out with no answer from its holder
+    local h = redis.call('HMGET', ek, 'lt', 'lost')
+    local lost = 0
+    if h[1] and h[1] ~= '' then lost = (tonumber(h[2]) or 0) + 1 end
+    redis.call('HSET', ek, 'lu', now + leaseMs, 'lt', ARGV[6 + #out + 1], 'lost', lost)
     redis.call('HINCRBY', ek, 'att', 1)
-    -- the target comes back when this lease runs out (or sooner, when completed or retried)
-    redis.call('ZADD', q .. 'ready', now + leaseMs, target)
-    out[#out + 1] = redis.call('HGETALL', ek)
+    if lost >= maxLost then
+      dead(q, id, ARGV[6])
+    else
+      -- the target comes back when this lease runs out (or sooner, when completed or retried)
+      redis.call('ZADD', q .. 'ready', now + leaseMs, target)
+      out[#out + 1] = redis.call('HGETALL', ek)
+    end
   end
 end
 return out
@@ -110,13 +130,7 @@ return 1
 export const DEAD_LETTER = script(`
 local q, id = ARGV[1], ARGV[2]
 if not holds(q, id, ARGV[3]) then return 0 end
-local ek = ekey(q, id)
-local target = redis.call('HGET', ek, 'target')
-redis.call('LREM', tkey(q, target), 1, id)
-redis.call('HSET', ek, 'dead', '1', 'reason', ARGV[4], 'lu', 0, 'lt', '')
-redis.call('ZREM', q .. 'live', id)
-redis.call('ZADD', q .. 'dead', redis.call('HGET', ek, 'seq'), id)
-refresh(q, target)
+dead(q, id, ARGV[4])
 return 1
 `);
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
 import { parseOrThrow } from '../../validation';
-import { ClaimKeySchema, TtlMsSchema, type Claims } from '../claims';
+import { ClaimKeySchema, ClaimOptionsSchema, TtlMsSchema, type ClaimOptions, type Claims } from '../claims';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
 import { LuaScript } from './lua-script';
 
@@ -35,6 +35,11 @@ if not live or owner ~= ARGV[2] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`);
 
+/**
+ * Claims as keys holding "<expiresAt> <owner>", judged on the injected clock. Replicas run on several
+ * hosts, so a holder's process cannot be checked from here: a lock lasts until its TTL, and its holder
+ * keeps it short and renews it.
+ */
 export class RedisClaims implements Claims {
   constructor(
     private readonly redis: Redis,
@@ -43,7 +48,8 @@ export class RedisClaims implements Claims {
     private readonly clock: Clock,
   ) {}
 
-  async claim(key: string, ttlMs: number): Promise<boolean> {
+  async claim(key: string, ttlMs: number, options: ClaimOptions = {}): Promise<boolean> {
+    parseOrThrow(ClaimOptionsSchema, options, 'options');
     return (await TAKE.run(this.redis, [this.keyOf(key)], this.args(ttlMs))) === 1;
   }
 

@@ -9,8 +9,11 @@ import {
   ReasonSchema,
   ReserveMaxSchema,
   ListQueueInputSchema,
+  LOST_LEASES_REASON,
+  MAX_LOST_LEASES,
   newEntryId,
   newId,
+  readStoredPayload,
   type EnqueueInput,
   type LeaseRef,
   type ListQueueInput,
@@ -26,10 +29,12 @@ export function hashToEntry(h: Record<string, string>, now: number): QueueEntry 
   const dead = h.dead === '1';
   const leaseUntil = Number(h.lu ?? 0);
   const leased = !dead && (h.lt ?? '') !== '' && leaseUntil > now;
+  const { payload, unreadable } = readStoredPayload(h.payload);
   return {
     id: h.id ?? '',
     target: h.target ?? '',
-    payload: JSON.parse(h.payload ?? 'null'),
+    payload,
+    ...(unreadable === undefined ? {} : { unreadable }),
     state: dead ? 'dead' : leased ? 'leased' : 'pending',
     attempts: Number(h.att ?? 0),
     lastError: h.err ? h.err : null,
@@ -75,9 +80,29 @@ export class RedisQueue implements OutboxQueue {
   async reserveMany(leaseMs: number, max: number): Promise<QueueLease[]> {
     parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
     parseOrThrow(ReserveMaxSchema, max, 'max');
+    const leases: QueueLease[] = [];
+    let poisoned: number;
+    do {
+      poisoned = 0;
+      for (const lease of await this.reserveBatch(leaseMs, max - leases.length)) {
+        if (lease.unreadable === undefined) {
+          leases.push(lease);
+        } else {
+          // a payload Lua cannot judge (it is parsed here): dead-lettered now, and another entry (its
+          // target's next one, perhaps) is looked for in its place; were this process to die first, the
+          // lost-lease count catches it
+          poisoned++;
+          await this.deadLetter(lease, lease.unreadable);
+        }
+      }
+    } while (poisoned > 0 && leases.length < max);
+    return leases;
+  }
+
+  private async reserveBatch(leaseMs: number, max: number): Promise<QueueLease[]> {
     const now = this.clock.now();
     const tokens = Array.from({ length: max }, () => newId());
-    const hashes = (await RESERVE.run(this.redis, [], [this.q, now, leaseMs, max, ...tokens])) as unknown[];
+    const hashes = (await RESERVE.run(this.redis, [], [this.q, now, leaseMs, max, MAX_LOST_LEASES, LOST_LEASES_REASON, ...tokens])) as unknown[];
     return hashes.map((flat) => {
       const record = pairsToRecord(flat);
       return { ...hashToEntry(record, now), leaseToken: record.lt ?? '' };

@@ -4,7 +4,7 @@ import { parseOrThrow } from '../../validation';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
 import { KvNamespaceSchema, type KvSpace } from '../kv';
 import { createProvisioningState } from '../provisioning';
-import { newId } from '../queue';
+import { newClaimOwner } from '../claim-owner';
 import { createSecrets } from '../secrets';
 import type { Store } from '../store';
 import { StoreUnavailableError } from '../store-errors';
@@ -43,7 +43,18 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 }
 
 async function connect(url: string): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 3, enableAutoPipelining: true });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3_000,
+    // during an outage a command fails at once rather than waiting in a queue for the reconnection (which
+    // goes on in the background, every second at most), and one a hung server does not answer after 5 s:
+    // a route answers 503 promptly instead of holding its caller (the platform gives up after 3 s)
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (times) => Math.min(times * 100, 1_000),
+    commandTimeout: 5_000,
+    enableAutoPipelining: true,
+  });
   // errors surface on the commands that fail; without a listener ioredis prints every reconnect failure
   redis.on('error', () => undefined);
   try {
@@ -53,6 +64,21 @@ async function connect(url: string): Promise<Redis> {
     redis.disconnect();
     // the URL may carry a password: name only the host
     throw new StoreUnavailableError(`cannot reach Redis at ${safeHost(url)}`, { cause });
+  }
+}
+
+/** How long a health probe waits for Redis: a server that hangs is as unavailable as one that is gone. */
+const PING_TIMEOUT_MS = 2_000;
+
+async function ping(redis: Redis): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([redis.ping(), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -75,12 +101,13 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
     prefix: keys.prefix,
     inbox: new RedisInbox(redis, keys, inboxQueue, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS),
     outbox: new RedisQueue(redis, keys, 'outbox', clock),
-    claims: new RedisClaims(redis, keys, newId(), clock),
+    claims: new RedisClaims(redis, keys, newClaimOwner(), clock),
     rate: new RedisRate(redis, keys, clock),
     secrets: createSecrets(redisSecretStorage(redis, keys), options.secretKey),
     provisioning: createProvisioningState(kv, clock),
     kv,
     schemaVersion: () => redisSchemaVersion(redis, keys),
+    ping: () => ping(redis),
     close: async () => {
       if (closed) return;
       closed = true;

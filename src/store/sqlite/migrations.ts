@@ -83,6 +83,14 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       DROP TABLE dedupe;
     `,
   },
+  {
+    version: 4,
+    description: 'lost leases in a row per queue entry, so an entry no holder ever answers for goes dead instead of looping',
+    up: `
+      ALTER TABLE queue_entries ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE inbox_entries ADD COLUMN lost_leases INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.length;

@@ -4,6 +4,8 @@ import { parseOrThrow } from '../../validation';
 import {
   LeaseMsSchema,
   ListQueueInputSchema,
+  LOST_LEASES_REASON,
+  MAX_LOST_LEASES,
   NotBeforeSchema,
   ReasonSchema,
   ReserveMaxSchema,
@@ -72,7 +74,11 @@ export class SqliteInboxQueue implements QueueOps {
       if (!row) break;
       const leaseToken = newId();
       const leased = this.sql.lease.get({ seq: row.seq, until: now + leaseMs, token: leaseToken }) as InboxRow;
-      leases.push({ ...toEntry(leased, now), leaseToken });
+      const entry = toEntry(leased, now);
+      // a poison entry goes to the dead letters in this same step, and the next one is looked up
+      const poison = leased.lost_leases >= MAX_LOST_LEASES ? LOST_LEASES_REASON : entry.unreadable;
+      if (poison === undefined) leases.push({ ...entry, leaseToken });
+      else this.sql.deadLetter.run({ seq: row.seq, token: leaseToken, reason: poison });
     }
     return leases;
   }
@@ -137,8 +143,9 @@ function prepare(db: Database): SqliteInboxQueue['sql'] {
   return {
     insert: db.prepare('INSERT INTO inbox_entries (payload, not_before, available_at, enqueued_at) VALUES (@payload, @now, @now, @now)'),
     nextDue: db.prepare('SELECT seq FROM inbox_entries WHERE dead = 0 AND available_at <= ? ORDER BY available_at, seq LIMIT 1'),
-    lease: db.prepare(`UPDATE inbox_entries SET lease_until = @until, available_at = @until, lease_token = @token, attempts = attempts + 1
-      WHERE seq = @seq RETURNING *`),
+    // a lease taken while the previous one's token is still set: that lease ran out with no answer
+    lease: db.prepare(`UPDATE inbox_entries SET lease_until = @until, available_at = @until, lease_token = @token, attempts = attempts + 1,
+      lost_leases = CASE WHEN lease_token IS NULL THEN 0 ELSE lost_leases + 1 END WHERE seq = @seq RETURNING *`),
     complete: db.prepare(`DELETE FROM inbox_entries WHERE ${held}`),
     retry: db.prepare(`UPDATE inbox_entries SET not_before = @notBefore, available_at = @notBefore, last_error = @error,
       lease_until = 0, lease_token = NULL WHERE ${held}`),

@@ -9,8 +9,11 @@ import {
   ReasonSchema,
   ReserveMaxSchema,
   ListQueueInputSchema,
+  LOST_LEASES_REASON,
+  MAX_LOST_LEASES,
   newEntryId,
   newId,
+  readStoredPayload,
   type EnqueueInput,
   type LeaseRef,
   type ListQueueInput,
@@ -31,14 +34,17 @@ export interface QueueRow {
   last_error: string | null;
   dead_reason: string | null;
   enqueued_at: number;
+  lost_leases: number;
 }
 
 export function rowToEntry(row: QueueRow, now: number): QueueEntry {
   const leased = row.dead === 0 && row.lease_token !== null && row.lease_until > now;
+  const { payload, unreadable } = readStoredPayload(row.payload);
   return {
     id: row.id,
     target: row.target,
-    payload: JSON.parse(row.payload),
+    payload,
+    ...(unreadable === undefined ? {} : { unreadable }),
     state: row.dead ? 'dead' : leased ? 'leased' : 'pending',
     attempts: row.attempts,
     lastError: row.last_error,
@@ -126,8 +132,12 @@ export class SqliteQueue {
       const row = this.sql.nextDue!.get({ queue: this.queue, now }) as QueueRow | undefined;
       if (!row) break;
       const leaseToken = newId();
-      this.sql.lease!.run({ seq: row.seq, until: now + leaseMs, token: leaseToken });
-      leases.push({ ...this.find(row.id, now)!, leaseToken });
+      const leased = this.sql.lease!.get({ seq: row.seq, until: now + leaseMs, token: leaseToken }) as QueueRow;
+      const entry = rowToEntry(leased, now);
+      // a poison entry goes to the dead letters in this same step, and the next one is looked up
+      const poison = leased.lost_leases >= MAX_LOST_LEASES ? LOST_LEASES_REASON : entry.unreadable;
+      if (poison === undefined) leases.push({ ...entry, leaseToken });
+      else this.leaveNow(this.sql.deadLetter!, { id: row.id, token: leaseToken, reason: poison });
     }
     return leases;
   }
@@ -217,7 +227,9 @@ function prepareQueueStatements(db: Database): Record<string, Statement> {
       VALUES (@id, @queue, @target, @payload, @not_before, @available_at, @enqueued_at)`),
     hasLine: db.prepare('SELECT 1 FROM queue_entries WHERE queue = @queue AND dead = 0 AND target = @target LIMIT 1'),
     nextDue: db.prepare('SELECT seq, id FROM queue_entries WHERE queue = @queue AND dead = 0 AND available_at <= @now ORDER BY available_at, seq LIMIT 1'),
-    lease: db.prepare('UPDATE queue_entries SET lease_until = @until, available_at = @until, lease_token = @token, attempts = attempts + 1 WHERE seq = @seq'),
+    // a lease taken while the previous one's token is still set: that lease ran out with no answer
+    lease: db.prepare(`UPDATE queue_entries SET lease_until = @until, available_at = @until, lease_token = @token, attempts = attempts + 1,
+      lost_leases = CASE WHEN lease_token IS NULL THEN 0 ELSE lost_leases + 1 END WHERE seq = @seq RETURNING *`),
     promote: db.prepare(`UPDATE queue_entries SET available_at = not_before WHERE seq =
       (SELECT MIN(seq) FROM queue_entries WHERE queue = @queue AND dead = 0 AND target = @target) AND available_at = ${BEHIND}`),
     complete: db.prepare(`DELETE FROM queue_entries WHERE ${held} RETURNING target`),

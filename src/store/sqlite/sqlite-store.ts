@@ -7,7 +7,8 @@ import { parseOrThrow } from '../../validation';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
 import { KvNamespaceSchema, type KvSpace } from '../kv';
 import { createProvisioningState } from '../provisioning';
-import { newId, type OutboxQueue } from '../queue';
+import { type OutboxQueue } from '../queue';
+import { newClaimOwner } from '../claim-owner';
 import { createSecrets } from '../secrets';
 import type { Store } from '../store';
 import { StoreUnavailableError } from '../store-errors';
@@ -102,18 +103,23 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
   const interval = options.checkpointIntervalMs ?? 250;
   const checkpointer = options.path === ':memory:' || interval <= 0 ? undefined : startWalCheckpointer(db, options.path, interval);
   let closed = false;
+  // a read of the file (not a constant): it fails when the file cannot be read, or the handle is closed
+  const probe = db.prepare('SELECT MAX(version) AS version FROM schema_version');
   return {
     kind: 'sqlite',
     db,
     stats,
     inbox,
     outbox,
-    claims: new SqliteClaims(db, newId(), clock),
+    claims: new SqliteClaims(db, newClaimOwner(), clock),
     rate: new SqliteRate(db, clock),
     secrets: createSecrets(sqliteSecretStorage(db, clock), options.secretKey),
     provisioning: createProvisioningState(kv, clock),
     kv,
     schemaVersion: async () => currentVersion(db),
+    ping: async () => {
+      probe.get();
+    },
     close: async () => {
       if (closed) return;
       closed = true;
