@@ -74,13 +74,17 @@ export function checkSameOrigin(request: FastifyRequest, access: Access | undefi
   if (request.headers[CONSOLE_HEADER] !== '1') throw new IntrabotError('forbidden', `changes need the ${CONSOLE_HEADER} header (the console's page sends it)`);
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  let host: string | undefined;
+  if (hostOf(origin) !== hostOf(`http://${request.headers.host ?? ''}`))
+    throw new IntrabotError('forbidden', 'changes are taken from the console page of this host only');
+}
+
+/** `host[:port]` of a URL as the browser writes it (a default port left out), or undefined. */
+function hostOf(url: string): string | undefined {
   try {
-    host = new URL(origin).host;
+    return new URL(url).host;
   } catch {
-    host = undefined;
+    return undefined;
   }
-  if (host !== request.headers.host) throw new IntrabotError('forbidden', 'changes are taken from the console page of this host only');
 }
 
 /**

@@ -86,6 +86,7 @@ function Console({ session, onSignedOut }) {
   // a new page: its title, and the focus on its heading (the page changed without a load)
   useEffect(() => {
     document.title = `${page.title} · intrabot console`;
+    setToast({ text: '', bad: false });
     if (first.current) {
       first.current = false;
       return;

@@ -32,9 +32,9 @@ export function clockTime(at, now, timeZone) {
   return new Intl.DateTimeFormat(LOCALE, options).format(at);
 }
 
-/** The full date and time, for a tooltip and the `datetime` attribute's reader. */
-export function fullTime(at, timeZone) {
-  return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'full', timeStyle: 'long', ...(timeZone ? { timeZone } : {}) }).format(at);
+/** The full date and time, for a tooltip. */
+export function fullTime(at) {
+  return new Intl.DateTimeFormat(LOCALE, { dateStyle: 'full', timeStyle: 'long' }).format(at);
 }
 
 export function plural(n, one, many = `${one}s`) {

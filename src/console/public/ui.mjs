@@ -26,14 +26,12 @@ export function Badge({ state, label }) {
   return html`<span class=${`badge ${TONES[state] ?? 'neutral'}`}>${label ?? state}</span>`;
 }
 
-/** A time on the runtime's clock: "14:03:12 (4 min ago)", the full date in the tooltip. */
-export function Time({ at, now, zone, relativeOnly }) {
+/** A time on the runtime's clock, in the browser's zone: "14:03:12 (4 min ago)", the full date in the tooltip. */
+export function Time({ at, now, relativeOnly }) {
   if (at === null || at === undefined) return html`<span class="muted">–</span>`;
   const iso = new Date(at).toISOString();
   const rel = relative(at, now);
-  return html`<time datetime=${iso} title=${fullTime(at, zone)}
-    >${relativeOnly ? rel : html`${clockTime(at, now, zone)} <span class="muted">(${rel})</span>`}</time
-  >`;
+  return html`<time datetime=${iso} title=${fullTime(at)}>${relativeOnly ? rel : html`${clockTime(at, now)} <span class="muted">(${rel})</span>`}</time>`;
 }
 
 export function Empty({ children }) {

@@ -32,16 +32,7 @@ function BotCard({ bot }) {
           ${t.enabled ? html`<${Badge} state="ok" label="running" />` : html`<${Badge} state="switched off" />`} on <strong>${t.tenant}</strong>
           ${t.enabled ? null : html`: <span class="detail">${t.reason}</span>`} ${!t.provisioned ? html` <span class="muted">(provisioning…)</span>` : null}
           <br />
-          <span class="muted"
-            >bot user ${t.botUserId ?? '–'}, webhook
-            ${t.webhookId ?? '–'}${
-              Object.keys(t.incoming).length
-                ? `, incoming ${Object.entries(t.incoming)
-                    .map(([name, id]) => `${name} ${id}`)
-                    .join(', ')}`
-                : ''
-            }</span
-          >
+          <span class="muted">${provisionedIds(t)}</span>
         </p>`,
     )}
     <dl>
@@ -70,4 +61,10 @@ function BotCard({ bot }) {
     }
     <p><a href=${`#/deliveries?bot=${encodeURIComponent(bot.name)}`}>Deliveries of ${bot.name}</a></p>
   </section>`;
+}
+
+/** "bot user 47, webhook 3, incoming oncall 1": the ids provisioning made on the platform. */
+function provisionedIds(t) {
+  const incoming = Object.entries(t.incoming).map(([name, id]) => `, incoming ${name} ${id}`);
+  return `bot user ${t.botUserId ?? '–'}, webhook ${t.webhookId ?? '–'}${incoming.join('')}`;
 }

@@ -1,8 +1,9 @@
 import { html } from '../html.mjs';
 import { api } from '../api.mjs';
+import { clockTime } from '../format.mjs';
 import { Badge, Empty, Loading, PageTitle, Table, Time } from '../ui.mjs';
 
-/** Scheduled jobs: the next slot (in the schedule's zone), the last runs, and "run now". */
+/** Scheduled jobs: the next slot (also in the schedule's zone when it differs), the last runs, and "run now". */
 export function Jobs({ sections, now, act }) {
   const view = sections.jobs;
   if (!view) return html`<${PageTitle} title="Jobs" /><${Loading} what="the jobs" />`;
@@ -24,7 +25,14 @@ function Row({ job, now, act }) {
   return html`<tr data-job=${name}>
     <th scope="row">${name}${job.tenant !== 'sandbox' && job.tenant !== 'default' ? html` <span class="muted">(${job.tenant})</span>` : null}</th>
     <td><code>${job.cron}</code><br /><span class="muted">${job.timezone}</span></td>
-    <td><${Time} at=${job.nextSlot} now=${now} zone=${job.timezone} /></td>
+    <td>
+      <${Time} at=${job.nextSlot} now=${now} />
+      ${
+        job.nextSlot !== null && clockTime(job.nextSlot, now) !== clockTime(job.nextSlot, now, job.timezone)
+          ? html`<br /><span class="muted">${clockTime(job.nextSlot, now, job.timezone)} in ${job.timezone}</span>`
+          : null
+      }
+    </td>
     <td>
       ${
         job.lastRuns.length === 0
@@ -33,9 +41,9 @@ function Row({ job, now, act }) {
               ${job.lastRuns.map(
                 (run) =>
                   html`<li key=${`${run.slot}-${run.started}`}>
-                    <${Badge} state=${run.outcome} /> <${Time} at=${run.started} now=${now} zone=${job.timezone} />
+                    <${Badge} state=${run.outcome} /> <${Time} at=${run.started} now=${now} />
                     <span class="muted"
-                      >${run.trigger}${run.finished !== undefined && run.outcome !== 'skipped-late' ? `, ${run.finished - run.started} ms` : ''}${run.skipped ? `, ${run.skipped}${run.capped ? '+' : ''} slots` : ''}</span
+                      >${' · '}${run.trigger}${run.finished !== undefined && run.outcome !== 'skipped-late' ? `, ${run.finished - run.started} ms` : ''}${run.skipped ? `, ${run.skipped}${run.capped ? '+' : ''} slots` : ''}</span
                     >
                     ${run.error ? html`<br /><span class="detail">${run.error}</span>` : null}
                   </li>`,

@@ -73,7 +73,7 @@ export function Overview({ sections, now }) {
       <section class="card" aria-labelledby="c-jobs">
         <h3 id="c-jobs"><a href="#/jobs">Jobs</a></h3>
         <p class="stat">${jobs.jobs.length}</p>
-        ${next ? html`<p>Next: ${next.bot}/${next.job}, <${Time} at=${next.nextSlot} now=${now} zone=${next.timezone} relativeOnly /></p>` : null}
+        ${next ? html`<p>Next: ${next.bot}/${next.job}, <${Time} at=${next.nextSlot} now=${now} relativeOnly /></p>` : null}
       </section>
       <section class="card" aria-labelledby="c-alerts">
         <h3 id="c-alerts"><a href="#/alerts">Alert inputs</a></h3>

@@ -60,10 +60,11 @@ function Spark({ samples, limit, now, spanMs, label }) {
   const H = 80;
   const x = (at) => Math.max(0, Math.min(W, ((at - (now - spanMs)) / spanMs) * W));
   const y = (v) => H - 2 - (Math.max(0, Math.min(limit, v)) / limit) * (H - 4);
-  const points = samples.map((s) => `${x(s.at).toFixed(1)},${y(s.remaining).toFixed(1)}`);
   const first = samples[0];
   const last = samples[samples.length - 1];
-  const area = `M${x(first.at).toFixed(1)},${H} L${points.join(' L')} L${x(last.at).toFixed(1)},${H} Z`;
+  // the last value holds until now: the line runs on to the right edge
+  const points = [...samples.map((s) => `${x(s.at).toFixed(1)},${y(s.remaining).toFixed(1)}`), `${W},${y(last.remaining).toFixed(1)}`];
+  const area = `M${x(first.at).toFixed(1)},${H} L${points.join(' L')} L${W},${H} Z`;
   const lowest = Math.min(...samples.map((s) => s.remaining));
   const throttled = samples.filter((s) => s.throttled > 0);
   const description = `${label}: requests left over the last ${span(spanMs)}; lowest ${lowest} of ${limit}, now ${last.remaining}${throttled.length ? `; 429 answers in ${throttled.length} interval(s)` : ''}.`;
