@@ -126,6 +126,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', () => {
     await page.locator(`#deliveries tr[data-delivery="${delivery}"][data-status="dead"]`).waitFor();
     await page.getByRole('link', { name: /Deliveries 1 dead/ }).waitFor();
     await shoot('deliveries-dead');
+    await open('overview');
+    await page.getByRole('link', { name: '1 delivery in the dead letters' }).waitFor();
+    await shoot('overview-attention');
+    await open('deliveries?bot=ops');
 
     statusHealthy = true;
     await page.getByRole('button', { name: `Replay delivery ${delivery} to ops` }).click();
