@@ -180,7 +180,8 @@ function openStream(stream: ConsoleStream, request: FastifyRequest, reply: Fasti
     send: (event, data) => {
       if (open) raw.write(`event: ${event}\ndata: ${data}\n\n`);
     },
-    allowed: () => access?.by !== 'session' || sessions.alive(access.session),
+    // an open console counts as use: a wall screen stays signed in (up to the session's 12 hours)
+    allowed: () => access?.by !== 'session' || sessions.touch(access.session),
     close,
   });
   request.raw.on('close', close);

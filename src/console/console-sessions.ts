@@ -7,7 +7,7 @@ export const SESSION_COOKIE = 'intrabot_console';
 export interface SessionOptions {
   /** A session ends this long after sign-in, whatever happens (default 12 hours). */
   maxAgeMs?: number;
-  /** ...or after this long without a request (default 1 hour). */
+  /** ...or after this long without a request or an open live stream (default 1 hour). */
   idleMs?: number;
   /** At most this many sessions at once; signing in past it ends the oldest (default 50). */
   maxSessions?: number;
@@ -64,7 +64,7 @@ export class ConsoleSessions {
     return true;
   }
 
-  /** Whether `id` is still live, without counting as activity (a live stream checks this). */
+  /** Whether `id` is still live, without counting as activity (asking whether one is signed in is not use). */
   alive(id: string | undefined): boolean {
     if (!id) return false;
     const session = this.sessions.get(hashOf(id));

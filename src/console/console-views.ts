@@ -93,10 +93,14 @@ export const DeliveryQuerySchema = z.strictObject({
 });
 export type DeliveryQuery = z.infer<typeof DeliveryQuerySchema>;
 
+const DeliveryCountsSchema = z.record(DeliveryStatusSchema, z.number());
+
 export const DeliveriesViewSchema = z.object({
   now: Ms,
   rows: z.array(DeliveryRowSchema),
-  counts: z.record(DeliveryStatusSchema, z.number()),
+  counts: DeliveryCountsSchema,
+  /** The same counts per bot (of the bots that have deliveries listed). */
+  perBot: z.record(z.string(), DeliveryCountsSchema),
 });
 export type DeliveriesView = z.infer<typeof DeliveriesViewSchema>;
 

@@ -45,6 +45,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', () => {
   let status: Server;
   let statusHealthy = false;
   const visited: { url: string; body: string }[] = [];
+  /** What the browser reported as errors: a script error, a refused resource, a CSP violation. */
+  const browserErrors: string[] = [];
 
   const open = async (route: string): Promise<void> => {
     await page.goto(`${pair.runtime.url}/console/#/${route}`);
@@ -71,6 +73,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light', locale: 'en-GB' });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => browserErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(message.text());
+    });
     page.on('response', (response) => {
       const url = response.url();
       if (url.includes('/console/') && !url.endsWith('/console/api/stream'))
@@ -214,6 +220,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', () => {
     const stream = await readStream(`${pair.runtime.url}/console/api/stream`);
     expect(stream).toContain('"section":"alerts"');
     for (const secret of secrets) expect(stream.includes(secret), 'the stream holds a secret').toBe(false);
+  });
+
+  it('ran without a script error, a refused resource or a content-security-policy violation', () => {
+    expect(browserErrors).toEqual([]);
   });
 });
 

@@ -70,6 +70,18 @@ describe('the console in sandbox mode', () => {
     expect(state.replayed).toEqual(['e-1']);
   });
 
+  it('retries and drops an outbox entry, and says so when there is no such entry', async () => {
+    const { deps, state } = fakeDeps('sandbox', undefined);
+    app = await consoleApp(deps);
+    expect((await app.inject({ method: 'POST', url: '/console/api/outbox/o-1/retry', headers: CHANGE })).json()).toEqual({ ok: true, id: 'o-1' });
+    expect((await app.inject({ method: 'POST', url: '/console/api/outbox/o-1/drop', headers: CHANGE })).json()).toEqual({ ok: true, id: 'o-1' });
+    const missing = await app.inject({ method: 'POST', url: '/console/api/outbox/o-2/drop', headers: CHANGE });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toContain('o-2');
+    expect((await app.inject({ method: 'POST', url: '/console/api/outbox/o-1/drop' })).statusCode).toBe(403);
+    expect(state.outboxDone).toEqual(['retry o-1', 'drop o-1']);
+  });
+
   it('starts a scheduled job (202) and refuses one no schedule has (404)', async () => {
     const { deps, state } = fakeDeps('sandbox', undefined);
     app = await consoleApp(deps);
@@ -271,6 +283,32 @@ describe('the live stream', () => {
     await events.until((all) => all.some((e) => e.event === 'signed-out'));
     await events.ended;
     expect((await fetch(`${url}/console/api/stream`, { headers: { cookie } })).status).toBe(401);
+  });
+});
+
+describe('a session with the console open', () => {
+  it('stays signed in while a live stream is open, though no other request comes', async () => {
+    const { AdjustableClock } = await import('../../src/clock');
+    const clock = new AdjustableClock();
+    const { deps } = fakeDeps('connected', ADMIN, clock);
+    app = await consoleApp(deps, 30);
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const signIn = await fetch(`${url}/console/api/session`, {
+      method: 'POST',
+      headers: { ...CHANGE, 'content-type': 'application/json' },
+      body: JSON.stringify({ token: ADMIN }),
+    });
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const controller = new AbortController();
+    const events = readEvents((await fetch(`${url}/console/api/stream`, { headers: { cookie }, signal: controller.signal })).body!);
+    for (let i = 1; i <= 2; i++) {
+      const seen = events.all.length;
+      clock.advance(50 * 60_000);
+      await events.until((all) => all.slice(seen).filter((e) => e.event === 'clock').length >= 2);
+    }
+    expect(events.all.some((e) => e.event === 'signed-out')).toBe(false);
+    expect((await fetch(`${url}/console/api/jobs`, { headers: { cookie } })).status).toBe(200);
+    controller.abort();
   });
 });
 

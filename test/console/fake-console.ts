@@ -10,6 +10,9 @@ export interface FakeState {
   jobs: JobRow[];
   replayed: string[];
   ran: string[];
+  /** Outbox entries that exist, and what was done to them. */
+  outbox: string[];
+  outboxDone: string[];
   /** A value a view carries by mistake: the console must never answer it. */
   leak: string;
 }
@@ -37,7 +40,7 @@ export function deliveryRow(over: Partial<DeliveryRow> = {}): DeliveryRow {
 
 /** Console deps over plain data, with the clock frozen unless told otherwise. */
 export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | undefined, clock = new AdjustableClock({ frozen: true, start: 1_000_000 })) {
-  const state: FakeState = { deliveries: [deliveryRow()], jobs: [], replayed: [], ran: [], leak: '' };
+  const state: FakeState = { deliveries: [deliveryRow()], jobs: [], replayed: [], ran: [], outbox: ['o-1'], outboxDone: [], leak: '' };
   const deps: ConsoleDeps = {
     mode,
     adminToken,
@@ -47,6 +50,7 @@ export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | und
       now: clock.now(),
       rows: state.deliveries.filter((r) => !query.bot || r.bot === query.bot).slice(0, query.limit),
       counts: { waiting: 0, 'in progress': 0, retrying: 0, dead: state.deliveries.length, handled: 0, ignored: 0 },
+      perBot: {},
     }),
     replay: async (id) => {
       if (!state.deliveries.some((r) => r.entryId === id)) return false;
@@ -54,8 +58,8 @@ export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | und
       return true;
     },
     outbox: async () => ({ now: clock.now(), rows: [], counts: { queued: 0, 'in flight': 0, retrying: 0, dead: 0 }, digests: [] }),
-    retryOutbox: async () => false,
-    dropOutbox: async () => false,
+    retryOutbox: async (id) => state.outbox.includes(id) && state.outboxDone.push(`retry ${id}`) > 0,
+    dropOutbox: async (id) => state.outbox.includes(id) && state.outboxDone.push(`drop ${id}`) > 0,
     rateBudget: async () => ({ now: clock.now(), bucketMs: 10_000, spanMs: 1_800_000, budgets: [] }),
     jobs: async () => ({ now: clock.now(), jobs: state.jobs }),
     runJob: async (tenant, bot, job) => {

@@ -89,6 +89,7 @@ describe('the deliveries timeline', () => {
     const view = deliveriesView(sources, DeliveryQuerySchema.parse({ bot: 'ops', status: 'dead', limit: '1' }), 5_000);
     expect(view.rows.map((r) => r.deliveryId)).toEqual(['c']);
     expect(view.counts).toMatchObject({ dead: 2, handled: 1, waiting: 0 });
+    expect(view.perBot).toEqual({ ops: { waiting: 0, 'in progress': 0, retrying: 0, dead: 2, handled: 1, ignored: 0 } });
   });
 });
 

@@ -24,7 +24,8 @@ export interface DeliverySources {
  * One timeline of deliveries, newest first: what the inbox holds (waiting, in progress, retrying after
  * a failure, dead) and what the bots did with the rest (handled, or ignored and why). A delivery
  * handled a moment ago may still be in the inbox until its entry is completed: the history wins.
- * Counts are per status over the bot and tenant asked for, before the status filter and the limit.
+ * Counts are per status (and per bot and status) over the bot and tenant asked for, before the status
+ * filter and the limit.
  */
 export function deliveriesView(sources: DeliverySources, query: DeliveryQuery, now: number): DeliveriesView {
   const handled = sources.handled.map(fromHistory);
@@ -33,10 +34,18 @@ export function deliveriesView(sources: DeliverySources, query: DeliveryQuery, n
   const rows = [...handled, ...inbox]
     .filter((row) => (query.bot === undefined || row.bot === query.bot) && (query.tenant === undefined || row.tenant === query.tenant))
     .sort((a, b) => b.at - a.at);
-  const counts = Object.fromEntries(DeliveryStatusSchema.options.map((status) => [status, 0])) as Record<DeliveryStatus, number>;
-  for (const row of rows) counts[row.status] += 1;
+  const counts = zeroCounts();
+  const perBot: Record<string, Record<DeliveryStatus, number>> = {};
+  for (const row of rows) {
+    counts[row.status] += 1;
+    (perBot[row.bot] ??= zeroCounts())[row.status] += 1;
+  }
   const shown = query.status === undefined ? rows : rows.filter((row) => row.status === query.status);
-  return { now, rows: shown.slice(0, query.limit), counts };
+  return { now, rows: shown.slice(0, query.limit), counts, perBot };
+}
+
+function zeroCounts(): Record<DeliveryStatus, number> {
+  return Object.fromEntries(DeliveryStatusSchema.options.map((status) => [status, 0])) as Record<DeliveryStatus, number>;
 }
 
 function fromHistory(entry: HandledInput): DeliveryRow {

@@ -56,10 +56,10 @@ export function Deliveries({ sections, now, params, navigate, act }) {
 }
 
 function PerBot({ view, names }) {
-  const counts = new Map(names.map((n) => [n, Object.fromEntries(STATUSES.map((s) => [s, 0]))]));
-  for (const row of view.rows) counts.get(row.bot) && (counts.get(row.bot)[row.status] += 1);
+  const zero = Object.fromEntries(STATUSES.map((s) => [s, 0]));
+  const counts = names.map((name) => [name, view.perBot[name] ?? zero]);
   return html`<${Table} id="per-bot" caption="Per bot" head=${['Bot', ...STATUSES.map((s) => ({ label: s, num: true }))]}>
-    ${[...counts].map(
+    ${counts.map(
       ([name, c]) =>
         html`<tr key=${name}>
           <th scope="row"><a href=${`#/deliveries?bot=${encodeURIComponent(name)}`}>${name}</a></th>

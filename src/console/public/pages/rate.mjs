@@ -68,7 +68,7 @@ function Spark({ samples, limit, now, spanMs, label }) {
   const lowest = Math.min(...samples.map((s) => s.remaining));
   const throttled = samples.filter((s) => s.throttled > 0);
   const description = `${label}: requests left over the last ${span(spanMs)}; lowest ${lowest} of ${limit}, now ${last.remaining}${throttled.length ? `; 429 answers in ${throttled.length} interval(s)` : ''}.`;
-  return html`<figure style="margin:0">
+  return html`<figure class="chart">
     <svg class="spark" viewBox=${`0 0 ${W} ${H}`} preserveAspectRatio="none" role="img" aria-label=${description}>
       <line class="grid" x1="0" x2=${W} y1=${y(limit)} y2=${y(limit)} />
       <line class="grid" x1="0" x2=${W} y1=${y(limit / 2)} y2=${y(limit / 2)} />
