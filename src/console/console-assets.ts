@@ -53,7 +53,8 @@ export function loadConsoleAssets(publicDir = PUBLIC_DIR): ConsoleAssets {
     // the packages' own source map comments point at files not served: dropped, not to send the browser after them
     const code = readFileSync(join(packageDir(vendor.name), vendor.file), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n');
     files.set(vendor.as, asset(Buffer.from(code), TYPES['.mjs']!));
-    imports[vendor.specifier] = `/console/${vendor.as}`;
+    // relative to the page, `/console/` (under a host app's prefix too)
+    imports[vendor.specifier] = `./${vendor.as}`;
   }
   const importMap = JSON.stringify({ imports });
   const html = readFileSync(join(publicDir, 'index.html'), 'utf8').replace('<!--importmap-->', `<script type="importmap">${importMap}</script>`);

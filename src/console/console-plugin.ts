@@ -59,14 +59,15 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, options
     });
     scope.addHook('preClose', async () => stream.close());
 
-    scope.get('/console', async (_request, reply) => reply.redirect('/console/', 302));
+    // relative: under a host app's prefix, /x/console goes to /x/console/
+    scope.get('/console', async (_request, reply) => reply.redirect('console/', 302));
     scope.get('/console/', async (request, reply) => sendAsset(assets, 'index.html', request, reply));
     scope.get<{ Params: { '*': string } }>('/console/*', async (request, reply) => sendAsset(assets, request.params['*'], request, reply));
 
     void scope.register(async (api) => {
       api.addHook('onRequest', async (request, reply) => {
         void reply.header('cache-control', 'no-store');
-        if (request.url.startsWith('/console/api/session')) return;
+        if (request.routeOptions.url?.endsWith('/console/api/session')) return;
         access.set(request, authorize(request, guard));
       });
       api.addHook('preHandler', async (request) => {
@@ -107,7 +108,7 @@ function registerSession(api: FastifyInstance, deps: ConsoleDeps, guard: GuardOp
     const session = guard.sessions.create();
     void reply.header(
       'set-cookie',
-      `${SESSION_COOKIE}=${session.id}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(session.maxAgeMs / 1_000)}`,
+      `${SESSION_COOKIE}=${session.id}; Path=${cookiePath(request)}; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(session.maxAgeMs / 1_000)}`,
     );
     return { signedIn: true };
   });
@@ -115,7 +116,7 @@ function registerSession(api: FastifyInstance, deps: ConsoleDeps, guard: GuardOp
   api.delete('/console/api/session', async (request, reply) => {
     checkSameOrigin(request, undefined);
     guard.sessions.end(cookieValue(request.headers.cookie, SESSION_COOKIE));
-    void reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0`);
+    void reply.header('set-cookie', `${SESSION_COOKIE}=; Path=${cookiePath(request)}; HttpOnly; SameSite=Strict; Max-Age=0`);
     return { signedIn: false };
   });
 }
@@ -185,6 +186,12 @@ function openStream(stream: ConsoleStream, request: FastifyRequest, reply: Fasti
     close,
   });
   request.raw.on('close', close);
+}
+
+/** The console's path (`/console`, or under a host app's prefix `/x/console`): the cookie goes there only. */
+function cookiePath(request: FastifyRequest): string {
+  const path = request.url.split('?')[0] ?? '';
+  return path.endsWith('/api/session') ? path.slice(0, -'/api/session'.length) : '/console';
 }
 
 function readSection(deps: ConsoleDeps, section: ConsoleSection): Promise<unknown> {

@@ -43,6 +43,8 @@ export interface ConsoleWiringParts {
 
 /** How many entries of each list the console reads at most (the newest deliveries, the oldest outbox entries). */
 const READ_LIMIT = 1_000;
+/** How long the rate budgets' labels are reused (a provisioning run may add an incoming webhook). */
+const LABELS_TTL_MS = 10_000;
 /** The sandbox's published proxy key: not a secret, but a proxy key all the same, so never shown. */
 const SANDBOX_PROXY_KEY = 'sandbox-proxy-key';
 
@@ -58,6 +60,18 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
   const defaultTenant = config.tenants[0]?.id ?? 'default';
   const activity = new AlertActivity(clock, defaultTenant);
   activity.watch(parts.app);
+
+  // the labels read the webhooks' URLs from the encrypted secrets: once every few seconds is enough
+  let labels: { at: number; value: Promise<Map<string, RateKeyLabel>> } | undefined;
+  const labelsNow = (): Promise<Map<string, RateKeyLabel>> => {
+    const now = clock.now();
+    if (!labels || now - labels.at > LABELS_TTL_MS || now < labels.at) {
+      const value = rateLabels(parts);
+      labels = { at: now, value };
+      value.catch(() => (labels = undefined));
+    }
+    return labels.value;
+  };
 
   const readOutbox = async (target?: string): Promise<OutboxSources> => {
     const filter = target === undefined ? {} : { target };
@@ -113,7 +127,7 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
         bucketMs: parts.rateHistory.bucketMs,
         spanMs: parts.rateHistory.spanMs,
         keys: parts.rateHistory.snapshot(),
-        labels: await rateLabels(parts),
+        labels: await labelsNow(),
       }),
     jobs: async () => ({
       now: clock.now(),

@@ -209,9 +209,9 @@ describe('the console page', () => {
     const csp = String(page.headers['content-security-policy']);
     const map = /<script type="importmap">(.*?)<\/script>/.exec(page.body)?.[1] ?? '';
     expect(JSON.parse(map).imports).toEqual({
-      preact: '/console/vendor/preact.mjs',
-      'preact/hooks': '/console/vendor/preact-hooks.mjs',
-      htm: '/console/vendor/htm.mjs',
+      preact: './vendor/preact.mjs',
+      'preact/hooks': './vendor/preact-hooks.mjs',
+      htm: './vendor/htm.mjs',
     });
     expect(csp).toContain(`script-src 'self' 'sha256-${createHash('sha256').update(map).digest('base64')}'`);
     expect(csp).toContain("frame-ancestors 'none'");
@@ -234,7 +234,27 @@ describe('the console page', () => {
       expect(again.statusCode, url).toBe(304);
     }
     expect((await app.inject({ method: 'GET', url: '/console/../package.json' })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: '/console' })).headers.location).toBe('/console/');
+    expect((await app.inject({ method: 'GET', url: '/console' })).headers.location).toBe('console/');
+  });
+});
+
+describe("the console under a host app's prefix", () => {
+  it('serves the page, its data and its session cookie under the prefix (the page asks for everything relative to itself)', async () => {
+    const Fastify = (await import('fastify')).default;
+    const { registerConsole } = await import('../../src/console/console-plugin');
+    app = Fastify();
+    await app.register(async (scope) => registerConsole(scope, fakeDeps('connected', ADMIN).deps), { prefix: '/ops' });
+    await app.ready();
+    expect((await app.inject({ method: 'GET', url: '/ops/console' })).headers.location).toBe('console/');
+    const page = await app.inject({ method: 'GET', url: '/ops/console/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('src="app.mjs"');
+    expect((await app.inject({ method: 'GET', url: '/ops/console/vendor/htm.mjs' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/ops/console/api/session' })).json()).toMatchObject({ tokenRequired: true, signedIn: false });
+    const signIn = await app.inject({ method: 'POST', url: '/ops/console/api/session', headers: CHANGE, payload: { token: ADMIN } });
+    expect(String(signIn.headers['set-cookie'])).toContain('; Path=/ops/console;');
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+    expect((await app.inject({ method: 'GET', url: '/ops/console/api/jobs', headers: { cookie } })).statusCode).toBe(200);
   });
 });
 

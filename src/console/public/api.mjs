@@ -1,4 +1,4 @@
-// The console's JSON routes. Changes carry X-Intrabot-Console (the server refuses them without it:
+// The console's JSON routes, relative to the page (so it works under a host app's prefix too). Changes carry X-Intrabot-Console (the server refuses them without it:
 // a form or script on another site cannot send it), and the session cookie goes along by itself.
 
 export class ApiError extends Error {
@@ -21,11 +21,11 @@ async function call(method, path, body) {
 }
 
 export const api = {
-  session: () => call('GET', '/console/api/session'),
-  signIn: (token) => call('POST', '/console/api/session', { token }),
-  signOut: () => call('DELETE', '/console/api/session'),
-  replay: (entryId) => call('POST', `/console/api/deliveries/${encodeURIComponent(entryId)}/replay`),
-  retryOutbox: (id) => call('POST', `/console/api/outbox/${encodeURIComponent(id)}/retry`),
-  dropOutbox: (id) => call('POST', `/console/api/outbox/${encodeURIComponent(id)}/drop`),
-  runJob: (tenant, bot, job) => call('POST', `/console/api/jobs/${[tenant, bot, job].map(encodeURIComponent).join('/')}/run`),
+  session: () => call('GET', 'api/session'),
+  signIn: (token) => call('POST', 'api/session', { token }),
+  signOut: () => call('DELETE', 'api/session'),
+  replay: (entryId) => call('POST', `api/deliveries/${encodeURIComponent(entryId)}/replay`),
+  retryOutbox: (id) => call('POST', `api/outbox/${encodeURIComponent(id)}/retry`),
+  dropOutbox: (id) => call('POST', `api/outbox/${encodeURIComponent(id)}/drop`),
+  runJob: (tenant, bot, job) => call('POST', `api/jobs/${[tenant, bot, job].map(encodeURIComponent).join('/')}/run`),
 };

@@ -15,7 +15,7 @@ export function useLive(enabled, onSignedOut) {
     let retry;
     let stopped = false;
     const open = () => {
-      source = new EventSource('/console/api/stream');
+      source = new EventSource('api/stream');
       source.addEventListener('open', () => setStatus('live'));
       source.addEventListener('section', (event) => {
         const { section, data } = JSON.parse(event.data);
