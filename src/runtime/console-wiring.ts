@@ -14,6 +14,7 @@ import { botsView } from '../console/views/bot-views';
 import { deliveriesView } from '../console/views/delivery-rows';
 import { outboxView, type DigestInput, type OutboxSources } from '../console/views/outbox-rows';
 import { rateView, type RateKeyLabel } from '../console/views/rate-view';
+import { digestKey } from '../outbox/coalesce';
 import { OUTBOX_KV } from '../outbox/outbox';
 import type { OutboxSender } from '../outbox/sender';
 import type { Scheduler } from '../scheduler/scheduler';
@@ -43,6 +44,8 @@ export interface ConsoleWiringParts {
 
 /** How many entries of each list the console reads at most (the newest deliveries, the oldest outbox entries). */
 const READ_LIMIT = 1_000;
+/** Where the sender keeps a head entry's digest (`digest:<entry id>`). */
+const DIGEST_PREFIX = digestKey('');
 /** How long the rate budgets' labels are reused (a provisioning run may add an incoming webhook). */
 const LABELS_TTL_MS = 10_000;
 /** The sandbox's published proxy key: not a secret, but a proxy key all the same, so never shown. */
@@ -78,9 +81,9 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
     const [live, dead, digestItems] = await Promise.all([
       store.outbox.list({ state: 'live', limit: READ_LIMIT, ...filter }),
       store.outbox.list({ state: 'dead', limit: READ_LIMIT, ...filter }),
-      store.kv(OUTBOX_KV).list('digest:'),
+      store.kv(OUTBOX_KV).list(DIGEST_PREFIX),
     ]);
-    const digests = new Map(digestItems.map((item) => [item.key.slice('digest:'.length), item.value as unknown as DigestInput]));
+    const digests = new Map(digestItems.map((item) => [item.key.slice(DIGEST_PREFIX.length), item.value as unknown as DigestInput]));
     return { live, dead, digests };
   };
 

@@ -64,6 +64,34 @@ describe('the console wired to a runtime on the sandbox', () => {
     expect(view.budgets.some((b) => b.kind === 'other')).toBe(false);
   });
 
+  it("shows a message the platform refused among the outbox's dead letters with its reason, and puts it back in line on retry", async () => {
+    // no such wall: the platform refuses the post, which is not retried
+    const { id } = await pair.runtime.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 987_654, body: 'Deploy finished' });
+    type Outbox = { rows: { id: string; status: string; kind: string; summary: string; deadReason: string | null }[]; counts: Record<string, number> };
+    const dead = await pair.platform.waitFor(
+      () => get<Outbox>('outbox?status=dead'),
+      (view) => view.rows.some((row) => row.id === id),
+    );
+    const row = dead.rows.find((r) => r.id === id)!;
+    expect(row).toMatchObject({ status: 'dead', kind: 'post', summary: 'Deploy finished', deadReason: expect.any(String) });
+    expect(row.deadReason!.length).toBeGreaterThan(0);
+    const retry = await fetch(`${pair.runtime.url}/console/api/outbox/${id}/retry`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
+    expect(retry.status).toBe(200);
+    // back in line and sent again (the platform's request log shows a second POST), refused again: dead once more
+    const posts = async (): Promise<number> =>
+      (await pair.platform.request<{ data: { method: string; path: string }[] }>('GET', '/_sandbox/requests?limit=500')).data.filter(
+        (r) => r.method === 'POST' && r.path.includes('/walls/987654/posts'),
+      ).length;
+    await pair.platform.waitFor(posts, (n) => n >= 2);
+    await pair.platform.waitFor(
+      () => pair.runtime.store.outbox.get(id),
+      (entry) => entry?.state === 'dead',
+    );
+    const dropped = await fetch(`${pair.runtime.url}/console/api/outbox/${id}/drop`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
+    expect(dropped.status).toBe(200);
+    expect(await pair.runtime.store.outbox.get(id)).toBeUndefined();
+  });
+
   it('lists the bots with what provisioning made of them, and the scheduled jobs', async () => {
     const bots = await get<{ bots: { name: string; tenants: { enabled: boolean; botUserId: number | null; incoming: object }[]; alertInputs: string[] }[] }>(
       'bots',
