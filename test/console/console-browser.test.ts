@@ -37,7 +37,8 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const PAGES = ['overview', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts'] as const;
 const ALERT = readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8');
 
-describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', () => {
+// a browser and a runtime on two shared cores: each step may wait on the live stream, so more time than the default
+describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -235,7 +236,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', () => {
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('the console outside sandbox mode, in headless Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)('the console outside sandbox mode, in headless Chromium', { timeout: 60_000 }, () => {
   const ADMIN = 'console-admin-token-0123456789';
   let pair: Pair;
   let runtime: Runtime;
