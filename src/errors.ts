@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   forbidden: { status: 403, summary: 'The credentials lack a permission; the message names it.' },
   not_found: { status: 404, summary: 'No such route or resource.' },
   conflict: { status: 409, summary: 'The request conflicts with the current state.' },
+  too_many_attempts: { status: 429, summary: 'Too many failed sign-ins (the console); wait for Retry-After.' },
 
   // store
   store_unavailable: { status: 503, summary: 'The store cannot be reached.' },

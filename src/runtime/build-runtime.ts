@@ -17,6 +17,9 @@ import type { Store } from '../store/store';
 import { fromPlatformEvent } from '../webhooks/events';
 import { registerReceiver, type AcceptedDelivery } from '../webhooks/receiver';
 import { registerAdminRoutes } from './admin-routes';
+import { registerConsole } from '../console/console-plugin';
+import { consoleDepsFrom } from './console-wiring';
+import { RateBudgetHistory } from './rate-budget-history';
 import type { RuntimeConfig } from './config';
 import { BotEngine, type TenantRuntime } from './engine';
 import { handleError, handleFrameworkError, handleNotFound } from './error-handler';
@@ -124,13 +127,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
 
   const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
+  const rateHistory = new RateBudgetHistory(clock);
   const tenants = new Map<string, TenantRuntime>();
   for (const tenant of config.tenants) {
     const api = createApiClient({
       baseUrl: tenant.base_url,
       token: tenant.token,
       clock,
-      limiter,
+      limiter: rateHistory.watch(limiter),
       ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
       logger: { warn: (d, m) => logger.warn(d, m) },
     });
@@ -297,6 +301,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     app.get('/healthz', async () => ({ ok: true }));
     app.get('/readyz', readinessRoute({ started: () => ready, store, bots: () => registry.bots.length }));
     app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
+    // before the alert routes: the console records their activity as they are declared
+    registerConsole(app, consoleDepsFrom({ app, config, clock, store, engine, registry, scheduler, worker, sender, deliveryLog, rateHistory }));
     alerts = wireAlertInputs({ app, engine, outbox, store, clock, defaultTenant });
     await registerProxy(app, {
       tenants: [...tenants.values()].map((t) => ({ id: t.config.id, client: t.api })),

@@ -79,6 +79,8 @@ function printBanner(url: string, runtime: Runtime, sandbox: Sandbox | undefined
       `sandbox platform on ${s}  (token: ${sandbox.token}; state in .intrabot/)`,
       '',
       'Try:',
+      `  # the web console: bots, deliveries as they happen, the outbox, rate budgets, jobs, alert inputs`,
+      `  open ${url}/console/`,
       `  # an employee asks the ops bot who is on call; the answer is a comment on that post`,
       `  curl -s -X POST ${s}/_sandbox/users/10/posts -H 'content-type: application/json' -d '{"wall_id":1,"body":"/oncall"}'`,
       `  # greet today's birthdays now (the demo data has some)`,

@@ -1,0 +1,30 @@
+import type { Clock } from '../clock';
+import type { AlertsView, BotsView, DeliveriesView, DeliveryQuery, JobStarted, JobsView, OutboxQuery, OutboxView, RateBudgetView } from './console-views';
+
+/**
+ * What the console reads and does, as a narrow set of functions: the plugin knows nothing of the
+ * runtime's insides (src/runtime/console-wiring.ts builds these from them), and tests pass fakes.
+ * Every answer is a view of `console-views.ts`: ids, names, states and reasons, never a secret.
+ */
+export interface ConsoleDeps {
+  /** Sandbox mode needs no token (loopback only); connected mode needs `adminToken`, and is off without one. */
+  mode: 'sandbox' | 'connected';
+  adminToken: string | undefined;
+  clock: Clock;
+  bots(): Promise<BotsView>;
+  deliveries(query: DeliveryQuery): Promise<DeliveriesView>;
+  /** Hands a dead (or waiting) delivery to its bot again; false when there is no such entry. */
+  replay(entryId: string): Promise<boolean>;
+  outbox(query: OutboxQuery): Promise<OutboxView>;
+  /** Puts a dead letter back in line (or makes a waiting entry due now); false when there is none. */
+  retryOutbox(id: string): Promise<boolean>;
+  /** Deletes a dead letter or a pending entry for good; false when there is none (or it is being sent). */
+  dropOutbox(id: string): Promise<boolean>;
+  rateBudget(): Promise<RateBudgetView>;
+  jobs(): Promise<JobsView>;
+  /** Starts a scheduled job outside its slot; undefined when no schedule has that job. */
+  runJob(tenant: string, bot: string, job: string): Promise<JobStarted | undefined>;
+  alertInputs(): Promise<AlertsView>;
+  /** Every configured secret's value: the plugin scrubs them from every answer, whatever a view holds. */
+  secrets(): Promise<readonly string[]>;
+}

@@ -1,0 +1,239 @@
+import type { FastifyInstance } from 'fastify';
+import { apiRoot, apiUrl } from '../api/api-url';
+import { rateLimitKey } from '../api/rate-limiter';
+import { fillPath } from '../api/schemas/endpoint';
+import { endpoints } from '../api/schemas/endpoints';
+import { configuredIncomingSecretName } from '../bots/bot-context';
+import { incomingSecretName } from '../bots/provision/provision-bot';
+import type { BotRegistry } from '../bots/registry';
+import type { Clock } from '../clock';
+import type { ConsoleDeps } from '../console/console-deps';
+import type { DeliveryQuery, OutboxQuery } from '../console/console-views';
+import { alertsView } from '../console/views/alert-views';
+import { botsView } from '../console/views/bot-views';
+import { deliveriesView } from '../console/views/delivery-rows';
+import { outboxView, type DigestInput, type OutboxSources } from '../console/views/outbox-rows';
+import { rateView, type RateKeyLabel } from '../console/views/rate-view';
+import { digestKey } from '../outbox/coalesce';
+import { OUTBOX_KV } from '../outbox/outbox';
+import type { OutboxSender } from '../outbox/sender';
+import type { Scheduler } from '../scheduler/scheduler';
+import type { Store } from '../store/store';
+import { AlertActivity } from './alert-activity';
+import type { RuntimeConfig, TenantConfig } from './config';
+import type { DeliveryLog } from './delivery-log';
+import type { BotEngine } from './engine';
+import type { InboxWorker } from './inbox-worker';
+import type { RateBudgetHistory } from './rate-budget-history';
+
+/** The runtime's parts the console reads and acts on. */
+export interface ConsoleWiringParts {
+  /** The app the runtime's routes are mounted on: the alert routes' activity is watched there. */
+  app: FastifyInstance;
+  config: RuntimeConfig;
+  clock: Clock;
+  store: Store;
+  engine: BotEngine;
+  registry: BotRegistry;
+  scheduler: Scheduler;
+  worker: Pick<InboxWorker, 'wake'>;
+  sender: Pick<OutboxSender, 'wake'>;
+  deliveryLog: DeliveryLog;
+  rateHistory: RateBudgetHistory;
+}
+
+/** How many entries of each list the console reads at most (the newest deliveries, the oldest outbox entries). */
+const READ_LIMIT = 1_000;
+/** Where the sender keeps a head entry's digest (`digest:<entry id>`). */
+const DIGEST_PREFIX = digestKey('');
+/** How long the rate budgets' labels are reused (a provisioning run may add an incoming webhook). */
+const LABELS_TTL_MS = 10_000;
+/** The sandbox's published proxy key: not a secret, but a proxy key all the same, so never shown. */
+const SANDBOX_PROXY_KEY = 'sandbox-proxy-key';
+
+/**
+ * Builds the console's data sources and actions from the runtime's parts (the one place that knows
+ * both). Call it before the alert routes are declared: it hooks them to record their activity.
+ *
+ * @example
+ * registerConsole(app, consoleDepsFrom({ app, config, clock, store, engine, registry, scheduler, worker, sender, deliveryLog, rateHistory }));
+ */
+export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
+  const { config, clock, store, engine } = parts;
+  const defaultTenant = config.tenants[0]?.id ?? 'default';
+  const activity = new AlertActivity(clock, defaultTenant);
+  activity.watch(parts.app);
+
+  // the labels read the webhooks' URLs from the encrypted secrets: once every few seconds is enough
+  let labels: { at: number; value: Promise<Map<string, RateKeyLabel>> } | undefined;
+  const labelsNow = (): Promise<Map<string, RateKeyLabel>> => {
+    const now = clock.now();
+    if (!labels || now - labels.at > LABELS_TTL_MS || now < labels.at) {
+      const value = rateLabels(parts);
+      labels = { at: now, value };
+      value.catch(() => (labels = undefined));
+    }
+    return labels.value;
+  };
+
+  const readOutbox = async (target?: string): Promise<OutboxSources> => {
+    const filter = target === undefined ? {} : { target };
+    const [live, dead, digestItems] = await Promise.all([
+      store.outbox.list({ state: 'live', limit: READ_LIMIT, ...filter }),
+      store.outbox.list({ state: 'dead', limit: READ_LIMIT, ...filter }),
+      store.kv(OUTBOX_KV).list(DIGEST_PREFIX),
+    ]);
+    const digests = new Map(digestItems.map((item) => [item.key.slice(DIGEST_PREFIX.length), item.value as unknown as DigestInput]));
+    return { live, dead, digests };
+  };
+
+  return {
+    mode: config.mode,
+    adminToken: config.admin_token,
+    clock,
+    bots: async () =>
+      botsView({
+        mode: config.mode,
+        now: clock.now(),
+        tenants: config.tenants,
+        bots: parts.registry.bots,
+        failures: parts.registry.failures,
+        deployment: (tenant, bot) => {
+          const d = engine.deployment(tenant, bot);
+          return d && { manifest: d.manifest, provisioned: d.provisioned };
+        },
+        provisioned: (tenant) => engine.deployments().some((d) => d.tenant.config.id === tenant && d.tenant.provision !== undefined),
+      }),
+    deliveries: async (query: DeliveryQuery) => {
+      const [live, dead, handled] = await Promise.all([
+        store.inbox.list({ state: 'live', limit: READ_LIMIT }),
+        store.inbox.list({ state: 'dead', limit: READ_LIMIT }),
+        parts.deliveryLog.recent(READ_LIMIT),
+      ]);
+      return deliveriesView({ live, dead, handled }, query, clock.now());
+    },
+    replay: async (id) => {
+      const done = await store.inbox.requeue(id);
+      if (done) parts.worker.wake();
+      return done;
+    },
+    outbox: async (query: OutboxQuery) => outboxView(await readOutbox(query.target), query, clock.now()),
+    retryOutbox: async (id) => {
+      const done = await store.outbox.requeue(id);
+      if (done) parts.sender.wake();
+      return done;
+    },
+    dropOutbox: (id) => store.outbox.drop(id),
+    rateBudget: async () =>
+      rateView({
+        now: clock.now(),
+        bucketMs: parts.rateHistory.bucketMs,
+        spanMs: parts.rateHistory.spanMs,
+        keys: parts.rateHistory.snapshot(),
+        labels: await labelsNow(),
+      }),
+    jobs: async () => ({
+      now: clock.now(),
+      jobs: (await parts.scheduler.listJobs()).map(({ schedule, nextSlot, lastRuns }) => ({
+        tenant: schedule.tenant,
+        bot: schedule.bot,
+        job: schedule.job,
+        cron: schedule.cron,
+        timezone: schedule.timezone,
+        nextSlot: nextSlot ?? null,
+        running: lastRuns[0]?.outcome === 'running',
+        lastRuns,
+      })),
+    }),
+    runJob: async (tenant, bot, job) => {
+      const known = (await parts.scheduler.listJobs()).some((j) => j.schedule.tenant === tenant && j.schedule.bot === bot && j.schedule.job === job);
+      if (!known) return undefined;
+      // not awaited: a job may run for minutes; its run record (running, then its outcome) is what the console shows
+      parts.scheduler
+        .runNow(tenant, bot, job)
+        .catch((err: unknown) => parts.app.log.warn({ err, tenant, bot, job }, 'console: a job started from the console could not run'));
+      return { started: true as const, tenant, bot, job };
+    },
+    alertInputs: async () =>
+      alertsView({
+        now: clock.now(),
+        defaultTenant,
+        deployments: engine.deployments().map((d) => ({ tenant: d.tenant.config.id, bot: d.bot.name, manifest: d.manifest })),
+        recent: activity.recent(),
+        countsOf: (tenant, bot, input) => activity.countsOf(tenant, bot, input),
+        lastOf: (tenant, bot, input) => activity.lastOf(tenant, bot, input),
+        outbox: await readOutbox(),
+      }),
+    secrets: () => configuredSecrets(parts),
+  };
+}
+
+/**
+ * What each limiter key stands for: a tenant's token (`rateLimitKey(token)`), or an incoming webhook
+ * (`rateLimitKey` of the path its messages are posted to, as the API client computes it), read from
+ * the webhooks' URLs in `store.secrets`. Only the labels leave this function.
+ */
+async function rateLabels(parts: ConsoleWiringParts): Promise<Map<string, RateKeyLabel>> {
+  const labels = new Map<string, RateKeyLabel>();
+  for (const tenant of parts.config.tenants)
+    labels.set(rateLimitKey(tenant.token), { kind: 'token', label: `Token of tenant ${tenant.id}`, tenant: tenant.id });
+  for (const d of parts.engine.deployments()) {
+    const tenant = d.tenant.config;
+    for (const [name, target] of Object.entries(d.manifest.targets)) {
+      const secretName =
+        'incoming' in target
+          ? incomingSecretName(tenant.id, d.bot.name, name)
+          : 'incoming_webhook' in target
+            ? configuredIncomingSecretName(tenant.id, d.bot.name, name)
+            : undefined;
+      if (secretName === undefined) continue;
+      const url = await parts.store.secrets.get(secretName).catch(() => undefined);
+      const token = url === undefined ? undefined : incomingTokenOf(url);
+      if (token === undefined) continue;
+      labels.set(rateLimitKey(incomingPath(tenant, token)), {
+        kind: 'incoming',
+        label: `Incoming webhook of ${d.bot.name}, target ${name} (tenant ${tenant.id})`,
+        tenant: tenant.id,
+      });
+    }
+  }
+  return labels;
+}
+
+/** The path the API client posts an incoming webhook's messages to (its rate-limit key is a hash of it). */
+function incomingPath(tenant: TenantConfig, token: string): string {
+  return apiUrl(apiRoot(tenant.base_url), fillPath(endpoints['incomingWebhooks.send'].path, { token })).pathname;
+}
+
+function incomingTokenOf(url: string): string | undefined {
+  const token = /\/incoming\/([^/?#]+)/.exec(url)?.[1];
+  return token === undefined ? undefined : decodeURIComponent(token);
+}
+
+/**
+ * Every secret the runtime knows, for the console to scrub from its answers: the admin token, the
+ * secret key, the tenants' tokens, the proxy keys, every value in `store.secrets` (signing secrets,
+ * incoming-webhook URLs and their tokens) and the bots' alert credentials, report secrets and
+ * configured webhook URLs.
+ */
+async function configuredSecrets(parts: ConsoleWiringParts): Promise<string[]> {
+  const { config, store, engine } = parts;
+  const values: (string | undefined)[] = [config.admin_token, config.secret_key, SANDBOX_PROXY_KEY];
+  for (const tenant of config.tenants) values.push(tenant.token);
+  for (const key of config.proxy?.keys ?? []) values.push(key.key);
+  for (const name of await store.secrets.names()) {
+    const value = await store.secrets.get(name).catch(() => undefined);
+    values.push(value, value === undefined ? undefined : incomingTokenOf(value));
+  }
+  for (const d of engine.deployments()) {
+    for (const input of d.manifest.alerts) {
+      const auth = input.auth;
+      values.push('bearer' in auth ? auth.bearer : 'basic' in auth ? auth.basic.password : auth.query_token);
+    }
+    for (const report of d.manifest.reports) values.push(report.secret);
+    for (const target of Object.values(d.manifest.targets)) {
+      if ('incoming_webhook' in target) values.push(target.incoming_webhook, incomingTokenOf(target.incoming_webhook));
+    }
+  }
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== ''))];
+}

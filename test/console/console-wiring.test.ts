@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_SECTIONS } from '../../src/console/console-views';
+import { consoleDepsFrom } from '../../src/runtime/console-wiring';
+import { DELIVERY_LOG_SPACE, DeliveryLog } from '../../src/runtime/delivery-log';
+import { RateBudgetHistory } from '../../src/runtime/rate-budget-history';
+import { startPair, type Pair } from '../../src/testing';
+
+const firing = readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8');
+
+/** The console's JSON routes the page reads (and scripts may). */
+const ROUTES = ['session', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts'];
+
+describe('the console wired to a runtime on the sandbox', () => {
+  let pair: Pair;
+  const get = async <T>(route: string): Promise<T> => (await (await fetch(`${pair.runtime.url}/console/api/${route}`)).json()) as T;
+  const postAlert = (token: string) =>
+    fetch(`${pair.runtime.url}/alerts/alerts/alertmanager`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: firing,
+    });
+
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['alerts', 'ops', 'birthday', 'todo-digest'] });
+  });
+  afterAll(async () => pair?.close());
+
+  it('records each notification an alert input answered, counted per input, with the reason of a refusal', async () => {
+    expect((await postAlert('wrong-token')).status).toBe(401);
+    expect((await postAlert('sandbox-alert-token')).status).toBe(202);
+    const view = await get<{
+      inputs: { bot: string; input: string; path: string; auth: string; counts: object; last: { status: number } | null }[];
+      recent: { status: number; accepted: number | null; queued: number | null; error: string | null }[];
+    }>('alerts');
+    const input = view.inputs.find((i) => i.input === 'alertmanager');
+    expect(input).toMatchObject({
+      bot: 'alerts',
+      path: '/alerts/alerts/alertmanager',
+      auth: 'bearer',
+      counts: { accepted: 1, refused: 1, failed: 0 },
+      last: { status: 202 },
+    });
+    expect(view.recent.slice(0, 2)).toMatchObject([
+      { status: 202, accepted: expect.any(Number), queued: expect.any(Number), error: null },
+      { status: 401, accepted: null, error: 'unauthorized' },
+    ]);
+    expect(view.recent[0]!.queued).toBeGreaterThan(0);
+  });
+
+  it("names the rate budget of the incoming webhook an alert was sent through, beside the tenant's token", async () => {
+    // the critical alert of the fixture goes to the on-call chat: an incoming webhook of the alerts bot
+    await pair.platform.waitFor(
+      () => pair.platform.messages({ kind: 'chat' }),
+      (m) => m.some((x) => String(x.text).includes('HighHTTPErrorRate')),
+    );
+    const view = await get<{ budgets: { kind: string; label: string; remaining: number | null; requestsLastMinute: number; samples: unknown[] }[] }>('rate');
+    expect(view.budgets.find((b) => b.kind === 'token')).toMatchObject({ label: 'Token of tenant sandbox', remaining: expect.any(Number) });
+    const hook = view.budgets.find((b) => b.kind === 'incoming');
+    expect(hook).toMatchObject({ label: 'Incoming webhook of alerts, target oncall (tenant sandbox)', remaining: expect.any(Number) });
+    expect(hook!.requestsLastMinute).toBeGreaterThan(0);
+    expect(hook!.samples.length).toBeGreaterThan(0);
+    expect(view.budgets.some((b) => b.kind === 'other')).toBe(false);
+  });
+
+  it("shows a message the platform refused among the outbox's dead letters with its reason, and puts it back in line on retry", async () => {
+    // no such wall: the platform refuses the post, which is not retried
+    const { id } = await pair.runtime.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 987_654, body: 'Deploy finished' });
+    type Outbox = { rows: { id: string; status: string; kind: string; summary: string; deadReason: string | null }[]; counts: Record<string, number> };
+    const dead = await pair.platform.waitFor(
+      () => get<Outbox>('outbox?status=dead'),
+      (view) => view.rows.some((row) => row.id === id),
+    );
+    const row = dead.rows.find((r) => r.id === id)!;
+    expect(row).toMatchObject({ status: 'dead', kind: 'post', summary: 'Deploy finished', deadReason: expect.any(String) });
+    expect(row.deadReason!.length).toBeGreaterThan(0);
+    const retry = await fetch(`${pair.runtime.url}/console/api/outbox/${id}/retry`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
+    expect(retry.status).toBe(200);
+    // back in line and sent again (the platform's request log shows a second POST), refused again: dead once more
+    const posts = async (): Promise<number> =>
+      (await pair.platform.request<{ data: { method: string; path: string }[] }>('GET', '/_sandbox/requests?limit=500')).data.filter(
+        (r) => r.method === 'POST' && r.path.includes('/walls/987654/posts'),
+      ).length;
+    await pair.platform.waitFor(posts, (n) => n >= 2);
+    await pair.platform.waitFor(
+      () => pair.runtime.store.outbox.get(id),
+      (entry) => entry?.state === 'dead',
+    );
+    const dropped = await fetch(`${pair.runtime.url}/console/api/outbox/${id}/drop`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
+    expect(dropped.status).toBe(200);
+    expect(await pair.runtime.store.outbox.get(id)).toBeUndefined();
+  });
+
+  it('lists the bots with what provisioning made of them, and the scheduled jobs', async () => {
+    const bots = await get<{ bots: { name: string; tenants: { enabled: boolean; botUserId: number | null; incoming: object }[]; alertInputs: string[] }[] }>(
+      'bots',
+    );
+    expect(bots.bots.map((b) => b.name).sort()).toEqual(['alerts', 'birthday', 'ops', 'todo-digest']);
+    const alerts = bots.bots.find((b) => b.name === 'alerts')!;
+    expect(alerts.tenants[0]).toMatchObject({ enabled: true, botUserId: expect.any(Number), incoming: { oncall: expect.any(Number) } });
+    expect(alerts.alertInputs).toEqual(['alertmanager', 'grafana', 'slack', 'generic']);
+    const jobs = await get<{ jobs: { bot: string; job: string; nextSlot: number | null }[] }>('jobs');
+    expect(jobs.jobs).toContainEqual(expect.objectContaining({ bot: 'birthday', job: 'greet', nextSlot: expect.any(Number) }));
+  });
+
+  it('builds views that hold none of the configured secrets, before any scrubbing, and knows every secret it must scrub', async () => {
+    const { runtime, clock } = pair;
+    // the same wiring as the runtime's, over its parts, without the plugin's scrubbing
+    const deps = consoleDepsFrom({
+      app: Fastify(),
+      config: runtime.config,
+      clock,
+      store: runtime.store,
+      engine: runtime.engine,
+      registry: runtime.registry,
+      scheduler: runtime.scheduler,
+      worker: { wake: () => undefined },
+      sender: runtime.sender,
+      deliveryLog: new DeliveryLog(runtime.store.kv(DELIVERY_LOG_SPACE), clock),
+      rateHistory: new RateBudgetHistory(clock),
+    });
+    const secrets = await deps.secrets();
+    const stored = await Promise.all((await runtime.store.secrets.names()).map((name) => runtime.store.secrets.get(name)));
+    // the ops bot's signing secret and the alerts bot's on-call webhook URL at least
+    expect(stored.length).toBeGreaterThanOrEqual(2);
+    for (const value of [...stored, 'svc_sandbox_token', 'sandbox-alert-token', 'sandbox-report-secret', 'sandbox-proxy-key']) {
+      expect(secrets).toContain(value);
+    }
+    const views = [
+      await deps.bots(),
+      await deps.deliveries({ limit: 1_000 }),
+      await deps.outbox({ limit: 1_000 }),
+      await deps.rateBudget(),
+      await deps.jobs(),
+      await deps.alertInputs(),
+    ];
+    expect(views).toHaveLength(CONSOLE_SECTIONS.length);
+    const text = JSON.stringify(views);
+    for (const secret of secrets) expect(text.includes(secret), 'a view holds a configured secret').toBe(false);
+  });
+
+  it('answers every JSON route without a configured secret', async () => {
+    const secrets = [
+      ...(await Promise.all((await pair.runtime.store.secrets.names()).map((n) => pair.runtime.store.secrets.get(n)))),
+      'svc_sandbox_token',
+      'sandbox-alert-token',
+    ];
+    for (const route of ROUTES) {
+      const res = await fetch(`${pair.runtime.url}/console/api/${route}`);
+      expect(res.status, route).toBe(200);
+      const body = await res.text();
+      for (const secret of secrets) expect(body.includes(secret!), `${route} holds a secret`).toBe(false);
+    }
+  });
+});
