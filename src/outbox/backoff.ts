@@ -24,6 +24,19 @@ export function backoffMs(attempt: number, policy: BackoffPolicy, random: number
   return Math.max(floorMs, jittered);
 }
 
+/** spec: Limits — the platform's rate window: its budget has surely been renewed once it passed. */
+export const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The delay after a 429 that named no wait (no `Retry-After`, no usable `X-RateLimit-Reset`): the same
+ * jittered exponential backoff, capped at one rate window rather than `maxMs`.
+ *
+ * @example rateLimitedBackoffMs(10, DEFAULT_BACKOFF, 1) // 60000
+ */
+export function rateLimitedBackoffMs(attempt: number, policy: BackoffPolicy, random: number): number {
+  return backoffMs(attempt, { ...policy, maxMs: Math.min(policy.maxMs, RATE_WINDOW_MS) }, random);
+}
+
 export type RetryPlan = { kind: 'retry'; atMs: number } | { kind: 'expired' };
 
 /** Retry at `now + delay` when that is still before the deadline; otherwise the entry has run out of time. */

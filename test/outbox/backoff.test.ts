@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, DEFAULT_BACKOFF, planRetry } from '../../src/outbox/backoff';
+import { backoffMs, DEFAULT_BACKOFF, planRetry, rateLimitedBackoffMs } from '../../src/outbox/backoff';
 
 describe('backoffMs', () => {
   const policy = { baseMs: 1_000, maxMs: 60_000 };
@@ -23,6 +23,14 @@ describe('backoffMs', () => {
   it('spreads entries that failed together over the window instead of bringing them back together', () => {
     const delays = new Set([0, 0.25, 0.5, 0.75, 1].map((r) => backoffMs(4, DEFAULT_BACKOFF, r)));
     expect(delays.size).toBe(5);
+  });
+});
+
+describe('rateLimitedBackoffMs', () => {
+  it('doubles per attempt after a 429 that named no wait, and never waits longer than the one-minute window (spec: Limits)', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => rateLimitedBackoffMs(n, DEFAULT_BACKOFF, 1))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]);
+    expect(rateLimitedBackoffMs(30, DEFAULT_BACKOFF, 1)).toBe(60_000);
+    expect(rateLimitedBackoffMs(30, DEFAULT_BACKOFF, 0)).toBe(30_000);
   });
 });
 
