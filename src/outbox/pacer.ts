@@ -16,18 +16,31 @@ export interface PacingOptions {
    * arrives, a little later; without the margin two requests a window apart could land in one window.
    */
   marginMs: number;
+  /**
+   * Spread sends evenly, one every (window + margin) / limit, instead of a window's worth at once. The
+   * platform does not say whether its window is fixed or sliding (spec: Limits): spread, no 60-second
+   * stretch, wherever it starts, holds more than the limit, and arrival jitter up to the margin cannot
+   * push two sends into one platform window. The log still caps any window at the limit.
+   */
+  spread: boolean;
 }
 
-export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 500 };
+export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 500, spread: true };
 
-/** The window `store.rate` enforces for a budget of `limit` requests. */
+/**
+ * The window `store.rate` enforces for a budget of `limit` requests.
+ *
+ * @example pacedWindow(60, DEFAULT_PACING) // { limit: 60, windowMs: 60_500, spacingMs: 1_009 }
+ */
 export function pacedWindow(limit: number, options: PacingOptions): RateWindow {
-  return { limit: Math.max(1, Math.floor(limit)), windowMs: options.windowMs + options.marginMs };
+  const whole = Math.max(1, Math.floor(limit));
+  const windowMs = options.windowMs + options.marginMs;
+  return { limit: whole, windowMs, ...(options.spread ? { spacingMs: Math.ceil(windowMs / whole) } : {}) };
 }
 
 /**
- * How many messages a budget of `limit` per window lets through within `spanMs`: a full window's
- * worth at once, then `limit` per window. Coalescing starts when a target holds more than this.
+ * How many messages a budget of `limit` per window lets through within `spanMs`: `limit` per window
+ * (spread over it). Coalescing starts when a target holds more than this.
  *
  * @example messagesWithin(60, 60_000, 60_000) // 60
  * @example messagesWithin(60, 60_000, 120_000) // 120

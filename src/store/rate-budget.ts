@@ -5,6 +5,8 @@ export const RateKeySchema = z.string().min(1);
 export const RateWindowSchema = z.object({
   limit: z.number().int().positive(),
   windowMs: z.number().int().positive(),
+  /** At least this long between two grants: sends spread evenly instead of a window's worth at once. */
+  spacingMs: z.number().int().nonnegative().optional(),
 });
 export type RateWindow = z.infer<typeof RateWindowSchema>;
 
@@ -13,6 +15,11 @@ export const RateObservationSchema = RateWindowSchema.extend({
   remaining: z.number().int().nonnegative(),
   /** When the platform's window resets (from `X-RateLimit-Reset` or `Retry-After`), ms on the store's clock. */
   resetAtMs: z.number().optional(),
+  /**
+   * `X-RateLimit-Limit` as the platform reported it: remembered for the key, so every replica takes under
+   * it (the lower of it and the take's own limit), even one that has not had an answer of its own yet.
+   */
+  platformLimit: z.number().int().positive().optional(),
 });
 export type RateObservation = z.infer<typeof RateObservationSchema>;
 
@@ -25,8 +32,9 @@ export interface RateDecision {
 /**
  * A shared budget of requests: a sliding-window log per key (a token, an incoming webhook). `take` grants
  * at most `limit` within any `windowMs`-long stretch of time, whichever window the platform counts in,
- * across every replica sharing the store (spec: Limits, "60 requests per minute per token"). It answers
- * the API client's question "may I send now?" and, when not, how long to wait.
+ * and, with `spacingMs`, never two grants closer than that, across every replica sharing the store
+ * (spec: Limits, "60 requests per minute per token"). It answers the API client's question "may I send
+ * now?" and, when not, how long to wait.
  *
  * @example
  * const d = await store.rate.take(`token:${tenant}`, { limit: 60, windowMs: 60_000 });
@@ -52,6 +60,39 @@ export function phantomStamp(nowMs: number, observation: RateObservation): numbe
 }
 
 /** How many requests the platform says were spent that our log does not hold. */
+/** How long the platform's limit, once reported, is remembered for a key. */
+export const PLATFORM_LIMIT_TTL_MS = 24 * 60 * 60_000;
+
+/**
+ * The window a take is decided under: the lower of its limit and the platform's remembered one, and,
+ * when spreading, the spacing that lower limit needs over the window.
+ *
+ * @example effectiveWindow({ limit: 60, windowMs: 60_000, spacingMs: 1_000 }, 20) // { limit: 20, windowMs: 60_000, spacingMs: 3_000 }
+ */
+export function effectiveWindow(window: RateWindow, platformLimit: number | undefined): RateWindow {
+  if (platformLimit === undefined || platformLimit >= window.limit) return window;
+  const spacing = window.spacingMs === undefined ? {} : { spacingMs: Math.max(window.spacingMs, Math.ceil(window.windowMs / platformLimit)) };
+  return { ...window, limit: platformLimit, ...spacing };
+}
+
+/**
+ * The answer to a take, given the live stamps of the log (pure; both stores apply the same rule): full
+ * log, wait for its oldest relevant stamp to leave; too soon after the latest grant, wait out the spacing.
+ */
+export function decideTake(stamps: readonly number[], window: RateWindow, nowMs: number): RateDecision {
+  if (stamps.length >= window.limit) {
+    const sorted = [...stamps].sort((a, b) => a - b);
+    const oldest = sorted[sorted.length - window.limit] ?? nowMs;
+    return { ok: false, waitMs: Math.max(1, oldest + window.windowMs - nowMs) };
+  }
+  const spacing = window.spacingMs ?? 0;
+  if (spacing > 0 && stamps.length > 0) {
+    const gap = Math.max(...stamps) + spacing - nowMs;
+    if (gap > 0) return { ok: false, waitMs: Math.max(1, gap) };
+  }
+  return { ok: true, waitMs: 0 };
+}
+
 export function missingSpend(observation: RateObservation, recorded: number): number {
   const spent = Math.max(0, observation.limit - observation.remaining);
   return Math.max(0, spent - recorded);

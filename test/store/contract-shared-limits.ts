@@ -70,6 +70,38 @@ export function claimsAndRateContract(ctx: ContractContext): void {
       expect((await ctx.store.rate.take('token:t2', window)).ok).toBe(true);
     });
 
+    it('spaces grants at least spacingMs apart when asked, across connections', async () => {
+      const other = await ctx.open();
+      const window = { limit: 10, windowMs: MINUTE, spacingMs: 6_000 };
+      expect((await ctx.store.rate.take('token:s', window)).ok).toBe(true);
+      expect(await other.rate.take('token:s', window)).toEqual({ ok: false, waitMs: 6_000 });
+      ctx.clock.advance(5_999);
+      expect(await ctx.store.rate.take('token:s', window)).toEqual({ ok: false, waitMs: 1 });
+      ctx.clock.advance(1);
+      expect((await other.rate.take('token:s', window)).ok).toBe(true);
+      // without spacing, the same log grants at once
+      expect((await ctx.store.rate.take('token:s', { limit: 10, windowMs: MINUTE })).ok).toBe(true);
+    });
+
+    it('takes under the limit the platform reported, for every connection, with its wider spacing', async () => {
+      const other = await ctx.open();
+      const assumed = { limit: 60, windowMs: MINUTE, spacingMs: 1_000 };
+      await ctx.store.rate.observe('token:p', { ...assumed, remaining: 60, platformLimit: 6 });
+      expect((await other.rate.take('token:p', assumed)).ok).toBe(true);
+      // 60 s / 6 = 10 s apart, not the 1 s the taker assumed
+      expect(await other.rate.take('token:p', assumed)).toEqual({ ok: false, waitMs: 10_000 });
+      for (let i = 1; i < 6; i += 1) {
+        ctx.clock.advance(10_000);
+        expect((await ctx.store.rate.take('token:p', assumed)).ok).toBe(true);
+      }
+      ctx.clock.advance(9_999);
+      // six in the window: full, whatever the spacing says
+      expect((await other.rate.take('token:p', assumed)).ok).toBe(false);
+      // a later answer with a higher limit replaces the lower one
+      await ctx.store.rate.observe('token:p', { ...assumed, remaining: 60, platformLimit: 60 });
+      expect((await other.rate.take('token:p', assumed)).ok).toBe(true);
+    });
+
     it('keeps keys apart', async () => {
       const window = { limit: 1, windowMs: MINUTE };
       expect((await ctx.store.rate.take('token:a', window)).ok).toBe(true);
