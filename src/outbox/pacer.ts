@@ -13,7 +13,8 @@ export interface PacingOptions {
   windowMs: number;
   /**
    * Added to the window: a request is stamped when it is granted and counted by the platform when it
-   * arrives, a little later; without the margin two requests a window apart could land in one window.
+   * arrives, a little later and not always equally late; without the margin two requests a window apart
+   * could land in one window. A second: arrival times may vary that much before a window overfills.
    */
   marginMs: number;
   /**
@@ -25,12 +26,12 @@ export interface PacingOptions {
   spread: boolean;
 }
 
-export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 500, spread: true };
+export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 1_000, spread: true };
 
 /**
  * The window `store.rate` enforces for a budget of `limit` requests.
  *
- * @example pacedWindow(60, DEFAULT_PACING) // { limit: 60, windowMs: 60_500, spacingMs: 1_009 }
+ * @example pacedWindow(60, DEFAULT_PACING) // { limit: 60, windowMs: 61_000, spacingMs: 1_017 }
  */
 export function pacedWindow(limit: number, options: PacingOptions): RateWindow {
   const whole = Math.max(1, Math.floor(limit));

@@ -68,7 +68,10 @@ export class SharedRateLimiter implements RateLimiter {
     }
   }
 
-  /** Waits for a slot in the shared window (and past any `Retry-After`), and takes it. */
+  /**
+   * Reserves the next slot of the shared budget (past any `Retry-After`) and waits for it. A slot
+   * reserved before a 429 came is given up (a gap in the spacing, never an extra request).
+   */
   private async take(key: string, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
@@ -78,8 +81,12 @@ export class SharedRateLimiter implements RateLimiter {
         continue;
       }
       const decision = await this.rate.take(key, pacedWindow(this.limitOf(key), this.pacing));
-      if (decision.ok) return;
-      await this.clock.sleep(Math.max(1, decision.waitMs), signal);
+      if (!decision.ok) {
+        await this.clock.sleep(Math.max(1, decision.waitMs), signal);
+        continue;
+      }
+      if (decision.waitMs > 0) await this.clock.sleep(decision.waitMs, signal);
+      if ((this.blockedUntil.get(key) ?? 0) <= this.clock.now()) return;
     }
   }
 

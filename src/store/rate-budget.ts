@@ -5,7 +5,11 @@ export const RateKeySchema = z.string().min(1);
 export const RateWindowSchema = z.object({
   limit: z.number().int().positive(),
   windowMs: z.number().int().positive(),
-  /** At least this long between two grants: sends spread evenly instead of a window's worth at once. */
+  /**
+   * At least this long between two grants: sends spread evenly instead of a window's worth at once. A take
+   * with spacing reserves the next free slot (up to a window ahead) and answers how long until it comes,
+   * so replicas queue for slots instead of racing for each one.
+   */
   spacingMs: z.number().int().nonnegative().optional(),
 });
 export type RateWindow = z.infer<typeof RateWindowSchema>;
@@ -25,7 +29,10 @@ export type RateObservation = z.infer<typeof RateObservationSchema>;
 
 export interface RateDecision {
   ok: boolean;
-  /** When not ok: how long until a take can succeed (0 when ok). */
+  /**
+   * Not ok: how long until a take can succeed. Ok: how long until the slot granted (0: now; later only
+   * with `spacingMs`): the request is sent once it has passed.
+   */
   waitMs: number;
 }
 
@@ -37,8 +44,8 @@ export interface RateDecision {
  * now?" and, when not, how long to wait.
  *
  * @example
- * const d = await store.rate.take(`token:${tenant}`, { limit: 60, windowMs: 60_000 });
- * if (!d.ok) await clock.sleep(d.waitMs);
+ * const d = await store.rate.take(`token:${tenant}`, { limit: 60, windowMs: 60_000, spacingMs: 1_000 });
+ * await clock.sleep(d.waitMs); // ok: until the reserved slot; not ok: then take again
  */
 export interface SharedRateBudget {
   take(key: string, window: RateWindow): Promise<RateDecision>;
@@ -76,21 +83,35 @@ export function effectiveWindow(window: RateWindow, platformLimit: number | unde
 }
 
 /**
- * The answer to a take, given the live stamps of the log (pure; both stores apply the same rule): full
- * log, wait for its oldest relevant stamp to leave; too soon after the latest grant, wait out the spacing.
+ * The earliest slot for one more grant, given the stamps of the log since `now - windowMs` (reserved
+ * slots ahead included): once the window holds fewer than `limit` (the oldest relevant stamp has left),
+ * and `spacingMs` after the latest grant. Pure; both stores apply the same rule.
  */
-export function decideTake(stamps: readonly number[], window: RateWindow, nowMs: number): RateDecision {
-  if (stamps.length >= window.limit) {
-    const sorted = [...stamps].sort((a, b) => a - b);
-    const oldest = sorted[sorted.length - window.limit] ?? nowMs;
-    return { ok: false, waitMs: Math.max(1, oldest + window.windowMs - nowMs) };
-  }
-  const spacing = window.spacingMs ?? 0;
-  if (spacing > 0 && stamps.length > 0) {
-    const gap = Math.max(...stamps) + spacing - nowMs;
-    if (gap > 0) return { ok: false, waitMs: Math.max(1, gap) };
-  }
-  return { ok: true, waitMs: 0 };
+export function nextSlot(stamps: readonly number[], window: RateWindow, nowMs: number): number {
+  const sorted = [...stamps].sort((a, b) => a - b);
+  let slot = nowMs;
+  const last = sorted.at(-1);
+  if (window.spacingMs && last !== undefined) slot = Math.max(slot, last + window.spacingMs);
+  if (sorted.length >= window.limit) slot = Math.max(slot, (sorted[sorted.length - window.limit] ?? nowMs) + window.windowMs);
+  return slot;
+}
+
+/**
+ * The answer to a take (pure; both stores apply the same rule). Without spacing: now, or how long until
+ * the window has room. With spacing: the next slot is reserved when it is at most a window ahead
+ * (`slot` says when; the store records it), else how long until it is.
+ */
+export function decideTake(stamps: readonly number[], window: RateWindow, nowMs: number): RateDecision & { slot?: number } {
+  const slot = nextSlot(stamps, window, nowMs);
+  if (slot <= nowMs) return { ok: true, waitMs: 0, slot: nowMs };
+  if (!window.spacingMs) return { ok: false, waitMs: Math.max(1, slot - nowMs) };
+  if (slot - nowMs > window.windowMs) return { ok: false, waitMs: Math.max(1, slot - nowMs - window.windowMs) };
+  return { ok: true, waitMs: slot - nowMs, slot };
+}
+
+/** Of the log, the grants that have gone out by now (reserved slots ahead are not spent yet). */
+export function spentBy(stamps: readonly number[], nowMs: number): number {
+  return stamps.filter((s) => s <= nowMs).length;
 }
 
 export function missingSpend(observation: RateObservation, recorded: number): number {

@@ -44,12 +44,12 @@ async function paced(config: StoreConfig, replicas: number): Promise<{ grants: n
     cleanup.push(() => store.close());
   }
   const grants: number[] = [];
-  // each grant at the time the store stamped it (the clock moves while a Redis round trip is under way)
+  // each grant at the slot the store gave it (the clock moves while a Redis round trip is under way)
   const recorded = (rate: SharedRateBudget): SharedRateBudget => ({
     take: async (key, window) => {
       const at = clock.now();
       const decision = await rate.take(key, window);
-      if (decision.ok) grants.push(at);
+      if (decision.ok) grants.push(at + decision.waitMs);
       return decision;
     },
     observe: (key, observation) => rate.observe(key, observation),

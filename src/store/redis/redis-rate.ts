@@ -23,12 +23,12 @@ import { LuaScript } from './lua-script';
  * "may I send this request now, and if not, when?" for calls that are not queue jobs, and need that answer
  * on the injected clock.
  *
- * The same rule as `decideTake`: a full log waits for its oldest relevant stamp, a grant closer than
- * `spacingMs` to the latest waits out the spacing.
+ * The same rule as `decideTake`: the next slot comes once the window has room and `spacingMs` after the
+ * latest grant; with spacing it is reserved (at most a window ahead), without it only a slot now is.
  *
  * The platform's reported limit (`effectiveWindow`) lowers the limit and widens the spacing.
  *
- * KEYS: log, platform limit. ARGV: now, windowMs, limit, member, gcMs, spacingMs -> {1, 0} | {0, waitMs}
+ * KEYS: log, platform limit. ARGV: now, windowMs, limit, member, gcMs, spacingMs -> {1, waitMs until the slot} | {0, waitMs}
  */
 const TAKE = new LuaScript(`
 local now, window, limit, spacing = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6])
@@ -39,18 +39,20 @@ if reported and reported < limit then
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local n = redis.call('ZCARD', KEYS[1])
-if n >= limit then
-  local s = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
-  return {0, math.max(1, tonumber(s[2]) + window - now)}
-end
+local slot = now
 if spacing > 0 and n > 0 then
   local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-  local gap = tonumber(last[2]) + spacing - now
-  if gap > 0 then return {0, math.max(1, gap)} end
+  slot = math.max(slot, tonumber(last[2]) + spacing)
 end
-redis.call('ZADD', KEYS[1], now, ARGV[4])
+if n >= limit then
+  local s = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+  slot = math.max(slot, tonumber(s[2]) + window)
+end
+if slot > now and spacing == 0 then return {0, math.max(1, slot - now)} end
+if slot - now > window then return {0, math.max(1, slot - now - window)} end
+redis.call('ZADD', KEYS[1], slot, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return {1, 0}
+return {1, slot - now}
 `);
 
 /** KEYS: log, platform limit. ARGV: now, windowMs, spent, at, member prefix, gcMs, platform limit (0: none), its ttl */
@@ -58,7 +60,7 @@ const OBSERVE = new LuaScript(`
 local now, window, spent = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if tonumber(ARGV[7]) > 0 then redis.call('SET', KEYS[2], ARGV[7], 'PX', ARGV[8]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local missing = spent - redis.call('ZCARD', KEYS[1])
+local missing = spent - redis.call('ZCOUNT', KEYS[1], '-inf', now)
 for i = 1, missing do redis.call('ZADD', KEYS[1], ARGV[4], ARGV[5] .. i) end
 if missing > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[6]) end
 return missing

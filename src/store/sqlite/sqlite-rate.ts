@@ -9,6 +9,7 @@ import {
   effectiveWindow,
   missingSpend,
   PLATFORM_LIMIT_TTL_MS,
+  spentBy,
   phantomStamp,
   type SharedRateBudget,
   type RateDecision,
@@ -44,16 +45,15 @@ export class SqliteRate implements SharedRateBudget {
     this.takeTx = db.transaction((key: string, requested: RateWindow, now: number): RateDecision => {
       const window = effectiveWindow(requested, platformLimit(key, now));
       const stamps = live(key, window.windowMs, now);
-      const decision = decideTake(stamps, window, now);
-      if (!decision.ok) return decision;
-      stamps.push(now);
-      write.run(key, JSON.stringify(stamps));
-      return { ok: true, waitMs: 0 };
+      const { slot, ...decision } = decideTake(stamps, window, now);
+      if (!decision.ok || slot === undefined) return decision;
+      write.run(key, JSON.stringify([...stamps, slot].sort((a, b) => a - b)));
+      return decision;
     }).immediate;
     this.observeTx = db.transaction((key: string, observation: RateObservation, now: number): void => {
       if (observation.platformLimit !== undefined) write.run(limitKey(key), JSON.stringify([observation.platformLimit, now + PLATFORM_LIMIT_TTL_MS]));
       const stamps = live(key, observation.windowMs, now);
-      const missing = missingSpend(observation, stamps.length);
+      const missing = missingSpend(observation, spentBy(stamps, now));
       if (missing === 0) return;
       const at = phantomStamp(now, observation);
       const merged = [...stamps, ...Array.from({ length: missing }, () => at)].sort((a, b) => a - b);
