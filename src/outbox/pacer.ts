@@ -19,24 +19,31 @@ export interface PacingOptions {
   marginMs: number;
   /**
    * Spread sends evenly, one every (window + margin) / limit, instead of a window's worth at once. The
-   * platform does not say whether its window is fixed or sliding (spec: Limits): spread, no 60-second
-   * stretch, wherever it starts, holds more than the limit, and arrival jitter up to the margin cannot
-   * push two sends into one platform window. The log still caps any window at the limit.
+   * platform does not say whether its window is fixed or sliding (spec: Limits): spread, a steady load
+   * keeps every 60-second stretch, wherever it starts, under the limit, with room for arrival jitter up
+   * to the margin. The log caps any window at the limit whatever happens.
    */
   spread: boolean;
+  /**
+   * The share of the limit that may go out back to back while the window is quiet, before spreading
+   * starts: start-up provisioning (some twenty calls) or a command's few reads and reply are not held
+   * back a second each, while a storm or a long job is spread from then on.
+   */
+  burstShare: number;
 }
 
-export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 1_000, spread: true };
+export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 1_000, spread: true, burstShare: 0.5 };
 
 /**
  * The window `store.rate` enforces for a budget of `limit` requests.
  *
- * @example pacedWindow(60, DEFAULT_PACING) // { limit: 60, windowMs: 61_000, spacingMs: 1_017 }
+ * @example pacedWindow(60, DEFAULT_PACING) // { limit: 60, windowMs: 61_000, spacingMs: 1_017, burst: 30 }
  */
 export function pacedWindow(limit: number, options: PacingOptions): RateWindow {
   const whole = Math.max(1, Math.floor(limit));
   const windowMs = options.windowMs + options.marginMs;
-  return { limit: whole, windowMs, ...(options.spread ? { spacingMs: Math.ceil(windowMs / whole) } : {}) };
+  if (!options.spread) return { limit: whole, windowMs };
+  return { limit: whole, windowMs, spacingMs: Math.ceil(windowMs / whole), burst: Math.max(1, Math.floor(whole * options.burstShare)) };
 }
 
 /**

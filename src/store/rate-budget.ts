@@ -11,6 +11,11 @@ export const RateWindowSchema = z.object({
    * so replicas queue for slots instead of racing for each one.
    */
   spacingMs: z.number().int().nonnegative().optional(),
+  /**
+   * With `spacingMs`: grants go back to back while the window holds fewer than this (a quiet budget
+   * answers a short flurry at once), and `spacingMs` apart once it holds this many. Default 1.
+   */
+  burst: z.number().int().positive().optional(),
 });
 export type RateWindow = z.infer<typeof RateWindowSchema>;
 
@@ -72,26 +77,28 @@ export const PLATFORM_LIMIT_TTL_MS = 24 * 60 * 60_000;
 
 /**
  * The window a take is decided under: the lower of its limit and the platform's remembered one, and,
- * when spreading, the spacing that lower limit needs over the window.
+ * when spreading, the spacing and burst that lower limit comes to.
  *
- * @example effectiveWindow({ limit: 60, windowMs: 60_000, spacingMs: 1_000 }, 20) // { limit: 20, windowMs: 60_000, spacingMs: 3_000 }
+ * @example effectiveWindow({ limit: 60, windowMs: 60_000, spacingMs: 1_000, burst: 30 }, 20) // { limit: 20, windowMs: 60_000, spacingMs: 3_000, burst: 10 }
  */
 export function effectiveWindow(window: RateWindow, platformLimit: number | undefined): RateWindow {
   if (platformLimit === undefined || platformLimit >= window.limit) return window;
   const spacing = window.spacingMs === undefined ? {} : { spacingMs: Math.max(window.spacingMs, Math.ceil(window.windowMs / platformLimit)) };
-  return { ...window, limit: platformLimit, ...spacing };
+  const burst = window.burst === undefined ? {} : { burst: Math.max(1, Math.floor((window.burst * platformLimit) / window.limit)) };
+  return { ...window, limit: platformLimit, ...spacing, ...burst };
 }
 
 /**
  * The earliest slot for one more grant, given the stamps of the log since `now - windowMs` (reserved
  * slots ahead included): once the window holds fewer than `limit` (the oldest relevant stamp has left),
- * and `spacingMs` after the latest grant. Pure; both stores apply the same rule.
+ * and, once it holds `burst` or more, `spacingMs` after the latest grant. Pure; both stores apply the
+ * same rule.
  */
 export function nextSlot(stamps: readonly number[], window: RateWindow, nowMs: number): number {
   const sorted = [...stamps].sort((a, b) => a - b);
   let slot = nowMs;
   const last = sorted.at(-1);
-  if (window.spacingMs && last !== undefined) slot = Math.max(slot, last + window.spacingMs);
+  if (window.spacingMs && last !== undefined && sorted.length >= (window.burst ?? 1)) slot = Math.max(slot, last + window.spacingMs);
   if (sorted.length >= window.limit) slot = Math.max(slot, (sorted[sorted.length - window.limit] ?? nowMs) + window.windowMs);
   return slot;
 }

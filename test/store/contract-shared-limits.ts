@@ -86,6 +86,13 @@ export function claimsAndRateContract(ctx: ContractContext): void {
       expect(await ctx.store.rate.take('token:s', { limit: 3, windowMs: MINUTE })).toEqual({ ok: false, waitMs: 65_000 });
     });
 
+    it('grants a burst back to back while the window holds fewer than it, then spaces them', async () => {
+      const window = { limit: 10, windowMs: MINUTE, spacingMs: 6_000, burst: 3 };
+      const waits = [];
+      for (let i = 0; i < 5; i += 1) waits.push((await ctx.store.rate.take('token:b', window)).waitMs);
+      expect(waits).toEqual([0, 0, 0, 6_000, 12_000]);
+    });
+
     it('takes under the limit the platform reported, for every connection, with its wider spacing', async () => {
       const other = await ctx.open();
       const assumed = { limit: 60, windowMs: MINUTE, spacingMs: 1_000 };

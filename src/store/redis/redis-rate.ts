@@ -26,21 +26,22 @@ import { LuaScript } from './lua-script';
  * The same rule as `decideTake`: the next slot comes once the window has room and `spacingMs` after the
  * latest grant; with spacing it is reserved (at most a window ahead), without it only a slot now is.
  *
- * The platform's reported limit (`effectiveWindow`) lowers the limit and widens the spacing.
+ * The platform's reported limit (`effectiveWindow`) lowers the limit and the burst, and widens the spacing.
  *
- * KEYS: log, platform limit. ARGV: now, windowMs, limit, member, gcMs, spacingMs -> {1, waitMs until the slot} | {0, waitMs}
+ * KEYS: log, platform limit. ARGV: now, windowMs, limit, member, gcMs, spacingMs, burst -> {1, waitMs until the slot} | {0, waitMs}
  */
 const TAKE = new LuaScript(`
-local now, window, limit, spacing = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6])
+local now, window, limit, spacing, burst = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local reported = tonumber(redis.call('GET', KEYS[2]))
 if reported and reported < limit then
-  limit = reported
   if spacing > 0 then spacing = math.max(spacing, math.ceil(window / reported)) end
+  burst = math.max(1, math.floor(burst * reported / limit))
+  limit = reported
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local n = redis.call('ZCARD', KEYS[1])
 local slot = now
-if spacing > 0 and n > 0 then
+if spacing > 0 and n >= burst and n > 0 then
   local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
   slot = math.max(slot, tonumber(last[2]) + spacing)
 end
@@ -74,9 +75,9 @@ export class RedisRate implements SharedRateBudget {
   ) {}
 
   async take(key: string, window: RateWindow): Promise<RateDecision> {
-    const { limit, windowMs, spacingMs } = parseOrThrow(RateWindowSchema, window, 'window');
+    const { limit, windowMs, spacingMs, burst } = parseOrThrow(RateWindowSchema, window, 'window');
     const checked = parseOrThrow(RateKeySchema, key, 'key');
-    const args = [this.clock.now(), windowMs, limit, newId(), windowMs + GC_MARGIN_MS, spacingMs ?? 0];
+    const args = [this.clock.now(), windowMs, limit, newId(), windowMs + GC_MARGIN_MS, spacingMs ?? 0, burst ?? 1];
     const [ok, waitMs] = (await TAKE.run(this.redis, [this.keys.rate(checked), this.keys.rateLimit(checked)], args)) as [number, number];
     return { ok: ok === 1, waitMs };
   }
