@@ -15,8 +15,9 @@ export interface SharedRateLimiterOptions {
 /**
  * The API client's `RateLimiter` over `store.rate`: every replica sharing the store draws from one
  * budget per token and per incoming webhook (spec: Limits), so together they stay under 60 per
- * minute, spread one send every (60 s + margin) / limit rather than in bursts (see `PacingOptions`). The platform's `X-RateLimit-*` headers correct the shared log when someone else spent part
- * of the budget, and a 429's `Retry-After` blocks the key for every replica until it has passed.
+ * minute, spread one send every (60 s + margin) / limit once half of it is in use (see `PacingOptions`).
+ * The platform's `X-RateLimit-*` headers correct the shared log when someone else spent part of the
+ * budget, and a 429's `Retry-After` blocks the key for every replica until it has passed.
  *
  * @example
  * const limiter = new SharedRateLimiter({ rate: store.rate, clock });

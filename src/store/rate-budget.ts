@@ -44,9 +44,10 @@ export interface RateDecision {
 /**
  * A shared budget of requests: a sliding-window log per key (a token, an incoming webhook). `take` grants
  * at most `limit` within any `windowMs`-long stretch of time, whichever window the platform counts in,
- * and, with `spacingMs`, never two grants closer than that, across every replica sharing the store
- * (spec: Limits, "60 requests per minute per token"). It answers the API client's question "may I send
- * now?" and, when not, how long to wait.
+ * and, with `spacingMs`, no two grants closer than that once `burst` are in the window, across every
+ * replica sharing the store (spec: Limits, "60 requests per minute per token"). It answers the API
+ * client's question "may I send now?" and, when not, how long to wait (or, with spacing, which slot
+ * is reserved).
  *
  * @example
  * const d = await store.rate.take(`token:${tenant}`, { limit: 60, windowMs: 60_000, spacingMs: 1_000 });
@@ -71,7 +72,6 @@ export function phantomStamp(nowMs: number, observation: RateObservation): numbe
   return Math.min(nowMs, Math.max(nowMs - observation.windowMs + 1, reset - observation.windowMs));
 }
 
-/** How many requests the platform says were spent that our log does not hold. */
 /** How long the platform's limit, once reported, is remembered for a key. */
 export const PLATFORM_LIMIT_TTL_MS = 24 * 60 * 60_000;
 
@@ -121,6 +121,7 @@ export function spentBy(stamps: readonly number[], nowMs: number): number {
   return stamps.filter((s) => s <= nowMs).length;
 }
 
+/** How many requests the platform says were spent that our log does not hold. */
 export function missingSpend(observation: RateObservation, recorded: number): number {
   const spent = Math.max(0, observation.limit - observation.remaining);
   return Math.max(0, spent - recorded);
