@@ -1,3 +1,5 @@
+import type { Failure } from './failure';
+
 /**
  * When to try an entry again (pure: attempts, "now" and the random draw are parameters).
  * Full jitter over an exponential ceiling, so a fleet of entries that failed together (the platform
@@ -35,6 +37,29 @@ export const RATE_WINDOW_MS = 60_000;
  */
 export function rateLimitedBackoffMs(attempt: number, policy: BackoffPolicy, random: number): number {
   return backoffMs(attempt, { ...policy, maxMs: Math.min(policy.maxMs, RATE_WINDOW_MS) }, random);
+}
+
+export interface RetryDelayInput {
+  failure: Pick<Failure, 'kind' | 'retryAfterMs'>;
+  /** How often the entry has been tried (1-based). */
+  attempts: number;
+  /** The least wait (the reconcile delay of an uncertain create). */
+  floorMs: number;
+  policy: BackoffPolicy;
+  random: () => number;
+}
+
+/**
+ * How long a failed entry waits before its next attempt. A 429 waits out its `Retry-After` (spec:
+ * Limits: never earlier, a little jitter after), or backs off per attempt up to one window when it named
+ * no wait; anything else backs off exponentially from `floorMs`.
+ */
+export function retryDelayMs(input: RetryDelayInput): number {
+  const { failure, attempts, policy, random } = input;
+  if (failure.kind !== 'rate') return backoffMs(attempts, policy, random(), input.floorMs);
+  const after = failure.retryAfterMs;
+  if (after !== undefined) return after + Math.round(random() * Math.min(1_000, after / 10));
+  return rateLimitedBackoffMs(attempts, policy, random());
 }
 
 export type RetryPlan = { kind: 'retry'; atMs: number } | { kind: 'expired' };

@@ -3,7 +3,7 @@ import type { KvSpace } from '../store/kv';
 import type { QueueLease } from '../store/queue';
 import type { Store } from '../store/store';
 import { attemptKey, forgetEntry, readNote, writeNote } from './attempt-note';
-import { backoffMs, DEFAULT_BACKOFF, planRetry, rateLimitedBackoffMs, type BackoffPolicy } from './backoff';
+import { DEFAULT_BACKOFF, planRetry, retryDelayMs, type BackoffPolicy } from './backoff';
 import { DEFAULT_COALESCE, digestKey, prepareDigest, type CoalesceOptions, type DigestState } from './coalesce';
 import { OutboxRecordSchema, withText, type OutboxEntry, type OutboxRecord } from './entry';
 import { classifyFailure } from './failure';
@@ -287,22 +287,11 @@ export class OutboxSender {
       await queue.deadLetter(lease, `outcome unknown (${failure.message}); not resent (on_uncertain: drop)`);
       return;
     }
-    const delay = this.retryDelay(lease, record, failure);
+    const floorMs = failure.kind === 'uncertain' && isReconcilable(record.entry) ? this.o.uncertainDelayMs : 0;
+    const delay = retryDelayMs({ failure, attempts: lease.attempts, floorMs, policy: this.o.backoff, random: this.o.random });
     const plan = planRetry(now, delay, record.deadlineAt);
     if (plan.kind === 'expired') await queue.deadLetter(lease, `deadline passed; last error: ${failure.message}`);
     else await queue.retry(lease, plan.atMs, failure.message);
-  }
-
-  private retryDelay(lease: QueueLease, record: OutboxRecord, failure: ReturnType<typeof classifyFailure>): number {
-    if (failure.kind === 'rate') {
-      // spec: Limits — Retry-After (seconds) on 429: never earlier, a little jitter after
-      const after = failure.retryAfterMs;
-      if (after !== undefined) return after + Math.round(this.o.random() * Math.min(1_000, after / 10));
-      // no wait named: exponential over the entry's attempts, capped at the platform's window
-      return rateLimitedBackoffMs(lease.attempts, this.o.backoff, this.o.random());
-    }
-    const floor = failure.kind === 'uncertain' && isReconcilable(record.entry) ? this.o.uncertainDelayMs : 0;
-    return backoffMs(lease.attempts, this.o.backoff, this.o.random(), floor);
   }
 
   private coalescer(): Parameters<typeof prepareDigest>[0] {
