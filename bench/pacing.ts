@@ -11,11 +11,13 @@ import type { ReplicaReport, ReplicaSpec } from './pacing-replica';
 
 /**
  * DESIGN.md Targets, pacing: "a job that needs N API calls under a limit L per minute finishes within
- * 1.05 x N/L minutes with zero 429 responses, alone and with 3 replicas sharing the budget".
+ * 1.05 x N/L minutes with zero 429 responses, alone and with 3 replicas sharing the budget, and no
+ * 60-second window, fixed or sliding, holds more than L requests (sends are spread, not burst)".
  * The sandbox's limit is L per (fixed, one-minute) window; each replica is its own process with an API
  * client paced by the `SharedRateLimiter` over one shared store (SQLite file, or Redis when
  * `INTRABOT_REDIS_URL` is set). Sandbox and replicas run on one warped clock, SPEED times real time,
- * so a run that spans a window boundary takes seconds; every duration is in clock time.
+ * so a run that spans a window boundary takes seconds; every duration is in clock time. Windows are
+ * counted over the times API requests reached the sandbox, on its clock.
  */
 const LIMIT = 120;
 /** More than one window's worth: the run must wait for a second window, as a real long job does. */
@@ -42,6 +44,41 @@ interface CaseResult {
   clientTooMany: number;
   sandboxTooMany: number;
   sandboxRequests: number;
+  /** The most requests that reached the sandbox within any 60 s, wherever the window starts. */
+  slidingMax: number;
+  /** The most in one of the sandbox's own fixed windows (each starts with the first request after the last ended). */
+  fixedMax: number;
+  /** The most within any one second: a burst shows here. */
+  secondMax: number;
+}
+
+const WINDOW_MS = 60_000;
+
+/** The most of the sorted `times` within any closed stretch of `spanMs` (the fullest starts at a request). */
+function fullestWindow(times: readonly number[], spanMs: number): number {
+  let most = 0;
+  let first = 0;
+  for (let last = 0; last < times.length; last += 1) {
+    while ((times[last] ?? 0) - (times[first] ?? 0) > spanMs) first += 1;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
+}
+
+/** The most of the sorted `times` in one fixed window as the sandbox counts: a window opens with a request and lasts `spanMs`. */
+function fullestFixedWindow(times: readonly number[], spanMs: number): number {
+  let most = 0;
+  let start = Number.NEGATIVE_INFINITY;
+  let count = 0;
+  for (const t of times) {
+    if (t >= start + spanMs) {
+      start = t;
+      count = 0;
+    }
+    count += 1;
+    most = Math.max(most, count);
+  }
+  return most;
 }
 
 async function main(): Promise<void> {
@@ -55,9 +92,11 @@ async function main(): Promise<void> {
     for (const c of cases) {
       targets.push(target(`pacing ${c.name}, N=${c.calls}: duration / (N/L)`, c.ratio, 'x', 'max', 1.05));
       targets.push(target(`pacing ${c.name}, N=${c.calls}: 429 answers`, Math.max(c.clientTooMany, c.sandboxTooMany), '', 'max', 0));
+      targets.push(target(`pacing ${c.name}, N=${c.calls}: most requests in any 60 s (sliding)`, c.slidingMax, '', 'max', LIMIT));
+      targets.push(target(`pacing ${c.name}, N=${c.calls}: most requests in one fixed window`, c.fixedMax, '', 'max', LIMIT));
       info.push({
         name: `${c.name}, N=${c.calls}`,
-        value: `${c.ok}/${c.calls} calls ok in ${round(c.durationS, 1)} s of clock time; the sandbox logged ${c.sandboxRequests} API requests, ${c.sandboxTooMany} of them 429`,
+        value: `${c.ok}/${c.calls} calls ok in ${round(c.durationS, 1)} s of clock time; the sandbox logged ${c.sandboxRequests} API requests, ${c.sandboxTooMany} of them 429; at most ${c.secondMax} in any one second`,
       });
     }
     const shared = process.env.INTRABOT_REDIS_URL ? 'Redis (INTRABOT_REDIS_URL)' : 'one SQLite file';
@@ -68,7 +107,8 @@ async function main(): Promise<void> {
       notes: [
         `L = ${LIMIT}/min, ${CONCURRENCY} calls in flight per replica; replicas are separate processes sharing ${shared}; 3 replicas split N between them`,
         `sandbox and replicas share a clock running ${SPEED}x real time (same start, same speed in every process), so a one-minute window passes in ${60 / SPEED} s; HTTP latency counts ${SPEED}x too`,
-        `N = ${LIMIT + 1} = L + 1 is the tightest case: the last call must wait for the next window, so the ratio can only be (60 s + the pacer's 0.5 s margin + latency) / (N/L = ${round((60 * (LIMIT + 1)) / LIMIT, 2)} s)`,
+        `a quiet budget lets L/2 out at once, then sends are spread one every (60 s + the pacer's 1 s margin) / L = ${round(61 / LIMIT, 3)} s; no window of 61 s holds more than L, so N = 1.25 L or L + 1 calls take about 61 s plus the rest spread: a ratio near 1.01`,
+        `windows are counted over the arrival times at the sandbox (its clock): sliding = any 60 s, wherever it starts; fixed = the sandbox's own windows`,
       ],
     });
   } finally {
@@ -81,6 +121,11 @@ async function runCase(name: string, replicas: number, calls: number, dir: strin
   const warp: WarpParams = { wallStart: now, clockStart: now, speed: SPEED };
   // a fresh sandbox per case: its rate window must start empty, as the store does
   const sandbox = await createSandbox({ clock: warpClock(warp), port: 0 });
+  // every API request as it reaches the platform, on its clock (the request log keeps whole seconds)
+  const arrivals: number[] = [];
+  sandbox.app.server.on('request', (req: { url?: string }) => {
+    if (req.url?.startsWith('/api/')) arrivals.push(sandbox.clock.now());
+  });
   try {
     await control(sandbox.baseUrl, 'PUT', '/_sandbox/settings', { rate_limit_per_minute: LIMIT });
     const store: StoreConfig = process.env.INTRABOT_REDIS_URL
@@ -95,6 +140,7 @@ async function runCase(name: string, replicas: number, calls: number, dir: strin
     const reports = (await Promise.all(runs)).map((out) => JSON.parse(out.trim().split('\n').pop()!) as ReplicaReport);
     const logged = (await control(sandbox.baseUrl, 'GET', '/_sandbox/requests?limit=500')) as { data: { path: string; status: number }[] };
     const api = logged.data.filter((r) => r.path.startsWith('/api/'));
+    arrivals.sort((a, b) => a - b);
     const durationMs = Math.max(...reports.map((r) => r.finishedAt)) - Math.min(...reports.map((r) => r.startedAt));
     const result: CaseResult = {
       name,
@@ -107,9 +153,12 @@ async function runCase(name: string, replicas: number, calls: number, dir: strin
       clientTooMany: reports.reduce((n, r) => n + r.tooManyRequests, 0),
       sandboxTooMany: api.filter((r) => r.status === 429).length,
       sandboxRequests: api.length,
+      slidingMax: fullestWindow(arrivals, WINDOW_MS),
+      fixedMax: fullestFixedWindow(arrivals, WINDOW_MS),
+      secondMax: fullestWindow(arrivals, 999),
     };
     console.log(
-      `  ${name}, N=${calls}: ${round(result.durationS, 1)} s of ideal ${round((calls / LIMIT) * 60, 1)} s (ratio ${round(result.ratio, 3)}), ${result.ok} ok, ${result.failed} failed, 429s: client ${result.clientTooMany}, sandbox ${result.sandboxTooMany}`,
+      `  ${name}, N=${calls}: ${round(result.durationS, 1)} s of ideal ${round((calls / LIMIT) * 60, 1)} s (ratio ${round(result.ratio, 3)}), ${result.ok} ok, ${result.failed} failed, 429s: client ${result.clientTooMany}, sandbox ${result.sandboxTooMany}; most in 60 s: ${result.slidingMax} sliding, ${result.fixedMax} fixed; most in 1 s: ${result.secondMax}`,
     );
     return result;
   } finally {

@@ -5,12 +5,12 @@ import { InvalidInputError } from '../errors';
 import { apiRoot, apiUrl } from './api-url';
 import type { CallInput, CallResult, Caller, ItemOf } from './caller';
 import { errorFromResponse, errorFromTransport } from './error-mapping';
-import { ApiError, redactPath, type RequestContext } from './errors';
+import { ApiError, ApiRateLimitedError, redactPath, type RequestContext } from './errors';
 import { paginatePages, withDefaultPerPage, type PageBody } from './pagination';
-import { parseRateBudget, retryAfterFromHeaders } from './rate-headers';
+import { parseRateBudget } from './rate-headers';
 import { MemoryRateLimiter, rateLimitKey, type RateLimiter } from './rate-limiter';
 import { pageSchema, parseAnswer, parsePage, parseResponse } from './response-shape';
-import { DEFAULT_RETRY_POLICY, decideRetry, withRetry, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, decideRetry, rateLimitedDelay, withRetry, type RetryPolicy } from './retry';
 import { endpointPath, parseBody, rawPayload, requestPayload } from './request-payload';
 import type { AnyEndpoint } from './schemas/endpoint';
 import { checkToken } from './token';
@@ -116,6 +116,8 @@ export class ApiClient implements Caller {
   private readonly logger: ApiLogger | undefined;
   private readonly random: () => number;
   private readonly repeatable: ReadonlySet<string>;
+  /** 429s in a row per limiter key, for the backoff when they name no wait. */
+  private readonly rateLimitedStreak = new Map<string, number>();
 
   constructor(options: ApiClientOptions) {
     this.#token = checkToken(options.token);
@@ -246,9 +248,18 @@ export class ApiClient implements Caller {
     this.limiter.observe(key, parseRateBudget(wire.headers, now) ?? {});
     const answer: RawResponse = { status: wire.status, headers: wire.headers, body: parseBody(wire.text) };
     onAnswer?.(answer);
+    if (wire.status !== 429) this.rateLimitedStreak.delete(key);
     if (wire.status >= 200 && wire.status < 300) return answer;
-    if (wire.status === 429) this.limiter.backoff(key, now + (retryAfterFromHeaders(wire.headers, now) ?? 1_000));
-    throw errorFromResponse({ ...context, status: wire.status }, answer.body, wire.headers, now);
+    const error = errorFromResponse({ ...context, status: wire.status }, answer.body, wire.headers, now);
+    if (error instanceof ApiRateLimitedError) this.limiter.backoff(key, now + (error.retryAfterMs ?? this.rateLimitedBackoff(key)));
+    throw error;
+  }
+
+  /** spec: Limits — a 429 naming no wait: back off exponentially per 429 in a row, never retry at once. */
+  private rateLimitedBackoff(key: string): number {
+    const streak = (this.rateLimitedStreak.get(key) ?? 0) + 1;
+    this.rateLimitedStreak.set(key, streak);
+    return rateLimitedDelay(streak, this.random);
   }
 
   private headersFor(exchange: Exchange): Record<string, string> {

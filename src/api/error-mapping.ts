@@ -12,7 +12,7 @@ import {
   parseFailingField,
   type RequestContext,
 } from './errors';
-import { retryAfterFromHeaders } from './rate-headers';
+import { rateLimitedWaitFromHeaders, retryAfterFromHeaders } from './rate-headers';
 import { classifyTransportFault } from './transport';
 
 /** The platform's error body (spec: Errors): `{ error, message }`, maybe more (not shown). */
@@ -38,7 +38,7 @@ export function errorFromResponse(context: RequestContext & { status: number }, 
   if (status === 403) return new ApiForbiddenError(context, message);
   if (status === 404) return new ApiNotFoundError(context);
   if (status === 422) return new ApiValidationError(context, message, parseFailingField(message, errors));
-  if (status === 429) return new ApiRateLimitedError(context, retryAfterFromHeaders(headers, nowMs));
+  if (status === 429) return new ApiRateLimitedError(context, rateLimitedWaitFromHeaders(headers, nowMs));
   if (status >= 500) return new ApiServerError(context, message, retryAfterFromHeaders(headers, nowMs));
   return new ApiHttpError(context, message);
 }

@@ -100,7 +100,7 @@ export class ApiValidationError extends ApiError {
   }
 }
 
-/** 429: over the rate limit; `retryAfterMs` is how long the platform asked us to wait. */
+/** 429: over the rate limit; `retryAfterMs` is how long the platform asked us to wait (`Retry-After`, or a usable `X-RateLimit-Reset`). */
 export class ApiRateLimitedError extends ApiError {
   readonly retryAfterMs: number | undefined;
   constructor(context: RequestContext, retryAfterMs: number | undefined) {

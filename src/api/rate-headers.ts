@@ -69,3 +69,21 @@ export function parseRateBudget(headers: HeaderBag, nowMs: number): RateBudget |
 export function retryAfterFromHeaders(headers: HeaderBag, nowMs: number): number | undefined {
   return parseRetryAfter(header(headers, 'retry-after'), nowMs);
 }
+
+/** A reset further away than this is no rate window's (spec: Limits: the window is a minute): not used. */
+const MAX_USABLE_RESET_MS = 10 * 60_000;
+
+/**
+ * How long a 429 asks us to wait: its `Retry-After` (spec: Limits), or else the time until its
+ * `X-RateLimit-Reset` when that lies ahead, within ten minutes. Undefined when it says neither: the
+ * caller backs off exponentially (`rateLimitedDelay`), never retrying at once.
+ *
+ * @example rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': '30' }, 0) // 30_000
+ */
+export function rateLimitedWaitFromHeaders(headers: HeaderBag, nowMs: number): number | undefined {
+  const retryAfter = retryAfterFromHeaders(headers, nowMs);
+  if (retryAfter !== undefined) return retryAfter;
+  const resetAtMs = parseReset(header(headers, 'x-ratelimit-reset'), nowMs);
+  if (resetAtMs === undefined || resetAtMs <= nowMs || resetAtMs - nowMs > MAX_USABLE_RESET_MS) return undefined;
+  return resetAtMs - nowMs;
+}

@@ -33,6 +33,22 @@ export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseDel
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
+/**
+ * The backoff after a 429 that named no wait (no `Retry-After`, no usable `X-RateLimit-Reset`): 1 s
+ * doubling per 429 in a row, capped at the platform's one-minute window (spec: Limits), after which the
+ * budget has surely been renewed.
+ */
+export const RATE_LIMIT_BACKOFF: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'> = { baseDelayMs: 1_000, maxDelayMs: 60_000 };
+
+/**
+ * The wait after the `streak`-th 429 in a row that named no wait of its own: exponential, jittered, capped.
+ *
+ * @example rateLimitedDelay(3, () => 0) // 2000
+ */
+export function rateLimitedDelay(streak: number, random: () => number): number {
+  return backoffDelay(Math.max(1, streak), RATE_LIMIT_BACKOFF, random);
+}
+
 export type RetryDecision = { kind: 'retry'; afterMs?: number | undefined } | { kind: 'fail'; error: unknown };
 
 export interface RetrySafety {

@@ -8,7 +8,9 @@ import type { KvSpace } from '../store/kv';
  * What the runtime knows is kept in the store, so every replica knows it: the bot users on each tenant
  * (ours and others', from `GET /bots`), the token's own user (learned from what it creates), the ids of
  * posts and comments the runtime created, and, for incoming-webhook posts that return no id, a hash
- * of their text for a short while.
+ * of their text for a short while. A text stands in for an id only once per time it was sent: the first
+ * post with that text is taken for the webhook's, and a later identical post (an employee writing the
+ * same words) is an event like any other.
  */
 export interface LoopCheckInput {
   tenant: string;
@@ -52,7 +54,9 @@ export class LoopGuard {
   }
 
   async noteSentText(tenant: string, text: string): Promise<void> {
-    await this.kv.set(`text:${tenant}:${textHash(text)}`, true, { ttlMs: SENT_TEXT_TTL_MS });
+    const key = `text:${tenant}:${textHash(text)}`;
+    const sent = sentText(await this.kv.get(key));
+    await this.kv.set(key, { sent: sent.sent + 1, posts: sent.posts }, { ttlMs: SENT_TEXT_TTL_MS });
   }
 
   async check(input: LoopCheckInput): Promise<LoopVerdict> {
@@ -72,10 +76,37 @@ export class LoopGuard {
       if (!input.reactToBots && bots?.all.includes(authorId)) return { ignore: true, reason: 'other_bot' };
       if ((await this.kv.get(`token-user:${tenant}`)) === authorId) return { ignore: true, reason: 'token_user' };
     }
-    const body = typeof payload.body === 'string' ? payload.body : undefined;
-    if (body !== undefined && (await this.kv.get(`text:${tenant}:${textHash(body)}`)) !== undefined) return { ignore: true, reason: 'runtime_text' };
+    // incoming webhooks post, never comment: only a post can be one of theirs
+    if (kind === 'post' && typeof payload.body === 'string' && (await this.isSentText(tenant, payload.body, id)))
+      return { ignore: true, reason: 'runtime_text' };
     return { ignore: false };
   }
+
+  /**
+   * Whether the post is the one an incoming webhook made of a text we sent: each sending excuses one post,
+   * bound to its id at the first check (every bot checks the same post, and all get the same answer).
+   */
+  private async isSentText(tenant: string, body: string, id: number | undefined): Promise<boolean> {
+    const key = `text:${tenant}:${textHash(body)}`;
+    const value = await this.kv.get(key);
+    if (value === undefined) return false;
+    const sent = sentText(value);
+    if (id === undefined) return true;
+    if (sent.posts.includes(id)) return true;
+    if (sent.posts.length >= sent.sent) return false;
+    await this.kv.set(key, { sent: sent.sent, posts: [...sent.posts, id] }, { ttlMs: SENT_TEXT_TTL_MS });
+    return true;
+  }
+}
+
+/** A sent text's record: how often it was sent, and the posts taken for those sendings. */
+function sentText(value: unknown): { sent: number; posts: number[] } {
+  if (value === undefined) return { sent: 0, posts: [] };
+  const record = value as { sent?: unknown; posts?: unknown };
+  // `true`: written before texts counted, one sending
+  const sent = typeof record.sent === 'number' ? record.sent : 1;
+  const posts = Array.isArray(record.posts) ? record.posts.filter((p): p is number => typeof p === 'number') : [];
+  return { sent, posts };
 }
 
 function authorOf(payload: Record<string, unknown>): number | undefined {

@@ -1,3 +1,5 @@
+import type { Failure } from './failure';
+
 /**
  * When to try an entry again (pure: attempts, "now" and the random draw are parameters).
  * Full jitter over an exponential ceiling, so a fleet of entries that failed together (the platform
@@ -22,6 +24,42 @@ export function backoffMs(attempt: number, policy: BackoffPolicy, random: number
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** exponent);
   const jittered = Math.round(ceiling / 2 + (ceiling / 2) * Math.min(1, Math.max(0, random)));
   return Math.max(floorMs, jittered);
+}
+
+/** spec: Limits — the platform's rate window: its budget has surely been renewed once it passed. */
+export const RATE_WINDOW_MS = 60_000;
+
+/**
+ * The delay after a 429 that named no wait (no `Retry-After`, no usable `X-RateLimit-Reset`): the same
+ * jittered exponential backoff, capped at one rate window rather than `maxMs`.
+ *
+ * @example rateLimitedBackoffMs(10, DEFAULT_BACKOFF, 1) // 60000
+ */
+export function rateLimitedBackoffMs(attempt: number, policy: BackoffPolicy, random: number): number {
+  return backoffMs(attempt, { ...policy, maxMs: Math.min(policy.maxMs, RATE_WINDOW_MS) }, random);
+}
+
+export interface RetryDelayInput {
+  failure: Pick<Failure, 'kind' | 'retryAfterMs'>;
+  /** How often the entry has been tried (1-based). */
+  attempts: number;
+  /** The least wait (the reconcile delay of an uncertain create). */
+  floorMs: number;
+  policy: BackoffPolicy;
+  random: () => number;
+}
+
+/**
+ * How long a failed entry waits before its next attempt. A 429 waits out its `Retry-After` (spec:
+ * Limits: never earlier, a little jitter after), or backs off per attempt up to one window when it named
+ * no wait; anything else backs off exponentially from `floorMs`.
+ */
+export function retryDelayMs(input: RetryDelayInput): number {
+  const { failure, attempts, policy, random } = input;
+  if (failure.kind !== 'rate') return backoffMs(attempts, policy, random(), input.floorMs);
+  const after = failure.retryAfterMs;
+  if (after !== undefined) return after + Math.round(random() * Math.min(1_000, after / 10));
+  return rateLimitedBackoffMs(attempts, policy, random());
 }
 
 export type RetryPlan = { kind: 'retry'; atMs: number } | { kind: 'expired' };

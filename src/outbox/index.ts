@@ -6,6 +6,7 @@ export * from './pacer';
 export * from './backoff';
 export * from './coalesce';
 export * from './reconcile';
+export * from './created-items';
 export * from './media';
 export * from './failure';
 export * from './attempt-note';

@@ -13,21 +13,42 @@ export interface PacingOptions {
   windowMs: number;
   /**
    * Added to the window: a request is stamped when it is granted and counted by the platform when it
-   * arrives, a little later; without the margin two requests a window apart could land in one window.
+   * arrives, a little later and not always equally late; without the margin two requests a window apart
+   * could land in one window. A second: arrival times may vary that much before a window overfills.
    */
   marginMs: number;
+  /**
+   * Spread sends evenly, one every (window + margin) / limit, instead of a window's worth at once. The
+   * platform does not say whether its window is fixed or sliding (spec: Limits): spread, a steady load
+   * keeps every 60-second stretch, wherever it starts, under the limit, with room for arrival jitter up
+   * to the margin. The log caps any window at the limit whatever happens.
+   */
+  spread: boolean;
+  /**
+   * The share of the limit that may go out back to back while the window is quiet, before spreading
+   * starts: start-up provisioning (some twenty calls) or a command's few reads and reply are not held
+   * back a second each, while a storm or a long job is spread from then on.
+   */
+  burstShare: number;
 }
 
-export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 500 };
+export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 1_000, spread: true, burstShare: 0.5 };
 
-/** The window `store.rate` enforces for a budget of `limit` requests. */
+/**
+ * The window `store.rate` enforces for a budget of `limit` requests.
+ *
+ * @example pacedWindow(60, DEFAULT_PACING) // { limit: 60, windowMs: 61_000, spacingMs: 1_017, burst: 30 }
+ */
 export function pacedWindow(limit: number, options: PacingOptions): RateWindow {
-  return { limit: Math.max(1, Math.floor(limit)), windowMs: options.windowMs + options.marginMs };
+  const whole = Math.max(1, Math.floor(limit));
+  const windowMs = options.windowMs + options.marginMs;
+  if (!options.spread) return { limit: whole, windowMs };
+  return { limit: whole, windowMs, spacingMs: Math.ceil(windowMs / whole), burst: Math.max(1, Math.floor(whole * options.burstShare)) };
 }
 
 /**
- * How many messages a budget of `limit` per window lets through within `spanMs`: a full window's
- * worth at once, then `limit` per window. Coalescing starts when a target holds more than this.
+ * How many messages a budget of `limit` per window lets through within `spanMs`: `limit` per window
+ * (spread over it). Coalescing starts when a target holds more than this.
  *
  * @example messagesWithin(60, 60_000, 60_000) // 60
  * @example messagesWithin(60, 60_000, 120_000) // 120

@@ -1,122 +1,150 @@
 import { endpoints } from '../api/schemas/endpoints';
+import type { CreatedItem, ItemKind } from './created-items';
 import { sendableWallId, sendingBotUser, type OutboxEntry } from './entry';
 import type { SendClient } from './send-client';
 
 /**
  * Reconciling a create whose outcome is unknown (DESIGN.md: "A create that timed out is checked
- * against the platform before it is sent again"): the wall (or the post's comments) is read back
- * for an item with the same body, by the same author, created since the first attempt. Found: the
- * entry is done; not found: it is sent again.
+ * against the platform before it is sent again"): the wall (or the post's comments, or the
+ * announcements or events) is read back for an item with the same text, by the same author, created
+ * since the first attempt. A match counts only if no other attempt owns it (`CreatedItems`): an
+ * earlier identical message the outbox sent for another entry is a legitimate repeat's predecessor,
+ * not this entry's lost attempt. Found and claimed: the entry is done; not found: it is sent again.
  */
 
-/** How far before the first attempt the search starts, for clock skew between us and the platform. */
-export const RECONCILE_SKEW_MS = 5 * 60_000;
+/**
+ * How far before the first attempt the search starts, for clock skew between us and the platform
+ * (`intrabot doctor` warns past a minute). A platform clock further behind ours than this hides the
+ * lost attempt from the search: the entry is sent again, a duplicate at worst, never a loss.
+ */
+export const RECONCILE_SKEW_MS = 60_000;
 /** The most items looked at: a wall busier than this since the attempt is searched no further. */
 const MAX_SCANNED = 1_000;
 
-export interface FindPostInput {
-  wallId: number;
-  body: string;
-  /** The bot the post was attributed to; without it any author matches (the token's user). */
-  botUserId?: number | undefined;
+/** Takes a matching item for this attempt: false when another attempt already owns it. */
+export type ClaimItem = (item: CreatedItem) => Promise<boolean>;
+
+interface Search {
+  /** When the first attempt started (ms on our clock). */
   sinceMs: number;
+  claim: ClaimItem;
   signal?: AbortSignal | undefined;
 }
 
-interface Authored {
-  id: number;
+export interface FindPostInput extends Search {
+  wallId: number;
   body: string;
-  author?: { id: number } | undefined;
+  /** The post's author: the bot it was attributed to, else the token's user; without it any author matches. */
+  authorId?: number | undefined;
 }
 
-/** The id of a post on the wall matching the one we tried to create, or undefined. */
+interface Listed {
+  id: number;
+  body?: string;
+  title?: string;
+  author?: { id?: number } | null | undefined;
+  created_at?: string;
+}
+
+/** The id of a post on the wall matching the one we tried to create and owned by no other attempt, or undefined. */
 export async function findCreatedPost(client: SendClient, input: FindPostInput): Promise<number | undefined> {
   const items = client.paginate(endpoints['posts.list'], {
     params: { wall_id: input.wallId },
     query: { since: sinceOf(input.sinceMs), per_page: 50 },
     ...(input.signal ? { signal: input.signal } : {}),
   });
-  return findMatch(items as AsyncIterable<Authored>, input.body, input.botUserId);
+  return findMatch(items as AsyncIterable<Listed>, 'post', input, (item) => item.body === input.body && authoredBy(item, input.authorId));
 }
 
-export interface FindCommentInput {
+export interface FindCommentInput extends Search {
   postId: number;
   body: string;
-  sinceMs: number;
-  signal?: AbortSignal | undefined;
+  /** The token's user (every comment the runtime writes is theirs); without it any author matches. */
+  authorId?: number | undefined;
 }
 
-/** The id of a comment under the post matching the one we tried to create, or undefined. */
+/** The id of a comment under the post matching the one we tried to create and owned by no other attempt, or undefined. */
 export async function findCreatedComment(client: SendClient, input: FindCommentInput): Promise<number | undefined> {
-  // spec: Pagination — `since` applies to every list; comments are filtered again here in case it is ignored
   const items = client.paginate(endpoints['comments.list'], {
     params: { post_id: input.postId },
     query: { since: sinceOf(input.sinceMs), per_page: 50 },
     ...(input.signal ? { signal: input.signal } : {}),
   });
-  return findMatch(items as AsyncIterable<Authored>, input.body, undefined);
+  return findMatch(items as AsyncIterable<Listed>, 'comment', input, (item) => item.body === input.body && authoredBy(item, input.authorId));
 }
 
-export interface FindTitledInput {
+export interface FindTitledInput extends Search {
   kind: 'announcement' | 'event';
   title: string;
-  sinceMs: number;
-  signal?: AbortSignal | undefined;
 }
 
-/** The id of an announcement or event (drafts included) with the title we tried to create, or undefined. */
+/** The id of an announcement or event (drafts included) with the title we tried to create and owned by no other attempt, or undefined. */
 export async function findCreatedTitled(client: SendClient, input: FindTitledInput): Promise<number | undefined> {
   const endpoint = input.kind === 'announcement' ? endpoints['announcements.list'] : endpoints['events.list'];
   // spec: Pagination — `status=all`: a create may be a draft or scheduled
   const items = client.paginate(endpoint, {
     query: { since: sinceOf(input.sinceMs), status: 'all', per_page: 50 },
     ...(input.signal ? { signal: input.signal } : {}),
-  }) as AsyncIterable<{ id: number; title: string }>;
-  let scanned = 0;
-  for await (const item of items) {
-    if (item.title === input.title) return item.id;
-    if (++scanned >= MAX_SCANNED) return undefined;
-  }
-  return undefined;
+  }) as AsyncIterable<Listed>;
+  return findMatch(items, input.kind, input, (item) => item.title === input.title);
 }
 
 /** What reading the platform back says about an earlier attempt of `entry`. */
-export type ReconcileResult = { kind: 'found'; created?: { kind: 'post' | 'comment'; id: number } } | { kind: 'absent' } | { kind: 'unreadable' };
+export type ReconcileResult = { kind: 'found'; item: CreatedItem } | { kind: 'absent' } | { kind: 'unreadable' };
+
+export interface ReconcileInput extends Search {
+  /** The token's user on the entry's tenant, when the outbox has learned it. */
+  tokenUserId?: number | undefined;
+}
 
 /**
  * Looks for the effect of an earlier attempt of `entry` made since `sinceMs`. Posts, comments,
  * announcements and events can be read back; chat messages, direct messages, notifications, awards
  * and other writes cannot (`unreadable`: the caller applies `on_uncertain`, or resends an award).
  */
-export async function reconcileEntry(client: SendClient, entry: OutboxEntry, sinceMs: number, signal?: AbortSignal): Promise<ReconcileResult> {
-  const found = (id: number | undefined, kind?: 'post' | 'comment'): ReconcileResult =>
-    id === undefined ? { kind: 'absent' } : { kind: 'found', ...(kind ? { created: { kind, id } } : {}) };
+export async function reconcileEntry(client: SendClient, entry: OutboxEntry, input: ReconcileInput): Promise<ReconcileResult> {
+  const found = (kind: ItemKind, id: number | undefined): ReconcileResult => (id === undefined ? { kind: 'absent' } : { kind: 'found', item: { kind, id } });
+  const search: Search = { sinceMs: input.sinceMs, claim: input.claim, signal: input.signal };
   switch (entry.kind) {
-    case 'post':
-      return found(
-        await findCreatedPost(client, { wallId: sendableWallId(entry), body: entry.body, botUserId: sendingBotUser(entry), sinceMs, signal }),
-        'post',
-      );
+    case 'post': {
+      // spec: Post — the author is the bot when `bot_user_id` was given, else the token's user
+      const authorId = sendingBotUser(entry) ?? input.tokenUserId;
+      return found('post', await findCreatedPost(client, { ...search, wallId: sendableWallId(entry), body: entry.body, authorId }));
+    }
     case 'comment':
-      return found(await findCreatedComment(client, { postId: entry.postId, body: entry.body, sinceMs, signal }), 'comment');
+      return found('comment', await findCreatedComment(client, { ...search, postId: entry.postId, body: entry.body, authorId: input.tokenUserId }));
     case 'announcement':
     case 'event': {
       const fields = entry.kind === 'announcement' ? entry.announcement : entry.event;
       if (typeof fields.title !== 'string') return { kind: 'unreadable' };
-      return found(await findCreatedTitled(client, { kind: entry.kind, title: fields.title, sinceMs, signal }));
+      return found(entry.kind, await findCreatedTitled(client, { ...search, kind: entry.kind, title: fields.title }));
     }
     default:
       return { kind: 'unreadable' };
   }
 }
 
-async function findMatch(items: AsyncIterable<Authored>, body: string, authorId: number | undefined): Promise<number | undefined> {
+/**
+ * The first item that matches, was created within the search window, and is this attempt's to claim.
+ * `since` is checked again on `created_at`, in case the platform ignores the parameter.
+ */
+async function findMatch(items: AsyncIterable<Listed>, kind: ItemKind, search: Search, matches: (item: Listed) => boolean): Promise<number | undefined> {
+  const earliest = search.sinceMs - RECONCILE_SKEW_MS;
   let scanned = 0;
   for await (const item of items) {
-    if (item.body === body && (authorId === undefined || item.author?.id === authorId)) return item.id;
+    if (matches(item) && !createdBefore(item, earliest) && (await search.claim({ kind, id: item.id }))) return item.id;
     if (++scanned >= MAX_SCANNED) return undefined;
   }
   return undefined;
+}
+
+function authoredBy(item: Listed, authorId: number | undefined): boolean {
+  return authorId === undefined || item.author?.id === authorId;
+}
+
+function createdBefore(item: Listed, earliestMs: number): boolean {
+  const at = item.created_at === undefined ? Number.NaN : Date.parse(item.created_at);
+  return Number.isFinite(at) && at < earliestMs;
 }
 
 function sinceOf(ms: number): string {

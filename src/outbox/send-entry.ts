@@ -2,6 +2,7 @@ import { endpoints } from '../api/schemas/endpoints';
 import { InvalidInputError } from '../errors';
 import type { KvSpace } from '../store/kv';
 import type { Secrets } from '../store/secrets';
+import type { CreatedItem } from './created-items';
 import { sendableWallId, sendingBotUser, type OutboxEntry } from './entry';
 import { uploadOnce } from './media';
 import { endpointById } from './outbox';
@@ -18,10 +19,10 @@ export interface SendEntryContext {
   signal: AbortSignal;
 }
 
-/** What a delivered entry created, for the loop guard. */
+/** What a delivered entry created: claimed for its attempt (`CreatedItems`), and for the loop guard. */
 export interface SendOutcome {
   /** `tokenUser`: the author, when the content is the token's own (a comment, a post without `bot_user_id`). */
-  created?: { kind: 'post' | 'comment'; id: number; tokenUser?: TokenUser };
+  created?: CreatedItem & { tokenUser?: TokenUser };
   /** Text posted through an incoming webhook (it comes back as a post without a known id). */
   sentText?: string;
 }
@@ -79,12 +80,14 @@ export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Prom
     case 'notification':
       await callOnce(ctx.client, endpoints['notifications.send'], { ...base, body: entry.notification });
       return {};
-    case 'announcement':
-      await callOnce(ctx.client, endpoints['announcements.create'], { ...base, body: entry.announcement });
-      return {};
-    case 'event':
-      await callOnce(ctx.client, endpoints['events.create'], { ...base, body: entry.event });
-      return {};
+    case 'announcement': {
+      const announcement = (await callOnce(ctx.client, endpoints['announcements.create'], { ...base, body: entry.announcement })) as Created;
+      return { created: { kind: 'announcement', id: announcement.id } };
+    }
+    case 'event': {
+      const event = (await callOnce(ctx.client, endpoints['events.create'], { ...base, body: entry.event })) as Created;
+      return { created: { kind: 'event', id: event.id } };
+    }
     case 'award':
       // spec: Award rules 3 — an identical row returns the existing award: safe to send again
       await callOnce(ctx.client, endpoints['achievements.award'], {

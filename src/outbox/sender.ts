@@ -3,14 +3,15 @@ import type { KvSpace } from '../store/kv';
 import type { QueueLease } from '../store/queue';
 import type { Store } from '../store/store';
 import { attemptKey, forgetEntry, readNote, writeNote } from './attempt-note';
-import { backoffMs, DEFAULT_BACKOFF, planRetry, type BackoffPolicy } from './backoff';
+import { DEFAULT_BACKOFF, planRetry, retryDelayMs, type BackoffPolicy } from './backoff';
 import { DEFAULT_COALESCE, digestKey, prepareDigest, type CoalesceOptions, type DigestState } from './coalesce';
 import { OutboxRecordSchema, withText, type OutboxEntry, type OutboxRecord } from './entry';
 import { classifyFailure } from './failure';
 import { keepLeaseAlive } from './lease-heartbeat';
 import { DONE_TTL_MS, doneKey, OUTBOX_KV } from './outbox';
 import { messagesWithin } from './pacer';
-import { reconcileEntry } from './reconcile';
+import { CreatedItems, ITEM_CLAIM_TTL_MS } from './created-items';
+import { RECONCILE_SKEW_MS, reconcileEntry } from './reconcile';
 import type { SendClient } from './send-client';
 import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
@@ -26,7 +27,7 @@ export interface SenderLogger {
 }
 
 export interface OutboxSenderOptions {
-  store: Pick<Store, 'outbox' | 'kv' | 'secrets'>;
+  store: Pick<Store, 'outbox' | 'kv' | 'secrets' | 'claims'>;
   clock: Clock;
   /** The client of a tenant (an `ApiClient` with the shared limiter); undefined for an unknown tenant. */
   clientFor: (tenant: string) => SendClient | undefined;
@@ -74,6 +75,7 @@ export class OutboxSender {
     Pick<OutboxSenderOptions, 'hooks' | 'logger' | 'resolve'>;
   private readonly coalesce: CoalesceOptions | undefined;
   private readonly kv: KvSpace;
+  private readonly items: CreatedItems;
   private readonly abort = new AbortController();
   private readonly lanes: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
@@ -92,6 +94,7 @@ export class OutboxSender {
     };
     this.coalesce = options.coalesce === false ? undefined : { ...DEFAULT_COALESCE, ...options.coalesce };
     this.kv = options.store.kv(OUTBOX_KV);
+    this.items = new CreatedItems(options.store.claims, this.kv);
   }
 
   start(): void {
@@ -206,7 +209,7 @@ export class OutboxSender {
   private async attempt(client: SendClient, lease: QueueLease, record: OutboxRecord, entry: OutboxEntry, key: string): Promise<Delivery> {
     const note = await readNote(this.kv, key);
     if (note?.maybeSent) {
-      const settled = await this.settle(client, record, entry, note.firstAt);
+      const settled = await this.settle(client, record, entry, note.firstAt, key);
       if (settled === 'drop') return { kind: 'drop', reason: 'the outcome of an earlier attempt is unknown and on_uncertain is drop: not resent' };
       if (settled) return this.after(entry, settled, lease.id);
     }
@@ -221,24 +224,48 @@ export class OutboxSender {
       if (classifyFailure(error).certainlyNotSent && !this.abort.signal.aborted) await writeNote(this.kv, key, { firstAt, maybeSent: false }, ttlMs);
       throw error;
     }
+    await this.own(entry.tenant, outcome, key);
     return this.after(entry, outcome, lease.id);
+  }
+
+  /**
+   * What an attempt created is claimed for it before the entry counts as delivered, so no other entry's
+   * reconcile takes it for its own. A store failure here fails the entry: its retry reconciles and claims
+   * the item then (the attempt note still says it may have been sent).
+   */
+  private async own(tenant: string, outcome: SendOutcome, key: string): Promise<void> {
+    const created = outcome.created;
+    if (!created) return;
+    if (!(await this.items.claim(tenant, { kind: created.kind, id: created.id }, key))) {
+      this.o.logger?.warn?.({ kind: created.kind, id: created.id }, 'outbox: an item this attempt created was claimed by another entry');
+    }
+    if (created.tokenUser) await this.items.noteTokenUser(tenant, created.tokenUser.id);
   }
 
   /**
    * An earlier attempt may have arrived. What can be read back is looked up on the platform (found:
    * done, nothing resent); awards are safe to resend; other writes follow `on_uncertain`.
    */
-  private async settle(client: SendClient, record: OutboxRecord, entry: OutboxEntry, sinceMs: number): Promise<SendOutcome | 'drop' | undefined> {
+  private async settle(client: SendClient, record: OutboxRecord, entry: OutboxEntry, sinceMs: number, key: string): Promise<SendOutcome | 'drop' | undefined> {
     if (isRepeatable(entry)) return undefined;
-    const result = await reconcileEntry(client, entry, sinceMs, this.abort.signal);
-    if (result.kind === 'found') return result.created ? { created: result.created } : {};
+    // the claims of items in the search window may have expired by now: sending again is the safe side
+    if (isReconcilable(entry) && this.o.clock.now() - sinceMs > ITEM_CLAIM_TTL_MS - RECONCILE_SKEW_MS) return undefined;
+    const result = await reconcileEntry(client, entry, {
+      sinceMs,
+      claim: (item) => this.items.claim(entry.tenant, item, key),
+      tokenUserId: await this.items.tokenUser(entry.tenant),
+      signal: this.abort.signal,
+    });
+    if (result.kind === 'found') return { created: result.item };
     if (result.kind === 'absent' || record.onUncertain === 'resend') return undefined;
     return 'drop';
   }
 
   private async after(entry: OutboxEntry, outcome: SendOutcome, entryId: string): Promise<Delivery> {
     try {
-      if (outcome.created) await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...outcome.created, entryId });
+      const created = outcome.created;
+      if (created && (created.kind === 'post' || created.kind === 'comment'))
+        await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...created, kind: created.kind, entryId });
       if (outcome.sentText !== undefined) await this.o.hooks?.onSentText?.({ tenant: entry.tenant, text: outcome.sentText });
     } catch (error) {
       this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: a delivery hook failed');
@@ -268,20 +295,11 @@ export class OutboxSender {
       await queue.deadLetter(lease, `outcome unknown (${failure.message}); not resent (on_uncertain: drop)`);
       return;
     }
-    const delay = this.retryDelay(lease, record, failure);
+    const floorMs = failure.kind === 'uncertain' && isReconcilable(record.entry) ? this.o.uncertainDelayMs : 0;
+    const delay = retryDelayMs({ failure, attempts: lease.attempts, floorMs, policy: this.o.backoff, random: this.o.random });
     const plan = planRetry(now, delay, record.deadlineAt);
     if (plan.kind === 'expired') await queue.deadLetter(lease, `deadline passed; last error: ${failure.message}`);
     else await queue.retry(lease, plan.atMs, failure.message);
-  }
-
-  private retryDelay(lease: QueueLease, record: OutboxRecord, failure: ReturnType<typeof classifyFailure>): number {
-    if (failure.kind === 'rate') {
-      // spec: Limits — Retry-After (seconds) on 429: never earlier, a little jitter after
-      const after = failure.retryAfterMs ?? 1_000;
-      return after + Math.round(this.o.random() * Math.min(1_000, after / 10));
-    }
-    const floor = failure.kind === 'uncertain' && isReconcilable(record.entry) ? this.o.uncertainDelayMs : 0;
-    return backoffMs(lease.attempts, this.o.backoff, this.o.random(), floor);
   }
 
   private coalescer(): Parameters<typeof prepareDigest>[0] {

@@ -15,8 +15,9 @@ export interface SharedRateLimiterOptions {
 /**
  * The API client's `RateLimiter` over `store.rate`: every replica sharing the store draws from one
  * budget per token and per incoming webhook (spec: Limits), so together they stay under 60 per
- * minute. The platform's `X-RateLimit-*` headers correct the shared log when someone else spent part
- * of the budget, and a 429's `Retry-After` blocks the key for every replica until it has passed.
+ * minute, spread one send every (60 s + margin) / limit once half of it is in use (see `PacingOptions`).
+ * The platform's `X-RateLimit-*` headers correct the shared log when someone else spent part of the
+ * budget, and a 429's `Retry-After` blocks the key for every replica until it has passed.
  *
  * @example
  * const limiter = new SharedRateLimiter({ rate: store.rate, clock });
@@ -33,6 +34,8 @@ export class SharedRateLimiter implements RateLimiter {
   /** Keys whose limit an answer has told us; until then one request at a time learns it. */
   private readonly known = new Set<string>();
   private readonly probes = new Map<string, { done: Promise<void>; resolve: () => void }>();
+  /** Store writes still under way (`flushed`). */
+  private readonly writes = new Set<Promise<void>>();
 
   constructor(options: SharedRateLimiterOptions) {
     this.rate = options.rate;
@@ -66,7 +69,10 @@ export class SharedRateLimiter implements RateLimiter {
     }
   }
 
-  /** Waits for a slot in the shared window (and past any `Retry-After`), and takes it. */
+  /**
+   * Reserves the next slot of the shared budget (past any `Retry-After`) and waits for it. A slot
+   * reserved before a 429 came is given up (a gap in the spacing, never an extra request).
+   */
   private async take(key: string, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
@@ -76,8 +82,12 @@ export class SharedRateLimiter implements RateLimiter {
         continue;
       }
       const decision = await this.rate.take(key, pacedWindow(this.limitOf(key), this.pacing));
-      if (decision.ok) return;
-      await this.clock.sleep(Math.max(1, decision.waitMs), signal);
+      if (!decision.ok) {
+        await this.clock.sleep(Math.max(1, decision.waitMs), signal);
+        continue;
+      }
+      if (decision.waitMs > 0) await this.clock.sleep(decision.waitMs, signal);
+      if ((this.blockedUntil.get(key) ?? 0) <= this.clock.now()) return;
     }
   }
 
@@ -95,7 +105,13 @@ export class SharedRateLimiter implements RateLimiter {
     if (budget.remaining === undefined) return;
     const window = pacedWindow(this.limitOf(key), this.pacing);
     const resetAtMs = budget.resetAtMs === undefined ? undefined : budget.resetAtMs + this.pacing.marginMs;
-    this.record(key, { ...window, remaining: Math.min(window.limit, budget.remaining), ...(resetAtMs === undefined ? {} : { resetAtMs }) });
+    this.record(key, {
+      ...window,
+      remaining: Math.min(window.limit, budget.remaining),
+      ...(resetAtMs === undefined ? {} : { resetAtMs }),
+      // every replica paces under the platform's limit from the first answer any of them got
+      ...(budget.limit !== undefined && budget.limit > 0 ? { platformLimit: Math.floor(budget.limit) } : {}),
+    });
   }
 
   backoff(key: string, untilMs: number): void {
@@ -119,8 +135,15 @@ export class SharedRateLimiter implements RateLimiter {
     probe.resolve();
   }
 
+  /** Resolves once every observation made so far is in the store, where the other replicas see it. */
+  async flushed(): Promise<void> {
+    await Promise.all([...this.writes]);
+  }
+
   private record(key: string, observation: Parameters<SharedRateBudget['observe']>[1]): void {
-    this.rate.observe(key, observation).catch(this.onError);
+    const write = this.rate.observe(key, observation).catch(this.onError);
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
   }
 }
 

@@ -54,6 +54,25 @@ describe('LoopGuard', () => {
     expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload })).toEqual({ ignore: false });
   });
 
+  it("takes one post per sending of a text for the webhook's, not a later identical post by an employee", async () => {
+    await guard.noteSentText('acme', 'Deploy finished');
+    const webhooks = post(8, { id: 2001, body: 'Deploy finished' });
+    const employees = post(9, { id: 2002, body: 'Deploy finished' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: webhooks })).toEqual({ ignore: true, reason: 'runtime_text' });
+    // every bot checks the same post and gets the same answer
+    expect(await guard.check({ tenant: 'acme', bot: 'welcome', event: 'post.created', payload: webhooks })).toEqual({ ignore: true, reason: 'runtime_text' });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: employees })).toEqual({ ignore: false });
+    // sent twice: two posts are the webhook's
+    await guard.noteSentText('acme', 'Deploy finished');
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: employees })).toEqual({ ignore: true, reason: 'runtime_text' });
+  });
+
+  it('does not take a comment for an incoming-webhook post by its text', async () => {
+    await guard.noteSentText('acme', 'Deploy finished');
+    const comment = post(8, { body: 'Deploy finished', post_id: 9 });
+    expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'comment.created', payload: comment })).toEqual({ ignore: false });
+  });
+
   it("ignores content by the token's system user, learned from what the runtime created (spec: Authentication, 4)", async () => {
     await guard.noteTokenUser('acme', { id: 3, type: 'system' });
     expect(await guard.check({ tenant: 'acme', bot: 'kudos', event: 'post.created', payload: post(3) })).toEqual({ ignore: true, reason: 'token_user' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, DEFAULT_BACKOFF, planRetry } from '../../src/outbox/backoff';
+import { backoffMs, DEFAULT_BACKOFF, planRetry, rateLimitedBackoffMs, retryDelayMs } from '../../src/outbox/backoff';
 
 describe('backoffMs', () => {
   const policy = { baseMs: 1_000, maxMs: 60_000 };
@@ -23,6 +23,34 @@ describe('backoffMs', () => {
   it('spreads entries that failed together over the window instead of bringing them back together', () => {
     const delays = new Set([0, 0.25, 0.5, 0.75, 1].map((r) => backoffMs(4, DEFAULT_BACKOFF, r)));
     expect(delays.size).toBe(5);
+  });
+});
+
+describe('rateLimitedBackoffMs', () => {
+  it('doubles per attempt after a 429 that named no wait, and never waits longer than the one-minute window (spec: Limits)', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => rateLimitedBackoffMs(n, DEFAULT_BACKOFF, 1))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]);
+    expect(rateLimitedBackoffMs(30, DEFAULT_BACKOFF, 1)).toBe(60_000);
+    expect(rateLimitedBackoffMs(30, DEFAULT_BACKOFF, 0)).toBe(30_000);
+  });
+});
+
+describe('retryDelayMs', () => {
+  const base = { floorMs: 0, policy: DEFAULT_BACKOFF, random: () => 1 };
+
+  it("waits out a 429's Retry-After, a little jitter after, never earlier (spec: Limits)", () => {
+    expect(retryDelayMs({ ...base, failure: { kind: 'rate', retryAfterMs: 20_000 }, attempts: 1 })).toBe(21_000);
+    expect(retryDelayMs({ ...base, failure: { kind: 'rate', retryAfterMs: 20_000 }, attempts: 1, random: () => 0 })).toBe(20_000);
+  });
+
+  it('backs a 429 that named no wait off per attempt, up to one window', () => {
+    expect(retryDelayMs({ ...base, failure: { kind: 'rate' }, attempts: 1 })).toBe(1_000);
+    expect(retryDelayMs({ ...base, failure: { kind: 'rate' }, attempts: 5 })).toBe(16_000);
+    expect(retryDelayMs({ ...base, failure: { kind: 'rate' }, attempts: 12 })).toBe(60_000);
+  });
+
+  it('backs other failures off from the floor', () => {
+    expect(retryDelayMs({ ...base, failure: { kind: 'uncertain' }, attempts: 1, floorMs: 30_000 })).toBe(30_000);
+    expect(retryDelayMs({ ...base, failure: { kind: 'transient' }, attempts: 12 })).toBe(DEFAULT_BACKOFF.maxMs);
   });
 });
 

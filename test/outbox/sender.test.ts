@@ -67,6 +67,31 @@ describe('outbox sender against the sandbox', () => {
     expect((await r.platform.wallPosts(3)).filter((p) => p.body === 'after the wait')).toHaveLength(1);
   });
 
+  it('backs off exponentially, with jitter and a cap, from a 429 without Retry-After or X-RateLimit-Reset (spec: Limits)', async () => {
+    const r = await setup({ random: Math.random });
+    // a 429 from something in front of the API: no Retry-After, no rate-limit headers at all
+    await r.platform.control('POST', '/_sandbox/faults', { method: 'POST', path: '/api/open/v1/walls/*/posts', status: 429 });
+    await r.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 3, body: 'after the storm' });
+    const start = r.clock.now();
+    r.sender.start();
+    const tries = async () => (await r.platform.requests({ method: 'POST', path: '/api/open/v1/walls/3/posts' })).map((q) => Date.parse(q.at));
+    // ten minutes of clock time, a second per step
+    expect(await r.run(() => r.clock.now() - start >= 10 * 60_000, { advanceMs: 1_000, maxRealMs: 30_000 })).toBe(true);
+    const at = await tries();
+    const inFirstTwoMinutes = at.filter((t) => t - start <= 120_000).length;
+    // 1, 2, 4, 8, 16, 32, 60 s ceilings: a handful of tries, not one every second or two
+    expect(inFirstTwoMinutes).toBeGreaterThanOrEqual(4);
+    expect(inFirstTwoMinutes).toBeLessThanOrEqual(9);
+    const gaps = at.slice(1).map((t, i) => t - (at[i] ?? 0));
+    // the cap: never longer than a rate window (plus a step of the test's clock, and the log's whole seconds), and it is reached
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(62_000);
+    expect(gaps.filter((g) => g >= 30_000).length).toBeGreaterThanOrEqual(3);
+
+    await r.platform.control('DELETE', '/_sandbox/faults');
+    expect(await r.run(async () => (await r.store.outbox.list()).length === 0, { advanceMs: 1_000 })).toBe(true);
+    expect((await r.platform.wallPosts(3)).filter((p) => p.body === 'after the storm')).toHaveLength(1);
+  });
+
   it('sends every kind of entry to its endpoint', async () => {
     const r = await setup();
     const refs = directoryRefs(r.platform.sandbox.ctx);

@@ -12,7 +12,8 @@ afterEach(async () => {
 async function setup() {
   const clock = new AdjustableClock({ start: Date.parse('2026-11-23T08:00:00Z'), frozen: true });
   temp = await openTempStore(clock);
-  const make = () => new SharedRateLimiter({ rate: temp!.store.rate, clock, pacing: { marginMs: 0 } });
+  // bursts allowed: these tests count the shared log; spreading is checked in pacing-spread.test.ts
+  const make = () => new SharedRateLimiter({ rate: temp!.store.rate, clock, pacing: { marginMs: 0, spread: false } });
   return { clock, a: make(), b: make() };
 }
 

@@ -70,6 +70,50 @@ export function claimsAndRateContract(ctx: ContractContext): void {
       expect((await ctx.store.rate.take('token:t2', window)).ok).toBe(true);
     });
 
+    it('reserves the next slot spacingMs after the latest when asked, across connections', async () => {
+      const other = await ctx.open();
+      const window = { limit: 3, windowMs: MINUTE, spacingMs: 6_000 };
+      expect(await ctx.store.rate.take('token:s', window)).toEqual({ ok: true, waitMs: 0 });
+      // the next slots are reserved in turn, each 6 s after the one before
+      expect(await other.rate.take('token:s', window)).toEqual({ ok: true, waitMs: 6_000 });
+      ctx.clock.advance(1_000);
+      expect(await ctx.store.rate.take('token:s', window)).toEqual({ ok: true, waitMs: 11_000 });
+      // three in the window: the next slot comes when the first leaves it
+      expect(await other.rate.take('token:s', window)).toEqual({ ok: true, waitMs: MINUTE - 1_000 });
+      // nothing is reserved more than a window ahead
+      expect(await other.rate.take('token:s', window)).toEqual({ ok: false, waitMs: 5_000 });
+      // without spacing a take is now or not at all
+      expect(await ctx.store.rate.take('token:s', { limit: 3, windowMs: MINUTE })).toEqual({ ok: false, waitMs: 65_000 });
+    });
+
+    it('grants a burst back to back while the window holds fewer than it, then spaces them', async () => {
+      const window = { limit: 10, windowMs: MINUTE, spacingMs: 6_000, burst: 3 };
+      const waits = [];
+      for (let i = 0; i < 5; i += 1) waits.push((await ctx.store.rate.take('token:b', window)).waitMs);
+      expect(waits).toEqual([0, 0, 0, 6_000, 12_000]);
+    });
+
+    it('takes under the limit the platform reported, for every connection, with its wider spacing', async () => {
+      const other = await ctx.open();
+      const assumed = { limit: 60, windowMs: MINUTE, spacingMs: 1_000 };
+      await ctx.store.rate.observe('token:p', { ...assumed, remaining: 60, platformLimit: 6 });
+      expect(await other.rate.take('token:p', assumed)).toEqual({ ok: true, waitMs: 0 });
+      // 60 s / 6 = 10 s apart, not the 1 s the taker assumed
+      expect(await other.rate.take('token:p', assumed)).toEqual({ ok: true, waitMs: 10_000 });
+      // a later answer with a higher limit replaces the lower one
+      await ctx.store.rate.observe('token:p', { ...assumed, remaining: 60, platformLimit: 60 });
+      expect(await other.rate.take('token:p', assumed)).toEqual({ ok: true, waitMs: 11_000 });
+    });
+
+    it('does not count reserved slots ahead as spent when the platform reports its count', async () => {
+      const window = { limit: 4, windowMs: MINUTE, spacingMs: 1_000 };
+      for (let i = 0; i < 3; i += 1) await ctx.store.rate.take('token:r', window);
+      // one slot has gone out, two are ahead; the platform counts 2 spent: one by someone else
+      await ctx.store.rate.observe('token:r', { ...window, remaining: 2, resetAtMs: ctx.clock.now() + MINUTE });
+      // 1 sent + 2 reserved + 1 spent elsewhere: the window is full until the first leaves it
+      expect(await ctx.store.rate.take('token:r', window)).toEqual({ ok: true, waitMs: MINUTE });
+    });
+
     it('keeps keys apart', async () => {
       const window = { limit: 1, windowMs: MINUTE };
       expect((await ctx.store.rate.take('token:a', window)).ok).toBe(true);

@@ -4,7 +4,8 @@
  * - `<p>:schema_version`, `<p>:migrate_lock`, `<p>:meta` (hash: secret salt)
  * - `<p>:q:<queue>:` + `seq` (counter), `e:<id>` (entry hash), `t:<target>` (list: the target's line),
  *   `ready` (zset: target -> when its head is available), `live` / `dead` (zsets: id -> seq)
- * - `<p>:dd:<key>` (dedupe: expiry time), `<p>:claim:<key>` ("<expiry> <owner>"), `<p>:rate:<key>` (zset log)
+ * - `<p>:dd:<key>` (dedupe: expiry time), `<p>:claim:<key>` ("<expiry> <owner>"), `<p>:rate:<key>` (zset log),
+ *   `<p>:rate-limit:<key>` (the platform's reported limit)
  * - `<p>:kv:<namespace>:<key>` (JSON {v, e}), `<p>:kvidx:<namespace>` (zset of keys, for prefix listing)
  * - `<p>:secrets` (hash: name -> sealed value)
  */
@@ -34,6 +35,10 @@ export class RedisKeys {
   }
   rate(key: string): string {
     return `${this.prefix}:rate:${key}`;
+  }
+
+  rateLimit(key: string): string {
+    return `${this.prefix}:rate-limit:${key}`;
   }
   // the namespace is URI-encoded so that a ':' in it cannot make two namespaces' keys meet
   kv(namespace: string, key: string): string {

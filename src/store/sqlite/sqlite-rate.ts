@@ -5,7 +5,11 @@ import {
   RateKeySchema,
   RateObservationSchema,
   RateWindowSchema,
+  decideTake,
+  effectiveWindow,
   missingSpend,
+  PLATFORM_LIMIT_TTL_MS,
+  spentBy,
   phantomStamp,
   type SharedRateBudget,
   type RateDecision,
@@ -13,7 +17,11 @@ import {
   type RateWindow,
 } from '../rate-budget';
 
-/** The sliding-window log as a JSON array of grant times per key, read and written in one IMMEDIATE transaction. */
+/**
+ * The sliding-window log as a JSON array of grant times per key, read, decided and written in one IMMEDIATE
+ * transaction. The platform's reported limit of a key sits in the same table under `#limit:<key>`, as
+ * `[limit, until]` (no schema change for one number).
+ */
 export class SqliteRate implements SharedRateBudget {
   private readonly takeTx: (key: string, window: RateWindow, now: number) => RateDecision;
   private readonly observeTx: (key: string, observation: RateObservation, now: number) => void;
@@ -29,19 +37,23 @@ export class SqliteRate implements SharedRateBudget {
       const stamps: number[] = row ? JSON.parse(row.stamps) : [];
       return stamps.filter((s) => s > now - windowMs);
     };
-    this.takeTx = db.transaction((key: string, window: RateWindow, now: number): RateDecision => {
+    const platformLimit = (key: string, now: number): number | undefined => {
+      const row = read.get(limitKey(key)) as { stamps: string } | undefined;
+      const [limit, until] = row ? (JSON.parse(row.stamps) as [number, number]) : [];
+      return limit !== undefined && until !== undefined && until > now ? limit : undefined;
+    };
+    this.takeTx = db.transaction((key: string, requested: RateWindow, now: number): RateDecision => {
+      const window = effectiveWindow(requested, platformLimit(key, now));
       const stamps = live(key, window.windowMs, now);
-      if (stamps.length >= window.limit) {
-        const oldest = stamps[stamps.length - window.limit] ?? now;
-        return { ok: false, waitMs: Math.max(1, oldest + window.windowMs - now) };
-      }
-      stamps.push(now);
-      write.run(key, JSON.stringify(stamps));
-      return { ok: true, waitMs: 0 };
+      const { slot, ...decision } = decideTake(stamps, window, now);
+      if (!decision.ok || slot === undefined) return decision;
+      write.run(key, JSON.stringify([...stamps, slot].sort((a, b) => a - b)));
+      return decision;
     }).immediate;
     this.observeTx = db.transaction((key: string, observation: RateObservation, now: number): void => {
+      if (observation.platformLimit !== undefined) write.run(limitKey(key), JSON.stringify([observation.platformLimit, now + PLATFORM_LIMIT_TTL_MS]));
       const stamps = live(key, observation.windowMs, now);
-      const missing = missingSpend(observation, stamps.length);
+      const missing = missingSpend(observation, spentBy(stamps, now));
       if (missing === 0) return;
       const at = phantomStamp(now, observation);
       const merged = [...stamps, ...Array.from({ length: missing }, () => at)].sort((a, b) => a - b);
@@ -56,4 +68,8 @@ export class SqliteRate implements SharedRateBudget {
   async observe(key: string, observation: RateObservation): Promise<void> {
     this.observeTx(parseOrThrow(RateKeySchema, key, 'key'), parseOrThrow(RateObservationSchema, observation, 'observation'), this.clock.now());
   }
+}
+
+function limitKey(key: string): string {
+  return `#limit:${key}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRateBudget, parseReset, parseRetryAfter } from '../../../src/api/rate-headers';
+import { parseRateBudget, parseReset, parseRetryAfter, rateLimitedWaitFromHeaders } from '../../../src/api/rate-headers';
 import { MemoryRateLimiter, rateLimitKey } from '../../../src/api/rate-limiter';
 import { AdjustableClock } from '../../../src/clock';
 import { settle } from './platform-double';
@@ -44,6 +44,14 @@ describe('rate-limit headers (spec: Limits)', () => {
     const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': '20' };
     expect(parseRateBudget(headers, T0)).toEqual({ limit: 60, remaining: 12, resetAtMs: T0 + 20_000 });
     expect(parseRateBudget({}, T0)).toBeUndefined();
+  });
+
+  it("takes a 429's wait from Retry-After, else from an X-RateLimit-Reset ahead (within ten minutes), else names none", () => {
+    expect(rateLimitedWaitFromHeaders({ 'retry-after': '7', 'x-ratelimit-reset': '30' }, T0)).toBe(7_000);
+    expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': '30' }, T0)).toBe(30_000);
+    expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': String(T0 / 1000 - 5) }, T0)).toBeUndefined();
+    expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': String(T0 / 1000 + 3_600) }, T0)).toBeUndefined();
+    expect(rateLimitedWaitFromHeaders({}, T0)).toBeUndefined();
   });
 });
 
