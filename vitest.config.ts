@@ -4,14 +4,14 @@ import { defineConfig } from 'vitest/config';
 /** The package's entry points, as bots import them, resolved to the sources (as tsconfig.json's `paths`). */
 const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 
+export const intrabotAliases = [
+  { find: /^intrabot$/, replacement: source('index.ts') },
+  { find: /^intrabot\/helpers$/, replacement: source('helpers/index.ts') },
+  { find: /^intrabot\/testing$/, replacement: source('testing/index.ts') },
+];
+
 export default defineConfig({
-  resolve: {
-    alias: [
-      { find: /^intrabot$/, replacement: source('index.ts') },
-      { find: /^intrabot\/helpers$/, replacement: source('helpers/index.ts') },
-      { find: /^intrabot\/testing$/, replacement: source('testing/index.ts') },
-    ],
-  },
+  resolve: { alias: intrabotAliases },
   test: {
     include: ['test/**/*.test.ts', 'bots/**/*.test.ts'],
     testTimeout: 20_000,

@@ -77,7 +77,12 @@ async function bundleDeclarations() {
       warn(warning);
     },
   });
-  await bundle.write({ dir: DIST, format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: (chunk) => `types/${chunk.name.replace(/\.d$/, '')}-[hash].d.ts` });
+  await bundle.write({
+    dir: DIST,
+    format: 'es',
+    entryFileNames: '[name].d.ts',
+    chunkFileNames: (chunk) => `types/${chunk.name.replace(/\.d$/, '')}-[hash].d.ts`,
+  });
   await bundle.close();
 }
 
@@ -92,7 +97,11 @@ function declarationFiles(dir = DIST) {
 }
 
 /** The package a bare specifier names (`@scope/name/sub` -> `@scope/name`). */
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** Declarations that import a package a consumer does not install would fail to type-check there. */
 function checkDeclarationImports() {
