@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The package's entry points, as bots import them, resolved to the sources (as tsconfig.json's `paths`). */
 const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
@@ -14,6 +14,8 @@ export default defineConfig({
   resolve: { alias: intrabotAliases },
   test: {
     include: ['test/**/*.test.ts', 'bots/**/*.test.ts'],
+    // packs and installs the package (minutes): npm run test:package, its own step in CI
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // two cores: integration tests start servers; a few files at a time keeps them honest
