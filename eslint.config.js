@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 export default defineConfig([
   // dot folders too, as tsconfig's include skips them: tests make scratch bots in test/**/.tmp-*/
   // badsyntax: a bot that does not compile, on purpose (test/runtime/bot-failures.test.ts)
-  { ignores: ['.build/', 'node_modules/', '.scratch/', 'coverage/', '.intrabot/', '**/.*/', 'test/fixtures/bots-broken/badsyntax/'] },
+  { ignores: ['.build/', 'dist/', 'node_modules/', '.scratch/', 'coverage/', '.intrabot/', '**/.*/', 'test/fixtures/bots-broken/badsyntax/'] },
   {
     files: ['{src,test,bots,bench}/**/*.ts', '{bin,scripts}/**/*.mjs'],
     languageOptions: {

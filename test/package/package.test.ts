@@ -59,6 +59,46 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** Runs `npm run <script>` in the project on free ports and checks the README's /hello exchange against it. */
+async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
+  const [port, sandboxPort] = [await freePort(), await freePort()];
+  const env = cleanEnv({ INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_LOG_LEVEL: 'warn' });
+  // its own process group, so npm and the runtime under it stop together
+  const child = spawn('npm', ['run', script], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  try {
+    let ready = false;
+    for (let i = 0; i < 600 && !ready; i++) {
+      ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!ready) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ready, output).toBe(true);
+    // the README's two curl lines, on this run's sandbox port
+    const readme = readFileSync(join(project, 'README.md'), 'utf8');
+    const [postLine, commentsLine] = readme
+      .split('\n')
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => line.replaceAll('localhost:4010', `localhost:${sandboxPort}`));
+    const posted = JSON.parse(await ok(postLine!, project)) as { data: { id: number } };
+    let comments: { body?: string }[] = [];
+    for (let i = 0; i < 100 && comments.length === 0; i++) {
+      comments = (JSON.parse(await ok(commentsLine!.replace('<id>', String(posted.data.id)), project)) as { data: { body?: string }[] }).data;
+      if (comments.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(comments[0]?.body, output).toMatch(/^Hello, \S.*!$/);
+  } finally {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  }
+  await exited;
+  expect(output).not.toContain('not loaded');
+}
+
 describe('the intrabot package', () => {
   it('holds what a consumer runs: the build, the CLI, the shared templates, and no sources, tests or example bots', async () => {
     const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
@@ -101,7 +141,7 @@ describe('the intrabot package', () => {
     expect(tree).not.toMatch(/cookie@2/);
   });
 
-  it('type-checks with fully typed handlers under strict NodeNext and Bundler resolution, with no dev dependency of intrabot', async () => {
+  it('type-checks with fully typed handlers under strict NodeNext, Node16 and Bundler resolution, with the current @types/node, and no dev dependency of intrabot', async () => {
     // wrong uses that type-check only when payloads, config and helpers degrade to `any`
     writeFileSync(
       join(project, 'bots', 'hello', 'types-probe.ts'),
@@ -142,13 +182,19 @@ export const pair = () => startPair(1).then((p) => directoryRefsOf(p)?.company_w
       types: ['node'],
       target: 'ES2022',
     };
-    for (const [name, resolution] of [
+    const resolutions = [
       ['nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext' }],
+      ['node16', { module: 'Node16', moduleResolution: 'Node16' }],
       ['bundler', { module: 'ESNext', moduleResolution: 'Bundler' }],
-    ] as const) {
+    ] as const;
+    for (const [name, resolution] of resolutions) {
       writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...strict, ...resolution }, include: ['bots'] }, null, 2));
-      await ok(`npx tsc -p tsconfig.${name}.json`, project);
     }
+    // with the tool versions the scaffold pins (intrabot's own), then with the newest TypeScript 5 and
+    // @types/node (Node16 resolves as NodeNext does for these files: checked once)
+    for (const [name] of resolutions) await ok(`npx tsc -p tsconfig.${name}.json`, project);
+    await ok('npm install --no-save --no-audit --no-fund typescript@5 @types/node@latest', project);
+    for (const name of ['nodenext', 'bundler']) await ok(`npx tsc -p tsconfig.${name}.json`, project);
     await ok('npm run typecheck', project);
     rmSync(join(project, 'bots', 'hello', 'types-probe.ts'));
     // intrabot's declarations name no package the project lacks (@types/better-sqlite3 is intrabot's dev dependency)
@@ -175,41 +221,10 @@ export const pair = () => startPair(1).then((p) => directoryRefsOf(p)?.company_w
   });
 
   it("starts on the sandbox with npm start, and the hello bot answers the README's /hello post", async () => {
-    const [port, sandboxPort] = [await freePort(), await freePort()];
-    const env = cleanEnv({ INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_LOG_LEVEL: 'warn' });
-    // its own process group, so npm and the runtime under it stop together
-    const child = spawn('npm', ['start'], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    try {
-      let ready = false;
-      for (let i = 0; i < 600 && !ready; i++) {
-        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (!ready) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(ready, output).toBe(true);
-      // the README's two curl lines, on this run's sandbox port
-      const readme = readFileSync(join(project, 'README.md'), 'utf8');
-      const [postLine, commentsLine] = readme
-        .split('\n')
-        .filter((line) => line.startsWith('curl '))
-        .map((line) => line.replaceAll('localhost:4010', `localhost:${sandboxPort}`));
-      const posted = JSON.parse(await ok(postLine!, project)) as { data: { id: number } };
-      let comments: { body?: string }[] = [];
-      for (let i = 0; i < 100 && comments.length === 0; i++) {
-        comments = (JSON.parse(await ok(commentsLine!.replace('<id>', String(posted.data.id)), project)) as { data: { body?: string }[] }).data;
-        if (comments.length === 0) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(comments[0]?.body, output).toMatch(/^Hello, \S.*!$/);
-    } finally {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
-    }
-    await exited;
-    expect(output).not.toContain('not loaded');
+    await greetsThroughReadme('start');
+  });
+
+  it('starts the same way with npm run dev', async () => {
+    await greetsThroughReadme('dev');
   });
 });
