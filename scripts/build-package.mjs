@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
 const DIST = join(ROOT, 'dist');
-const TYPES = join(ROOT, '.build', 'types');
+const TYPES = join(ROOT, 'node_modules', '.cache', 'intrabot-types');
 /** The package's entry points (package.json `exports`), by their path under src/ without `.ts`. */
 export const ENTRIES = ['index', 'testing/index', 'helpers/index'];
 /** Packages a consumer has: intrabot's dependencies, and Node's own types. */
