@@ -11,15 +11,15 @@
 // The CLI's own start-up build (bin/build.mjs, .build/<key>/) is another thing: in this repository
 // `intrabot` runs from it; an installed package runs from dist/.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { isBuiltin } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
 const DIST = join(ROOT, 'dist');
-const TYPES = join(ROOT, 'node_modules', '.cache', 'intrabot-types');
 /** The package's entry points (package.json `exports`), by their path under src/ without `.ts`. */
 export const ENTRIES = ['index', 'testing/index', 'helpers/index'];
 /** Packages a consumer has: intrabot's dependencies, and Node's own types. */
@@ -58,17 +58,17 @@ async function buildJavaScript() {
   });
 }
 
-function emitDeclarations() {
-  rmSync(TYPES, { recursive: true, force: true });
+/** tsc's declarations, one per source file, into `dir` (outside node_modules, which the bundler would leave out). */
+function emitDeclarations(dir) {
   const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', dir], { stdio: 'inherit' });
 }
 
-async function bundleDeclarations() {
+async function bundleDeclarations(types) {
   const { rollup } = await import('rollup');
   const { dts } = await import('rollup-plugin-dts');
   const bundle = await rollup({
-    input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(TYPES, `${entry}.d.ts`)])),
+    input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(types, `${entry}.d.ts`)])),
     plugins: [dts({ respectExternal: false })],
     // packages are the consumer's to resolve (intrabot's dependencies), never inlined
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
@@ -103,25 +103,37 @@ const packageOf = (spec) =>
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/');
 
-/** Declarations that import a package a consumer does not install would fail to type-check there. */
+/**
+ * Declarations that import a package a consumer does not install would fail to type-check there, and a
+ * relative import that does not name a bundled file (`./x.js` for `./x.d.ts`) fails under NodeNext.
+ */
 function checkDeclarationImports() {
   const problems = [];
   for (const file of declarationFiles()) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]|reference\s+types=['"]([^'"]+)['"]/g)) {
       const spec = match[1] ?? match[2];
-      if (spec.startsWith('.') || isBuiltin(spec)) continue;
-      if (!ALLOWED_TYPE_PACKAGES.has(packageOf(spec))) problems.push(`${relative(ROOT, file)} imports ${spec}`);
+      if (spec.startsWith('.')) {
+        if (!spec.endsWith('.js') || !existsSync(resolve(dirname(file), spec.replace(/\.js$/, '.d.ts'))))
+          problems.push(`${relative(ROOT, file)} imports ${spec}`);
+      } else if (!isBuiltin(spec) && !ALLOWED_TYPE_PACKAGES.has(packageOf(spec))) {
+        problems.push(`${relative(ROOT, file)} imports ${spec}`);
+      }
     }
   }
-  if (problems.length) throw new Error(`declarations reach beyond intrabot's dependencies:\n  ${problems.join('\n  ')}`);
+  if (problems.length) throw new Error(`declarations a consumer could not resolve:\n  ${problems.join('\n  ')}`);
 }
 
 export async function buildPackage() {
   rmSync(DIST, { recursive: true, force: true });
   await buildJavaScript();
-  emitDeclarations();
-  await bundleDeclarations();
+  const types = mkdtempSync(join(tmpdir(), 'intrabot-types-'));
+  try {
+    emitDeclarations(types);
+    await bundleDeclarations(types);
+  } finally {
+    rmSync(types, { recursive: true, force: true });
+  }
   checkDeclarationImports();
 }
 
