@@ -7,14 +7,14 @@ import tseslint from 'typescript-eslint';
 export default defineConfig([
   // dot folders too, as tsconfig's include skips them: tests make scratch bots in test/**/.tmp-*/
   // badsyntax: a bot that does not compile, on purpose (test/runtime/bot-failures.test.ts)
-  { ignores: ['.build/', 'node_modules/', '.scratch/', 'coverage/', '.intrabot/', '**/.*/', 'test/fixtures/bots-broken/badsyntax/'] },
+  { ignores: ['.build/', 'dist/', 'node_modules/', '.scratch/', 'coverage/', '.intrabot/', '**/.*/', 'test/fixtures/bots-broken/badsyntax/'] },
   {
-    files: ['{src,test,bots,bench}/**/*.ts', 'bin/**/*.mjs'],
+    files: ['{src,test,bots,bench}/**/*.ts', '{bin,scripts}/**/*.mjs'],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: {
         // tsconfig.json covers the .ts trees; bin/ is plain JS outside it, typed by a default project
-        projectService: { allowDefaultProject: ['bin/*.mjs'] },
+        projectService: { allowDefaultProject: ['bin/*.mjs', 'scripts/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -24,6 +24,25 @@ export default defineConfig([
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  // the example bots are what bot authors copy: they use the public API only, as a bots repository of
+  // its own must (issue #14), never intrabot's sources or the sandbox's internals
+  {
+    files: ['bots/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src(/|$)',
+              message: "A bot imports the framework by its package name: 'intrabot', 'intrabot/helpers' or, in tests, 'intrabot/testing'.",
+            },
+            { regex: '^intrabot/(?!(helpers|testing)$)', message: "intrabot's public entry points are 'intrabot', 'intrabot/helpers' and 'intrabot/testing'." },
+          ],
+        },
+      ],
     },
   },
 ]);

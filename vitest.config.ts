@@ -1,8 +1,21 @@
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The package's entry points, as bots import them, resolved to the sources (as tsconfig.json's `paths`). */
+const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
+
+export const intrabotAliases = [
+  { find: /^intrabot$/, replacement: source('index.ts') },
+  { find: /^intrabot\/helpers$/, replacement: source('helpers/index.ts') },
+  { find: /^intrabot\/testing$/, replacement: source('testing/index.ts') },
+];
 
 export default defineConfig({
+  resolve: { alias: intrabotAliases },
   test: {
     include: ['test/**/*.test.ts', 'bots/**/*.test.ts'],
+    // packs and installs the package (minutes): npm run test:package, its own step in CI
+    exclude: [...configDefaults.exclude, 'test/package/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // two cores: integration tests start servers; a few files at a time keeps them honest

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
+import { directoryRefsOf, type Pair, startPair } from 'intrabot/testing';
 
 const fixture = (name: string): string => readFileSync(`test/fixtures/alerts/${name}`, 'utf8');
 
@@ -17,7 +16,7 @@ describe('the alerts bot', () => {
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['alerts'] });
-    opsWall = directoryRefs(pair.sandbox.ctx)!.department_walls.Operations!;
+    opsWall = directoryRefsOf(pair)!.department_walls.Operations!;
     await pair.platform.settings({ rate_limit_per_minute: 600 });
   });
   afterAll(async () => pair?.close());

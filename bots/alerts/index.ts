@@ -1,4 +1,4 @@
-import { defineBot } from '../../src';
+import { defineBot } from 'intrabot';
 
 // The alert inputs in bot.yaml do the work: parse, dedupe, route, render (templates/alerts/*), send.
 // A bot that wants to react to alerts in code can add handlers and jobs here as any bot does.

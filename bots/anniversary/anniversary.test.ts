@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefs, type DirectorySeedRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
+import { directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
 
 // 07:00 in Berlin (UTC+2), before the 08:00 cron slot: the tests run the job themselves
 const START = Date.UTC(2026, 5, 10, 5);
@@ -52,7 +51,7 @@ describe('anniversary bot with a custom award (mode: both)', () => {
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['anniversary'], start: START, env: { ANNIVERSARY_MODE: 'both', ANNIVERSARY_AWARD_TITLE: 'Team player' } });
-    refs = directoryRefs(pair.sandbox.ctx)!;
+    refs = directoryRefsOf(pair)!;
     await runGreet(pair);
   });
   afterAll(async () => pair?.close());
@@ -101,7 +100,7 @@ describe('anniversary bot configured with an employment achievement', () => {
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['anniversary'], start: START, env: { ANNIVERSARY_AWARD_TITLE: 'One year with us' } });
-    refs = directoryRefs(pair.sandbox.ctx)!;
+    refs = directoryRefsOf(pair)!;
   });
   afterAll(async () => pair?.close());
 

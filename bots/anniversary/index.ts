@@ -1,17 +1,15 @@
-import { defineBot, z } from '../../src';
+import { ApiForbiddenError, ApiValidationError, type BotContext, defineBot, z } from 'intrabot';
 import {
-  AnniversaryYearsSchema,
   anniversariesOn,
-  awardRows,
+  AnniversaryYearsSchema,
   AwardConfigSchema,
+  awardRows,
+  type Celebrant,
   CelebrationConfigSchema,
+  type CelebrationDay,
   chooseAchievement,
   runCelebration,
-  type Celebrant,
-  type CelebrationDay,
-} from '../../src/bots/helpers';
-import type { BotContext } from '../../src';
-import { ApiForbiddenError, ApiValidationError } from '../../src/api/errors';
+} from 'intrabot/helpers';
 
 const ConfigSchema = CelebrationConfigSchema.extend({
   years: AnniversaryYearsSchema.default([1, 5, 10, 15, 20, 25, 30, 35, 40]),

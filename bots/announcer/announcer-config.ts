@@ -1,5 +1,4 @@
-import { z } from '../../src';
-import { DurationSchema } from '../../src/bots/manifest-parts';
+import { DurationSchema, z } from 'intrabot';
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefs, type DirectorySeedRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
+import { directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
 import { dayIn } from './event-timing';
 
 const API = '/api/open/v1';
@@ -33,7 +32,7 @@ describe('announcer bot', () => {
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['announcer'] });
-    refs = directoryRefs(pair.sandbox.ctx)!;
+    refs = directoryRefsOf(pair)!;
   });
   afterAll(async () => pair?.close());
 

@@ -1,4 +1,4 @@
-import type { BotStore } from '../../src';
+import type { BotStore } from 'intrabot';
 
 /**
  * What the bot remembers per announcement and employee: that they confirmed (from

@@ -1,5 +1,4 @@
-import { ConfigError } from '../../src/errors';
-import type { BotContext } from '../../src';
+import { type BotContext, ConfigError } from 'intrabot';
 
 /**
  * Group ids for a config's `groups`: ids as they are, names looked up in `GET /groups`

@@ -1,4 +1,4 @@
-import { defineBot } from '../../src';
+import { defineBot } from 'intrabot';
 import { AnnouncerConfigSchema } from './announcer-config';
 import { markConfirmed } from './confirmations';
 import { publishJob } from './publish-job';

@@ -1,5 +1,4 @@
-import type { BotContext, JobRun } from '../../src';
-import { ConfigError } from '../../src/errors';
+import { type BotContext, ConfigError, type JobRun } from 'intrabot';
 import type { AnnouncementJob, AnnouncerConfig } from './announcer-config';
 import { eventTiming } from './event-timing';
 import { groupIds } from './group-ids';

@@ -1,5 +1,4 @@
-import type { Announcement } from '../../src/api/schemas/announcement';
-import type { BotContext, JobRun } from '../../src';
+import type { Announcement, BotContext, JobRun } from 'intrabot';
 import type { AnnouncerConfig } from './announcer-config';
 import { hasConfirmed, markReminded, wasReminded } from './confirmations';
 

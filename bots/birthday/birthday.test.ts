@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeDirectory } from '../../src/bots/helpers/directory-copy';
-import { InvalidInputError } from '../../src/errors';
+import { decodeDirectory } from 'intrabot/helpers';
+import { InvalidInputError } from 'intrabot';
+import { directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
 import birthday from './index';
-import { directoryRefs, type DirectorySeedRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
 
 const DAY_S = 86_400;
 
@@ -65,7 +64,7 @@ describe('birthday bot on the demo directory (mode: both)', () => {
   beforeAll(async () => {
     // 07:00 in Berlin, before the 08:00 cron slot, so the scheduler leaves the runs to the tests
     pair = await startPair({ bots: ['birthday'], start: Date.UTC(2026, 5, 10, 5), env: { BIRTHDAY_MODE: 'both' } });
-    refs = directoryRefs(pair.sandbox.ctx)!;
+    refs = directoryRefsOf(pair)!;
   });
   afterAll(async () => pair?.close());
 
@@ -146,7 +145,7 @@ describe('birthday bot on February 28 of a common year', () => {
   beforeAll(async () => {
     // 07:00 in Berlin (UTC+1) on 2027-02-28, before the cron slot; the seed puts two birthdays on the clock's today
     pair = await startPair({ bots: ['birthday'], start: Date.UTC(2027, 1, 28, 6) });
-    refs = directoryRefs(pair.sandbox.ctx)!;
+    refs = directoryRefsOf(pair)!;
   });
   afterAll(async () => pair?.close());
 

@@ -1,5 +1,5 @@
-import { defineBot, z } from '../../src';
-import { birthdaysOn, CelebrationConfigSchema, runCelebration } from '../../src/bots/helpers';
+import { defineBot, z } from 'intrabot';
+import { birthdaysOn, CelebrationConfigSchema, runCelebration } from 'intrabot/helpers';
 
 const ConfigSchema = CelebrationConfigSchema.extend({
   templates: z.object({ post: z.string().min(1).default('birthday/post'), dm: z.string().min(1).default('birthday/dm') }).prefault({}),

@@ -1,5 +1,4 @@
-import { ConfigError } from '../../src/errors';
-import type { BotContext } from '../../src';
+import { type BotContext, ConfigError } from 'intrabot';
 
 const CACHE_TTL_MS = 60 * 60_000;
 

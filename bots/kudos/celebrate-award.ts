@@ -1,5 +1,5 @@
-import type { BotContext, BotEvent } from '../../src';
-import { readUserWithDepartment } from '../../src/bots/helpers/department-wall';
+import type { BotContext, BotEvent } from 'intrabot';
+import { readUserWithDepartment } from 'intrabot/helpers';
 import { congratulationWall } from './congratulation-wall';
 import type { KudosConfig } from './kudos-config';
 import { isOwnAward } from './own-awards';

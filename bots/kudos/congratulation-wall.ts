@@ -1,5 +1,5 @@
-import type { BotContext } from '../../src';
-import { departmentWallOf } from '../../src/bots/helpers/department-wall';
+import type { BotContext } from 'intrabot';
+import { departmentWallOf } from 'intrabot/helpers';
 
 /**
  * Where a congratulation goes: the department's wall, else the configured fallback wall, else

@@ -1,4 +1,4 @@
-import type { BotContext } from '../../src';
+import type { BotContext } from 'intrabot';
 import { normalizeName } from './parse-kudos';
 
 /** One employee as the kudos bot remembers them. */

@@ -1,7 +1,4 @@
-import { ApiForbiddenError, ApiNotFoundError, ApiValidationError } from '../../src/api/errors';
-import type { Achievement } from '../../src/api/schemas/achievement';
-import { ConfigError } from '../../src/errors';
-import type { BotContext, CommandInvocation } from '../../src';
+import { type Achievement, ApiForbiddenError, ApiNotFoundError, ApiValidationError, type BotContext, type CommandInvocation, ConfigError } from 'intrabot';
 import { dayIn, kudosAchievementId } from './achievement';
 import { congratulationWall } from './congratulation-wall';
 import { resolvePerson, type Person } from './directory';

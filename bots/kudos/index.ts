@@ -1,4 +1,4 @@
-import { defineBot } from '../../src';
+import { defineBot } from 'intrabot';
 import { celebrateAward } from './celebrate-award';
 import { giveKudos } from './give-kudos';
 import { KudosConfigSchema } from './kudos-config';

@@ -1,5 +1,4 @@
-import { z } from '../../src';
-import { DurationSchema } from '../../src/bots/manifest-parts';
+import { DurationSchema, z } from 'intrabot';
 
 /** The kudos bot's `config` in bot.yaml. */
 export const KudosConfigSchema = z.object({

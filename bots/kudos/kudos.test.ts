@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { achievementRefs } from '../../src/sandbox/seed/achievements';
-import { directoryRefs, type DirectorySeedRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
+import { achievementRefsOf, directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
 
 type Json = Record<string, unknown>;
 interface User {
@@ -44,8 +42,8 @@ describe('kudos bot', () => {
     pair = await startPair({ bots: ['kudos'] });
     // the test reads comments back through the API with the runtime's token: room for both
     await pair.platform.settings({ rate_limit_per_minute: 600 });
-    refs = directoryRefs(pair.sandbox.ctx)!;
-    teamPlayer = achievementRefs(pair.sandbox.ctx)!.custom_public_id;
+    refs = directoryRefsOf(pair)!;
+    teamPlayer = achievementRefsOf(pair)!.custom_public_id;
     botUserId = pair.runtime.provisionResults[0]!.bots.kudos!.botUserId!;
     // a namesake of the head of Engineering, in Sales, before the bot first reads the directory
     await pair.platform.request('POST', `${API}/users`, {
@@ -150,7 +148,7 @@ describe('kudos bot with an achievement that cannot be awarded', () => {
   afterAll(async () => pair?.close());
 
   it('answers the command with the problem instead of retrying it', async () => {
-    const refs = directoryRefs(pair.sandbox.ctx)!;
+    const refs = directoryRefsOf(pair)!;
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/kudos Ada Lovelace for the keynote' });
     const comments = await pair.platform.waitFor(
       () => pair.platform.commentsOn(post.id),

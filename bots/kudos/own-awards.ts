@@ -1,4 +1,4 @@
-import type { BotStore } from '../../src';
+import type { BotStore } from 'intrabot';
 
 /**
  * The awards `/kudos` made itself, so that their `achievement.awarded` event does not produce a

@@ -1,4 +1,4 @@
-import { defineBot, z } from '../../src';
+import { defineBot, z } from 'intrabot';
 
 export default defineBot({
   config: z.object({

@@ -1,4 +1,4 @@
-import { defineBot, z, type BotContext, type ReportDelivery } from '../../src';
+import { type BotContext, defineBot, type ReportDelivery, z } from 'intrabot';
 import { summarize } from './summarize';
 
 const Config = z.object({

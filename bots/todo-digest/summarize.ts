@@ -1,4 +1,4 @@
-import type { ReportPayloadOf } from '../../src/webhooks/report';
+import type { ReportPayloadOf } from 'intrabot';
 
 type TodoReport = ReportPayloadOf<'todoliststats.daily'>;
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
-import { TodoListStatsReportSchema } from '../../src/webhooks/report';
+import { directoryRefsOf, type Pair, startPair } from 'intrabot/testing';
+import { TodoListStatsReportSchema } from 'intrabot';
 import { summarize } from './summarize';
 
 describe('todo-digest bot', () => {
@@ -13,7 +12,7 @@ describe('todo-digest bot', () => {
   afterAll(async () => pair?.close());
 
   it('posts a per-department summary of the report the platform sends, marking those behind', async () => {
-    const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
+    const wall = directoryRefsOf(pair)!.company_wall_id;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
       url: `${pair.runtime.url}/reports/sandbox/todo-digest`,
       schedule: 'daily',
@@ -44,7 +43,7 @@ describe('todo-digest bot', () => {
   });
 
   it('posts the weekly report too, saying it covers the week (spec: Outgoing reports, schedules daily and weekly)', async () => {
-    const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
+    const wall = directoryRefsOf(pair)!.company_wall_id;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
       url: `${pair.runtime.url}/reports/sandbox/todo-digest`,
       schedule: 'weekly',
@@ -62,7 +61,7 @@ describe('todo-digest bot', () => {
   });
 
   it('refuses a report signed with another secret, posting nothing', async () => {
-    const wall = directoryRefs(pair.sandbox.ctx)!.company_wall_id;
+    const wall = directoryRefsOf(pair)!.company_wall_id;
     const before = (await pair.platform.wallPosts(wall)).length;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
       url: `${pair.runtime.url}/reports/sandbox/todo-digest`,

@@ -1,5 +1,5 @@
-import { defineBot, z } from '../../src';
-import { departmentWallOf, readUserWithDepartment } from '../../src/bots/helpers/department-wall';
+import { defineBot, z } from 'intrabot';
+import { departmentWallOf, readUserWithDepartment } from 'intrabot/helpers';
 
 const LinkSchema = z.object({ title: z.string().min(1), url: z.string().min(1) });
 

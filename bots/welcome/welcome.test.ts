@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefs, type DirectorySeedRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
+import { directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
 
 describe('welcome bot', () => {
   let pair: Pair;
@@ -9,7 +8,7 @@ describe('welcome bot', () => {
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['welcome'] });
-    refs = directoryRefs(pair.sandbox.ctx)!;
+    refs = directoryRefsOf(pair)!;
     botUserId = pair.runtime.provisionResults[0]!.bots.welcome!.botUserId!;
   });
   afterAll(async () => pair?.close());

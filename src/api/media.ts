@@ -82,8 +82,17 @@ async function spool(stream: Readable | AsyncIterable<Uint8Array>, type: string)
 async function blobOf(data: MediaSource, type: string): Promise<MediaBlob> {
   const nothing = async (): Promise<void> => undefined;
   if (isPath(data)) return { blob: await openAsBlob(data.path, { type }), cleanup: nothing };
-  if (data instanceof Uint8Array) return { blob: new Blob([data], { type }), cleanup: nothing };
+  if (data instanceof Uint8Array) return { blob: new Blob([blobBytes(data)], { type }), cleanup: nothing };
   return spool(data, type);
+}
+
+/**
+ * The bytes of a view as a Blob takes them: a Blob part is a view of an ArrayBuffer (WebIDL's
+ * BufferSource), not of a SharedArrayBuffer, whose bytes are copied out first. Current @types/node
+ * types a Buffer's memory as either, and refuses it as a Blob part as it is.
+ */
+function blobBytes(data: Uint8Array): Uint8Array<ArrayBuffer> {
+  return data.buffer instanceof ArrayBuffer ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 }
 
 /**

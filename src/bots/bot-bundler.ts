@@ -65,10 +65,14 @@ function bundles(): string {
   return bundlesDir;
 }
 
-/** The build this module runs from: the directory `bin/build.mjs` marked complete. */
+/**
+ * The build this module runs from: the directory `bin/build.mjs` marked complete (this module may sit
+ * in one of its chunks), or the package's `dist/` (scripts/build-package.mjs: an installed intrabot).
+ */
 function buildDir(): string {
+  const dist = join(PACKAGE_ROOT, 'dist');
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, '.complete'))) {
+  while (!existsSync(join(dir, '.complete')) && dir !== dist) {
     const parent = dirname(dir);
     if (parent === dir || dir === PACKAGE_ROOT) throw new Error(`intrabot: ${fileURLToPath(import.meta.url)} is not part of a build`);
     dir = parent;
@@ -100,8 +104,12 @@ function runningFramework(): Framework {
   return { key: build, fileFor: (rel) => join(build, rel.replace(/\.ts$/, '.js')) };
 }
 
+/** The package's entry points (package.json `exports`), by the source file each is. */
+const ENTRY_POINTS: Record<string, string> = { intrabot: 'index.ts', 'intrabot/testing': 'testing/index.ts', 'intrabot/helpers': 'helpers/index.ts' };
+const ENTRY_POINT = /^intrabot(\/(testing|helpers))?$/;
+
 /**
- * Imports of the framework (`intrabot`, or a path into intrabot's `src/`) point at the running
+ * Imports of the framework (`intrabot`, `intrabot/helpers`, `intrabot/testing`, or a path into intrabot's `src/`) point at the running
  * framework's module for the same file (the build's, or the source itself under tsx), so a bot shares
  * the runtime's classes and state (an `instanceof ApiForbiddenError` holds). Packages are resolved
  * where the bot is and imported by absolute path, so a compiled bot can live anywhere. Everything
@@ -111,10 +119,7 @@ function frameworkPlugin(framework: Framework): Plugin {
   return {
     name: 'intrabot-framework',
     setup(b) {
-      b.onResolve({ filter: /^intrabot(\/testing)?$/ }, (args) => ({
-        path: framework.fileFor(args.path === 'intrabot' ? 'index.ts' : 'testing/index.ts'),
-        external: true,
-      }));
+      b.onResolve({ filter: ENTRY_POINT }, (args) => ({ path: framework.fileFor(ENTRY_POINTS[args.path]!), external: true }));
       b.onResolve({ filter: /^(\.\.?(\/|$)|\/)/ }, (args) => {
         const target = resolve(args.resolveDir, args.path);
         if (target !== SRC_DIR && !target.startsWith(`${SRC_DIR}${sep}`)) return undefined;

@@ -21,6 +21,11 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
+  /**
+   * The emulator's state, for intrabot's own tests; not part of the package's declarations (its SQLite
+   * types would make consumers install intrabot's dev dependencies). Tests use the control API instead.
+   * @internal
+   */
   ctx: SandboxContext;
   app: FastifyInstance;
   clock: AdjustableClock;

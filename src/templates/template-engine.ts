@@ -1,12 +1,17 @@
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import Handlebars from 'handlebars';
+import { PACKAGE_ROOT } from '../package-root';
 import type { LocaleSettings } from './date-format';
 import { createHelpers } from './helpers';
 import { TemplateError } from './template-error';
 
 export interface TemplateEngineOptions extends LocaleSettings {
-  /** Searched in order: the bot's own `templates/` first, then the repository's shared `templates/`. */
+  /**
+   * Searched in order: the bot's own `templates/` first, then the project's shared `templates/`; after
+   * them, always, intrabot's own (`BUILT_IN_TEMPLATES_DIR`: the alert templates), which a project
+   * overrides by having a template of the same name.
+   */
   dirs: readonly string[];
   /** A missing field fails the render instead of printing nothing. Default true. */
   strict?: boolean;
@@ -22,6 +27,9 @@ export interface TemplateEngine {
   /** Forgets compiled templates (for `intrabot dev` reloading). */
   clearCache(): void;
 }
+
+/** The templates intrabot ships (`templates/` of the package): the defaults every engine falls back to. */
+export const BUILT_IN_TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
 
 const NAME = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
 
@@ -41,10 +49,11 @@ export function createTemplateEngine(options: TemplateEngineOptions): TemplateEn
   handlebars.registerHelper(createHelpers(options));
   const compileOptions = { noEscape: true, strict: options.strict ?? true };
   const cache = new Map<string, Handlebars.TemplateDelegate>();
+  const dirs = options.dirs.some((dir) => resolve(dir) === BUILT_IN_TEMPLATES_DIR) ? options.dirs : [...options.dirs, BUILT_IN_TEMPLATES_DIR];
 
   const locate = (name: string): string | undefined => {
     if (!NAME.test(name)) throw new TemplateError(name, 'a template name is words separated by "/" (such as alerts/firing)');
-    for (const dir of options.dirs) {
+    for (const dir of dirs) {
       const file = join(dir, `${name}.hbs`);
       if (readable(file)) return file;
     }
@@ -55,7 +64,7 @@ export function createTemplateEngine(options: TemplateEngineOptions): TemplateEn
     const cached = cache.get(name);
     if (cached) return cached;
     const file = locate(name);
-    if (!file) throw new TemplateError(name, `not found in ${options.dirs.join(', ') || '(no template dirs)'}`);
+    if (!file) throw new TemplateError(name, `not found in ${dirs.join(', ')}`);
     const template = handlebars.compile(readFileSync(file, 'utf8'), compileOptions);
     cache.set(name, template);
     return template;

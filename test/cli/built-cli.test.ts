@@ -31,18 +31,31 @@ describe('the built CLI', () => {
     for (const file of ['.complete', 'cli/main.js', 'index.js', 'bots/bot-bundler.js']) expect(existsSync(join(first!, file)), file).toBe(true);
   });
 
-  it("compiles a bot against the runtime's own framework modules, bundling the bot's files and keeping import.meta.url", () => {
+  it("compiles a bot against the runtime's own framework modules (intrabot, intrabot/helpers, a path into src/), bundling the bot's files and keeping import.meta.url", () => {
     const run = runScript(`
       import { ensureBuild } from './bin/build.mjs';
       const build = await ensureBuild();
       const { bundleBot, stopBundler } = await import(build + '/bots/bot-bundler.js');
       const bot = await import(await bundleBot('probe', ${JSON.stringify(PROBE)}));
       const errors = await import(build + '/api/errors.js');
+      const helpers = await import(build + '/bots/helpers/celebrations.js');
       await stopBundler();
-      console.log(JSON.stringify({ sameClass: bot.frameworkError === errors.ApiForbiddenError, greeting: bot.greeting, kind: bot.default.kind }));
+      console.log(JSON.stringify({
+        sameClass: bot.frameworkError === errors.ApiForbiddenError,
+        sameClassBySourcePath: bot.frameworkErrorBySourcePath === errors.ApiForbiddenError,
+        sameHelper: bot.helper === helpers.localDate,
+        greeting: bot.greeting,
+        kind: bot.default.kind,
+      }));
     `);
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ sameClass: true, greeting: 'HELLO FROM BESIDE THE BOT!', kind: 'intrabot.bot' });
+    expect(JSON.parse(run.stdout)).toEqual({
+      sameClass: true,
+      sameClassBySourcePath: true,
+      sameHelper: true,
+      greeting: 'HELLO FROM BESIDE THE BOT!',
+      kind: 'intrabot.bot',
+    });
   });
 
   it('starts with every example bot from bin/intrabot.mjs, answers every curl its banner suggests, and stops cleanly on SIGTERM', async () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBots } from '../../src/bots/registry';
@@ -35,16 +35,12 @@ describe('intrabot new', () => {
     expect(readFileSync(join(botsDir, 'standup-helper', 'bot.yaml'), 'utf8')).toContain('display_name: Standup Helper Bot');
   });
 
-  it('writes imports that resolve to the framework from wherever the bot lives', () => {
+  it('imports the framework by its package name only, never by a path into its sources', () => {
     const dir = join(botsDir, 'standup-helper');
     const specifiers = [readFileSync(join(dir, 'index.ts'), 'utf8'), readFileSync(join(dir, 'standup-helper.test.ts'), 'utf8')].flatMap((text) =>
-      [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => m[1]!),
+      [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]!),
     );
-    expect(specifiers.length).toBe(3);
-    for (const spec of specifiers) {
-      const target = resolve(dir, spec);
-      expect(existsSync(`${target}.ts`) || existsSync(join(target, 'index.ts')), spec).toBe(true);
-    }
+    expect(specifiers.sort()).toEqual(['intrabot', 'intrabot/testing', 'node:url', 'vitest']);
   });
 
   it('scaffolds a bot that loads and answers /hello on the sandbox, as its own test expects', async () => {
@@ -64,15 +60,20 @@ describe('intrabot new', () => {
 
   it('scaffolds a test that passes as it is, run by vitest itself', async () => {
     // inside the repository (in a dot folder, which the suite and the typecheck pass by), so the test's
-    // imports of vitest resolve as they do for a bot in bots/
+    // imports of vitest and intrabot resolve as they do for a bot in bots/
     const repoTmp = mkdtempSync(join(fileURLToPath(new URL('.', import.meta.url)), '.tmp-new-'));
     try {
       const io = captureIo({ INTRABOT_BOTS_DIR: join(repoTmp, 'bots') }, repoTmp);
       expect(await runNew(['scaffolded'], io)).toBe(0);
       const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
-      // the repository's own config would look for tests elsewhere: one that finds the bot's test
+      // the repository's own config would look for tests elsewhere: one that finds the bot's test, with
+      // the repository's mapping of the package's names to its sources
       const config = join(repoTmp, 'vitest.config.mjs');
-      writeFileSync(config, "export default { test: { include: ['**/*.test.ts'] } };\n");
+      const repoConfig = fileURLToPath(new URL('../../vitest.config.ts', import.meta.url));
+      writeFileSync(
+        config,
+        `import { intrabotAliases } from ${JSON.stringify(repoConfig)};\nexport default { resolve: { alias: intrabotAliases }, test: { include: ['**/*.test.ts'] } };\n`,
+      );
       const run = spawnSync(process.execPath, [vitest, 'run', '--config', config, '--root', join(repoTmp, 'bots', 'scaffolded')], {
         encoding: 'utf8',
         env: { ...process.env, INTRABOT_REDIS_URL: '', CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },

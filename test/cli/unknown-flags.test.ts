@@ -8,6 +8,7 @@ import { runDeliveries } from '../../src/cli/commands/deliveries';
 import { runDev } from '../../src/cli/commands/dev';
 import { runDoctorCommand } from '../../src/cli/commands/doctor';
 import { createJobsCommand } from '../../src/cli/commands/jobs';
+import { runInit } from '../../src/cli/commands/init';
 import { runNew } from '../../src/cli/commands/new';
 import { createOpenApiCommand } from '../../src/cli/commands/openapi';
 import { runOutboxCommand } from '../../src/cli/commands/outbox';
@@ -29,6 +30,7 @@ const RUNNERS: Record<string, (argv: string[], io: CapturedIo) => Promise<number
   deliveries: runDeliveries,
   dev: (argv, io) => runDev(argv, { ...io, stopped: Promise.resolve() }),
   doctor: runDoctorCommand,
+  init: runInit,
   jobs: (argv, io) => createJobsCommand(io).run(argv),
   new: runNew,
   openapi: (argv, io) => createOpenApiCommand(io).run(argv),
@@ -44,7 +46,13 @@ describe('unknown flags', () => {
   it('are refused by every command with exit 2 and a message naming the flag, before anything runs', async () => {
     expect(Object.keys(RUNNERS).sort()).toEqual((await listCommands()).map((c) => c.name));
     // typical positionals first, so the flag is the only thing wrong
-    const positionals: Record<string, string[]> = { api: ['GET', '/walls'], new: ['some-bot'], run: ['ops', 'job'], trigger: ['ops', 'test'] };
+    const positionals: Record<string, string[]> = {
+      api: ['GET', '/walls'],
+      init: ['some-project'],
+      new: ['some-bot'],
+      run: ['ops', 'job'],
+      trigger: ['ops', 'test'],
+    };
     for (const [name, run] of Object.entries(RUNNERS)) {
       const io = captureIo({ INTRABOT_DATA_DIR: dir, INTRABOT_BOTS_DIR: join(dir, 'bots') }, dir);
       expect(await run([...(positionals[name] ?? []), '--no-such-flag'], io), name).toBe(2);

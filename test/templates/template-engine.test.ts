@@ -39,6 +39,15 @@ describe('createTemplateEngine', () => {
     expect(e.render('alerts/resolved', { name: 'disk' })).toBe('resolved disk');
   });
 
+  it("falls back to intrabot's own templates, which a project's template of the same name overrides", async () => {
+    // a bots project outside this repository has no alerts/ templates of its own: the package's are used
+    const e = engine();
+    expect(e.has('alerts/firing')).toBe(true);
+    expect(e.has('alerts/digest')).toBe(true);
+    await template(sharedDir, 'alerts/firing', 'project {{name}}');
+    expect(engine().render('alerts/firing', { name: 'disk' })).toBe('project disk');
+  });
+
   it('caches compiled templates until the cache is cleared', async () => {
     await template(sharedDir, 'hello', 'v1');
     const e = engine();

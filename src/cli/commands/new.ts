@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../../package-root';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, type CliIo } from '../output';
 
@@ -10,21 +9,20 @@ const USAGE = 'new <name>';
 /** The same rule as a manifest's `name` (src/bots/manifest-parts.ts, SlugSchema). */
 const SLUG = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
 
-/** The framework's `src/`, which scaffolded files import (bots live inside the framework repo). */
-const SRC_DIR = `${join(PACKAGE_ROOT, 'src')}${sep}`;
-
-/** The files of a new bot, by path relative to its folder. */
-export function scaffoldFiles(name: string, botDir: string): Record<string, string> {
-  const src = importPath(botDir, SRC_DIR);
+/**
+ * The files of a new bot, by path relative to its folder. They import the framework by its package
+ * name (`intrabot`, `intrabot/testing`), in a bots project as in intrabot's own repository.
+ */
+export function scaffoldFiles(name: string): Record<string, string> {
   const display = `${name
     .split(/[-_]/)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ')}${/bot$/i.test(name) ? '' : ' Bot'}`;
   return {
     'bot.yaml': botYaml(name, display),
-    'index.ts': botModule(src),
+    'index.ts': botModule(),
     'templates/hello.hbs': '{{greeting}}, {{name}}!\n',
-    [`${name}.test.ts`]: botTest(name, src),
+    [`${name}.test.ts`]: botTest(name),
   };
 }
 
@@ -42,8 +40,8 @@ function botYaml(name: string, display: string): string {
   ].join('\n');
 }
 
-function botModule(src: string): string {
-  return `import { defineBot, z } from '${src}';
+function botModule(): string {
+  return `import { defineBot, z } from 'intrabot';
 
 export default defineBot({
   config: z.object({ greeting: z.string().default('Hello') }),
@@ -57,11 +55,10 @@ export default defineBot({
 `;
 }
 
-function botTest(name: string, src: string): string {
+function botTest(name: string): string {
   return `import { fileURLToPath } from 'node:url';
+import { directoryRefsOf, startPair, type Pair } from 'intrabot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefs } from '${src}/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '${src}/testing';
 
 describe('${name}', () => {
   let pair: Pair;
@@ -73,19 +70,13 @@ describe('${name}', () => {
   afterAll(async () => pair?.close());
 
   it('answers /hello with a greeting that names the author', async () => {
-    const refs = directoryRefs(pair.sandbox.ctx)!;
+    const refs = directoryRefsOf(pair)!;
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
     const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
     expect(comments[0]?.body).toMatch(/^Hello, \\S.*!$/);
   });
 });
 `;
-}
-
-/** A relative, extensionless import specifier from `fromDir` to `target` (always with `/`). */
-function importPath(fromDir: string, target: string): string {
-  const rel = relative(fromDir, target).split(sep).join('/').replace(/\/$/, '');
-  return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
 /** `intrabot new <name>`: scaffolds `bots/<name>/` (or under `INTRABOT_BOTS_DIR`) with a working bot and its test. */
@@ -115,7 +106,7 @@ export async function runNew(args: string[], io: CliIo): Promise<number> {
     io.stderr(`intrabot new: ${botDir} already exists; choose another name or remove the folder\n`);
     return 2;
   }
-  const files = scaffoldFiles(name, botDir);
+  const files = scaffoldFiles(name);
   for (const [path, text] of Object.entries(files)) {
     const file = join(botDir, path);
     mkdirSync(join(file, '..'), { recursive: true });

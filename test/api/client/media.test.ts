@@ -96,6 +96,15 @@ describe('media upload (spec: Media)', () => {
     expect(media).toMatchObject({ filename: 'chart.png', type: 'image', mime_type: 'image/png' });
   });
 
+  it('uploads exactly the bytes of a view, into a larger buffer or a shared one', async () => {
+    const shared = new Uint8Array(new SharedArrayBuffer(16));
+    shared.set(Buffer.from('xxGIF89ayy'));
+    for (const data of [Buffer.from('xxGIF89ayy').subarray(2, 8), shared.subarray(2, 8)]) {
+      await uploadMedia(client, { data, filename: 'dot.gif', type: 'image' });
+      expect(platform.received.at(-1)!.fields.media).toEqual({ filename: 'dot.gif', type: 'image/gif', text: 'GIF89a' });
+    }
+  });
+
   it('uploads from a stream, spooled through a temporary file that is removed afterwards', async () => {
     const spools = async () => (await readdir(tmpdir())).filter((name) => name.startsWith('intrabot-upload-'));
     const before = await spools();

@@ -1,0 +1,230 @@
+// The package as a new user gets it (issue #14, acceptance): packed with `npm pack`, installed from the
+// tarball into new projects with only the registry, `npx intrabot init`, then everything the scaffold's
+// README and "Next:" lines say. Minutes of installing, so not part of `npm test`: `npm run test:package`
+// runs it, and CI runs that as its own step.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'intrabot-package-'));
+const project = join(tmp, 'my-bots');
+
+/** The parent's environment without intrabot's settings (CI sets a Redis) or vitest's own. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(INTRABOT_|VITEST|NODE_ENV$)/.test(k)));
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
+}
+
+/**
+ * Runs a command line through the shell, as a user types it, and resolves to its output (stdout and
+ * stderr together) once it exits 0; any other exit fails the test with that output. Asynchronous, so
+ * the test worker keeps answering vitest while an install takes minutes.
+ */
+async function ok(command: string, cwd: string): Promise<string> {
+  const child = spawn('bash', ['-c', `${command} 2>&1`], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const status = await new Promise<number | null>((done, fail) => {
+    child.once('error', fail);
+    child.once('close', (code) => done(code));
+  });
+  expect(status, `${command}\n${output}`).toBe(0);
+  return output;
+}
+
+interface Packed {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: { path: string }[];
+}
+
+let packed: Packed;
+let tarball: string;
+
+beforeAll(async () => {
+  // prepack builds dist/ first
+  const output = await ok(`npm pack --json --pack-destination ${JSON.stringify(tmp)}`, ROOT);
+  packed = (JSON.parse(output.slice(output.indexOf('[\n'))) as Packed[])[0]!;
+  tarball = join(tmp, packed.filename);
+  console.log(
+    `intrabot tarball: ${packed.entryCount} files, ${(packed.size / 1e6).toFixed(2)} MB packed, ${(packed.unpackedSize / 1e6).toFixed(2)} MB unpacked`,
+  );
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs `npm run <script>` in the project on free ports and checks the README's /hello exchange against it. */
+async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
+  const [port, sandboxPort] = [await freePort(), await freePort()];
+  const env = cleanEnv({ INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_LOG_LEVEL: 'warn' });
+  // its own process group, so npm and the runtime under it stop together
+  const child = spawn('npm', ['run', script], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  try {
+    let ready = false;
+    for (let i = 0; i < 600 && !ready; i++) {
+      ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!ready) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ready, output).toBe(true);
+    // the README's two curl lines, on this run's sandbox port
+    const readme = readFileSync(join(project, 'README.md'), 'utf8');
+    const [postLine, commentsLine] = readme
+      .split('\n')
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => line.replaceAll('localhost:4010', `localhost:${sandboxPort}`));
+    const posted = JSON.parse(await ok(postLine!, project)) as { data: { id: number } };
+    let comments: { body?: string }[] = [];
+    for (let i = 0; i < 100 && comments.length === 0; i++) {
+      comments = (JSON.parse(await ok(commentsLine!.replace('<id>', String(posted.data.id)), project)) as { data: { body?: string }[] }).data;
+      if (comments.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(comments[0]?.body, output).toMatch(/^Hello, \S.*!$/);
+  } finally {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  }
+  await exited;
+  expect(output).not.toContain('not loaded');
+}
+
+describe('the intrabot package', () => {
+  it('holds what a consumer runs: the build, the CLI, the shared templates, and no sources, tests or example bots', async () => {
+    const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
+    expect([...top].sort()).toEqual(['README.md', 'bin', 'dist', 'package.json', 'templates']);
+    expect(packed.files.map((f) => f.path).filter((p) => p.startsWith('bin/'))).toEqual(['bin/intrabot.mjs']);
+    for (const entry of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/testing/index.js',
+      'dist/testing/index.d.ts',
+      'dist/helpers/index.js',
+      'dist/helpers/index.d.ts',
+      'dist/cli/main.js',
+    ]) {
+      expect(
+        packed.files.some((f) => f.path === entry),
+        entry,
+      ).toBe(true);
+    }
+    expect(packed.files.filter((f) => /\.test\.|(^|\/)src\/|\.ts$/.test(f.path) && !f.path.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('installs into a new project from the registry and scaffolds it with npx intrabot init, with the tarball as its intrabot', async () => {
+    // a project that only has intrabot installed, to run its CLI from; nothing native is needed for init
+    const tool = join(tmp, 'tool');
+    mkdirSync(tool);
+    writeFileSync(join(tool, 'package.json'), '{ "name": "tool", "private": true }\n');
+    await ok(`npm install --ignore-scripts --no-audit --no-fund ${JSON.stringify(tarball)}`, tool);
+    const init = await ok(`npx intrabot init ../my-bots --intrabot ${JSON.stringify(tarball)}`, tool);
+    expect(init).toContain('Next:\n  cd ../my-bots\n  npm install\n  npm test');
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies.intrabot).toBe(`file:../${packed.filename}`);
+  });
+
+  it("installs the scaffold's dependencies with no package asking for a newer Node than intrabot's engines", async () => {
+    const install = await ok('npm install --no-audit --no-fund', project);
+    expect(install).not.toContain('EBADENGINE');
+    // fastify's own range would take light-my-request 6.8, whose cookie 2 needs Node 22
+    const tree = await ok('npm ls cookie light-my-request --all', project);
+    expect(tree).not.toMatch(/cookie@2/);
+  });
+
+  it('type-checks with fully typed handlers under strict NodeNext, Node16 and Bundler resolution, with the current @types/node, and no dev dependency of intrabot', async () => {
+    // wrong uses that type-check only when payloads, config and helpers degrade to `any`
+    writeFileSync(
+      join(project, 'bots', 'hello', 'types-probe.ts'),
+      `import { ApiForbiddenError, defineBot, DurationSchema, z, type BotContext, type Post } from 'intrabot';
+import { birthdaysOn } from 'intrabot/helpers';
+import { directoryRefsOf, startPair } from 'intrabot/testing';
+
+export const probe = defineBot({
+  config: z.object({ greeting: z.string(), quiet: DurationSchema }),
+  on: {
+    'post.created': async (event, ctx) => {
+      const body: string = event.payload.body;
+      // @ts-expect-error the body of a post is a string
+      const wrong: number = event.payload.body;
+      // @ts-expect-error greeting is a string
+      const n: number = ctx.config.greeting;
+      try {
+        await ctx.reply(\`\${body} \${n} \${wrong}\`);
+      } catch (error) {
+        if (error instanceof ApiForbiddenError) ctx.log.warn('forbidden', { message: error.message });
+        // @ts-expect-error a log line's message comes first
+        ctx.log.warn({ message: 'no' }, 'forbidden');
+      }
+    },
+  },
+});
+export const read = (ctx: BotContext, post: Post) => [ctx.tenant, post.id, birthdaysOn([], '2026-01-01')];
+// @ts-expect-error startPair takes options, not a number
+export const pair = () => startPair(1).then((p) => directoryRefsOf(p)?.company_wall_id);
+`,
+    );
+    const strict = {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      types: ['node'],
+      target: 'ES2022',
+    };
+    const resolutions = [
+      ['nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext' }],
+      ['node16', { module: 'Node16', moduleResolution: 'Node16' }],
+      ['bundler', { module: 'ESNext', moduleResolution: 'Bundler' }],
+    ] as const;
+    for (const [name, resolution] of resolutions) {
+      writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...strict, ...resolution }, include: ['bots'] }, null, 2));
+    }
+    // with the tool versions the scaffold pins (intrabot's own), then with the newest TypeScript 5 and
+    // @types/node (Node16 resolves as NodeNext does for these files: checked once)
+    for (const [name] of resolutions) await ok(`npx tsc -p tsconfig.${name}.json`, project);
+    await ok('npm install --no-save --no-audit --no-fund typescript@5 @types/node@latest', project);
+    for (const name of ['nodenext', 'bundler']) await ok(`npx tsc -p tsconfig.${name}.json`, project);
+    await ok('npm run typecheck', project);
+    rmSync(join(project, 'bots', 'hello', 'types-probe.ts'));
+    // intrabot's declarations name no package the project lacks (@types/better-sqlite3 is intrabot's dev dependency)
+    const lock = readFileSync(join(project, 'package-lock.json'), 'utf8');
+    expect(lock).not.toContain('@types/better-sqlite3');
+  });
+
+  it("passes the scaffold's tests, and those of a bot added with intrabot new, as its Next: lines say", async () => {
+    expect(await ok('npm test', project)).toMatch(/Tests\s+1 passed/);
+    const added = await ok('npx intrabot new standup', project);
+    const next = added.split('\n').find((line) => line.trim().startsWith('npx vitest'));
+    expect(next, added).toBeDefined();
+    expect(await ok(next!.replace(/#.*/, '').trim(), project)).toMatch(/Tests\s+1 passed/);
+    expect(readFileSync(join(project, 'bots', 'standup', 'index.ts'), 'utf8')).toContain("from 'intrabot'");
+  });
+
+  it('imports intrabot and intrabot/testing under plain Node', async () => {
+    const names = await ok(`node -e "import('intrabot').then((m) => console.log(typeof m.defineBot, typeof m.ApiForbiddenError))"`, project);
+    expect(names.trim()).toBe('function function');
+    const testing = await ok(`node -e "import('intrabot/testing').then((m) => console.log(typeof m.startPair, typeof m.directoryRefsOf))"`, project);
+    expect(testing.trim()).toBe('function function');
+    const helpers = await ok(`node -e "import('intrabot/helpers').then((m) => console.log(typeof m.birthdaysOn))"`, project);
+    expect(helpers.trim()).toBe('function');
+  });
+
+  it("starts on the sandbox with npm start, and the hello bot answers the README's /hello post", async () => {
+    await greetsThroughReadme('start');
+  });
+
+  it('starts the same way with npm run dev', async () => {
+    await greetsThroughReadme('dev');
+  });
+});
