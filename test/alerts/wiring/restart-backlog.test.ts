@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../src/runtime/build-runtime';
-import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
+import type { Runtime } from '../../../src/runtime/build-runtime';
+import { directoryRefs } from '../../../src/sandbox/seed/directory-refs';
+import { startPair, type Pair } from '../../../src/testing';
 import { firingAlert, postAlert } from './alert-requests';
 
 // Issue #12, defect 5: after a restart with a backlog of alerts, a new alert's 202 waited for the wall

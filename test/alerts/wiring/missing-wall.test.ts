@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDoctor } from '../../src/runtime/doctor';
-import { startPair, type Pair } from '../../src/testing';
+import { runDoctor } from '../../../src/runtime/doctor';
+import { startPair, type Pair } from '../../../src/testing';
 import { firingAlert, postAlert } from './alert-requests';
 
 /** How many times the platform was asked to list its walls (the sandbox's request log). */

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../src/runtime/build-runtime';
-import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
-import { sqliteStorePath } from '../../src/store';
-import { startPair, type Pair } from '../../src/testing';
+import type { Runtime } from '../../../src/runtime/build-runtime';
+import { directoryRefs } from '../../../src/sandbox/seed/directory-refs';
+import { sqliteStorePath } from '../../../src/store';
+import { startPair, type Pair } from '../../../src/testing';
 import { firingAlert, postAlert } from './alert-requests';
 
 /** The runtime that replaced `before`, once it listens (its provisioning may still be running). */

@@ -1,4 +1,4 @@
-import type { Pair } from '../../src/testing';
+import type { Pair } from '../../../src/testing';
 
 /** The sandbox's published credential of the example alerts bot's inputs (sandbox.env). */
 export const SANDBOX_ALERT_TOKEN = 'sandbox-alert-token';
