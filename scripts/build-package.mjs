@@ -7,11 +7,12 @@
 //   chunks under dist/types/), so a consumer's TypeScript resolves them under any moduleResolution
 //   (NodeNext refuses extensionless relative specifiers in declarations).
 // - A check that the declarations name no package a consumer would lack (dev dependencies' types).
+// - The web console's static files, copied to dist/console/public.
 //
 // The CLI's own start-up build (bin/build.mjs, .build/<key>/) is another thing: in this repository
 // `intrabot` runs from it; an installed package runs from dist/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -135,6 +136,9 @@ export async function buildPackage() {
     rmSync(types, { recursive: true, force: true });
   }
   checkDeclarationImports();
+  // the web console's page and modules are served as files (no build step): shipped beside the build,
+  // where src/console/console-assets.ts looks for them when src/ is not there
+  cpSync(join(SRC, 'console', 'public'), join(DIST, 'console', 'public'), { recursive: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -18,8 +18,13 @@ export interface ConsoleAssets {
   csp: string;
 }
 
-/** Where the page's own files live: plain ES modules, no build step. */
-export const PUBLIC_DIR = join(PACKAGE_ROOT, 'src', 'console', 'public');
+/**
+ * Where the page's own files live: plain ES modules, no build step. In this repository they are under
+ * `src/`; an installed package has no `src/` and ships them in `dist/` (scripts/build-package.mjs).
+ */
+export const PUBLIC_DIR =
+  [join(PACKAGE_ROOT, 'src', 'console', 'public'), join(PACKAGE_ROOT, 'dist', 'console', 'public')].find((dir) => existsSync(join(dir, 'index.html'))) ??
+  join(PACKAGE_ROOT, 'src', 'console', 'public');
 
 /** The front-end's packages, served from the installed package as ES modules (the machine may have no internet: no CDN). */
 const VENDOR = [

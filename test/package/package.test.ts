@@ -92,6 +92,10 @@ async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
       if (comments.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
     expect(comments[0]?.body, output).toMatch(/^Hello, \S.*!$/);
+    // the web console's page and modules come from the installed package (no src/ there)
+    const page = await fetch(`http://127.0.0.1:${port}/console/`);
+    expect(page.status, output).toBe(200);
+    expect(await page.text()).toContain('importmap');
   } finally {
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
   }
@@ -112,6 +116,7 @@ describe('the intrabot package', () => {
       'dist/helpers/index.js',
       'dist/helpers/index.d.ts',
       'dist/cli/main.js',
+      'dist/console/public/index.html',
     ]) {
       expect(
         packed.files.some((f) => f.path === entry),
