@@ -130,8 +130,8 @@ async function main(): Promise<void> {
 }
 
 async function deliveryTarget(pair: BenchRuntime): Promise<DeliveryTarget> {
-  const tenant = pair.runtime.config.tenants[0]!;
-  const secret = await pair.runtime.store.secrets.get(webhookSecretName(tenant.id, 'slow'));
+  const tenant = pair.runtime.inspect().config.tenants[0]!;
+  const secret = await pair.runtime.inspect().store.secrets.get(webhookSecretName(tenant.id, 'slow'));
   if (!secret) throw new Error('the slow bot was not provisioned: no webhook secret in the store');
   return { secret, customer: tenant.customer ?? 'sandbox', eventPrefix: tenant.event_prefix };
 }
@@ -145,13 +145,20 @@ async function sidesOf(servers: Servers): Promise<Side[]> {
   const sqliteTarget = await deliveryTarget(servers.sqlite);
   const sides: Side[] = [
     { name: 'bare', origin: originOf(servers.bare), target: sqliteTarget, signing: 'platform', processCpuUs: here },
-    { name: 'sqlite', origin: servers.sqlite.runtime.url!, target: sqliteTarget, signing: 'platform', processCpuUs: here },
+    { name: 'sqlite', origin: servers.sqlite.runtime.inspect().url!, target: sqliteTarget, signing: 'platform', processCpuUs: here },
   ];
   if (servers.redis) {
     const { runtime, peer, client } = servers.redis;
     const redisCpu = (): Promise<number> => redisCpuUs(client);
     sides.push(
-      { name: 'redis', origin: runtime.runtime.url!, target: await deliveryTarget(runtime), signing: 'platform', processCpuUs: here, redisCpuUs: redisCpu },
+      {
+        name: 'redis',
+        origin: runtime.runtime.inspect().url!,
+        target: await deliveryTarget(runtime),
+        signing: 'platform',
+        processCpuUs: here,
+        redisCpuUs: redisCpu,
+      },
       { name: 'peer', origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), redisCpuUs: redisCpu },
     );
   }
@@ -250,7 +257,8 @@ async function measure(servers: Servers): Promise<void> {
       for (const side of openSides) chunks.get(side.name)!.push(await load(side, open));
     }
     const steady = new Map([...chunks].map(([name, list]) => [name, pooled(list)]));
-    const handlersRan = async (pair: BenchRuntime): Promise<boolean> => (await pair.runtime.store.kv('bot:sandbox:slow').get('last-started')) !== undefined;
+    const handlersRan = async (pair: BenchRuntime): Promise<boolean> =>
+      (await pair.runtime.inspect().store.kv('bot:sandbox:slow').get('last-started')) !== undefined;
     const stats = servers.sqlite.inboxStats;
     report(rounds, steady, {
       handlersRan: (await handlersRan(servers.sqlite)) && (!servers.redis || (await handlersRan(servers.redis.runtime))),

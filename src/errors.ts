@@ -82,6 +82,12 @@ export interface IntrabotErrorOptions {
 }
 
 /** Base class of every error intrabot throws on purpose. */
+/**
+ * Seconds a caller is told to wait after a 503 (the store is unavailable, the scheduler stopping...): the
+ * same everywhere, monitoring tools included.
+ */
+export const RETRY_AFTER_S = 30;
+
 export class IntrabotError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -93,6 +99,16 @@ export class IntrabotError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.details = options.details;
+  }
+
+  /** Headers an answer with this error carries: a 503 says when to retry. */
+  responseHeaders(): Record<string, string> {
+    return this.status === 503 ? { 'retry-after': String(RETRY_AFTER_S) } : {};
+  }
+
+  /** How an answer with this error is logged: server faults as errors; a caller's fault not at all. */
+  get logLevel(): 'error' | 'warn' | undefined {
+    return this.status >= 500 ? 'error' : undefined;
   }
 
   toJSON(): { error: ErrorCode; message: string; details?: Record<string, unknown> } {

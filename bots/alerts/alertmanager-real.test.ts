@@ -32,7 +32,7 @@ describe.skipIf(!BINARY)('a real Prometheus Alertmanager sending to the alerts b
         'receivers:',
         '  - name: intranet',
         '    webhook_configs:',
-        `      - url: ${pair.runtime.url}/alerts/alerts/alertmanager`,
+        `      - url: ${pair.runtime.inspect().url}/alerts/alerts/alertmanager`,
         '        send_resolved: true',
         '        http_config:',
         '          authorization:',

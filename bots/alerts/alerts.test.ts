@@ -8,7 +8,7 @@ describe('the alerts bot', () => {
   let pair: Pair;
   let opsWall: number;
   const post = (input: string, body: string, token = 'sandbox-alert-token') =>
-    fetch(`${pair.runtime.url}/alerts/alerts/${input}`, {
+    fetch(`${pair.runtime.inspect().url}/alerts/alerts/${input}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body,
@@ -23,13 +23,13 @@ describe('the alerts bot', () => {
 
   it('refuses a missing or wrong token with 401 and queues nothing', async () => {
     expect((await post('alertmanager', fixture('alertmanager-firing.json'), 'wrong')).status).toBe(401);
-    const none = await fetch(`${pair.runtime.url}/alerts/alerts/alertmanager`, {
+    const none = await fetch(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: fixture('alertmanager-firing.json'),
     });
     expect(none.status).toBe(401);
-    expect(await pair.runtime.store.outbox.list({ state: 'live' })).toEqual([]);
+    expect(await pair.runtime.inspect().store.outbox.list({ state: 'live' })).toEqual([]);
   });
 
   it('posts firing Alertmanager alerts on the Operations wall and sends the critical one to the on-call chat', async () => {

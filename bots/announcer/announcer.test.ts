@@ -22,7 +22,7 @@ describe('announcer bot', () => {
   const quiet = async () => {
     for (let calm = 0; calm < 2;) {
       await pair.platform.deliveries();
-      const busy = (await pair.runtime.store.inbox.list()).length + (await pair.runtime.store.outbox.list()).length;
+      const busy = (await pair.runtime.inspect().store.inbox.list()).length + (await pair.runtime.inspect().store.outbox.list()).length;
       calm = busy === 0 ? calm + 1 : 0;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -54,7 +54,7 @@ describe('announcer bot', () => {
     expect(drafts).toHaveLength(1);
     const event = drafts[0]!;
     expect(event).toMatchObject({
-      starts_at: dayIn(slot + 7 * DAY_MS, pair.runtime.config.tenants[0]!.timezone),
+      starts_at: dayIn(slot + 7 * DAY_MS, pair.runtime.inspect().config.tenants[0]!.timezone),
       starts_time: '16:00',
       location: 'Main hall',
       is_published: false,
@@ -89,7 +89,7 @@ describe('announcer bot', () => {
     it('remembers the confirmation that announcement.confirmed brought', async () => {
       const announcements = await list('/announcements?per_page=50');
       const id = announcements.find((a) => a.title === title)!.id;
-      const kv = pair.runtime.store.kv('bot:sandbox:announcer');
+      const kv = pair.runtime.inspect().store.kv('bot:sandbox:announcer');
       expect(await kv.get(`confirmed:${id}:${confirmer}`)).toBe(true);
       expect(await kv.get(`confirmed:${id}:${sales[1]}`)).toBeUndefined();
     });
@@ -105,7 +105,7 @@ describe('announcer bot', () => {
       await pair.platform.advance(25 * HOUR_S);
       await pair.platform.waitFor(
         async () => {
-          const jobs = await pair.runtime.scheduler.listJobs();
+          const jobs = await pair.runtime.inspect().jobs();
           return jobs.find((j) => j.schedule.job === 'remind')?.lastRuns.find((r) => r.trigger === 'slot' && r.finished !== undefined);
         },
         (run) => run !== undefined,

@@ -29,7 +29,7 @@ function monthDayAfter(pair: Pair, days: number): string {
 }
 
 async function readCopy(pair: Pair) {
-  return decodeDirectory(await pair.runtime.store.kv('bot:sandbox:birthday').get('directory'));
+  return decodeDirectory(await pair.runtime.inspect().store.kv('bot:sandbox:birthday').get('directory'));
 }
 
 describe('birthday bot config', () => {

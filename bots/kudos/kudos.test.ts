@@ -31,7 +31,7 @@ describe('kudos bot', () => {
   const quiet = async () => {
     for (let calm = 0; calm < 2;) {
       await pair.platform.deliveries();
-      const busy = (await pair.runtime.store.inbox.list()).length + (await pair.runtime.store.outbox.list()).length;
+      const busy = (await pair.runtime.inspect().store.inbox.list()).length + (await pair.runtime.inspect().store.outbox.list()).length;
       calm = busy === 0 ? calm + 1 : 0;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -44,7 +44,7 @@ describe('kudos bot', () => {
     await pair.platform.settings({ rate_limit_per_minute: 600 });
     refs = directoryRefsOf(pair)!;
     teamPlayer = achievementRefsOf(pair)!.custom_public_id;
-    botUserId = pair.runtime.provisionResults[0]!.bots.kudos!.botUserId!;
+    botUserId = pair.runtime.inspect().provisionResults[0]!.bots.kudos!.botUserId!;
     // a namesake of the head of Engineering, in Sales, before the bot first reads the directory
     await pair.platform.request('POST', `${API}/users`, {
       email: 'ada.lovelace2@sandbox.example',
@@ -155,6 +155,6 @@ describe('kudos bot with an achievement that cannot be awarded', () => {
       (c) => c.length > 0,
     );
     expect(comments[0]!.body).toBe('Sorry, I cannot award kudos right now (the kudos achievement is not set up). Please tell an administrator.');
-    expect((await pair.runtime.store.inbox.list({ state: 'dead' })).length + (await pair.runtime.store.inbox.list()).length).toBe(0);
+    expect((await pair.runtime.inspect().store.inbox.list({ state: 'dead' })).length + (await pair.runtime.inspect().store.inbox.list()).length).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ describe('todo-digest bot', () => {
   it('posts a per-department summary of the report the platform sends, marking those behind', async () => {
     const wall = directoryRefsOf(pair)!.company_wall_id;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
-      url: `${pair.runtime.url}/reports/sandbox/todo-digest`,
+      url: `${pair.runtime.inspect().url}/reports/sandbox/todo-digest`,
       schedule: 'daily',
       secret: 'sandbox-report-secret',
     });
@@ -45,7 +45,7 @@ describe('todo-digest bot', () => {
   it('posts the weekly report too, saying it covers the week (spec: Outgoing reports, schedules daily and weekly)', async () => {
     const wall = directoryRefsOf(pair)!.company_wall_id;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
-      url: `${pair.runtime.url}/reports/sandbox/todo-digest`,
+      url: `${pair.runtime.inspect().url}/reports/sandbox/todo-digest`,
       schedule: 'weekly',
       secret: 'sandbox-report-secret',
     });
@@ -64,7 +64,7 @@ describe('todo-digest bot', () => {
     const wall = directoryRefsOf(pair)!.company_wall_id;
     const before = (await pair.platform.wallPosts(wall)).length;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
-      url: `${pair.runtime.url}/reports/sandbox/todo-digest`,
+      url: `${pair.runtime.inspect().url}/reports/sandbox/todo-digest`,
       schedule: 'daily',
       secret: 'someone-elses-report-secret',
     });

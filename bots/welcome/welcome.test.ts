@@ -9,7 +9,7 @@ describe('welcome bot', () => {
   beforeAll(async () => {
     pair = await startPair({ bots: ['welcome'] });
     refs = directoryRefsOf(pair)!;
-    botUserId = pair.runtime.provisionResults[0]!.bots.welcome!.botUserId!;
+    botUserId = pair.runtime.inspect().provisionResults[0]!.bots.welcome!.botUserId!;
   });
   afterAll(async () => pair?.close());
 

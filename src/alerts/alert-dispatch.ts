@@ -21,6 +21,11 @@ export interface AlertSendMessage {
   /** The post that reported the alerts firing: answer it (a comment) when the target is a wall. */
   replyTo?: { postId: number };
   dedupeKey: string;
+  /**
+   * On the first part of a message reporting alerts firing: the refs of those alerts. The outbox entry
+   * carries them, and the post it creates is recorded under them (`recordPost`), for the resolutions.
+   */
+  refs?: string[];
 }
 
 /** Queues a message durably; resolves once it is persisted, with the outbox entry's id. */
@@ -173,13 +178,12 @@ async function queueAll(deps: DispatchDeps, tenant: string, input: ResolvedAlert
 }
 
 async function queueMessage(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, message: PlannedMessage): Promise<number> {
-  const [firstKey] = message.keys;
-  if (firstKey !== undefined && message.refKeys.length > 0) await deps.state.expectPostId(tenant, input.bot, firstKey, message.refKeys);
   let queued = 0;
   for (const [index, text] of message.parts.entries()) {
     const dedupeKey = message.keys[index] as string;
     const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
-    const { id } = await deps.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, dedupeKey });
+    const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys } : {};
+    const { id } = await deps.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey });
     queued += 1;
     deps.onCreated?.({ tenant, bot: input.bot, input: input.input, target: message.target, dedupeKey, id });
   }

@@ -19,8 +19,6 @@ export const GroupStateSchema = z.object({
 });
 export type GroupState = z.infer<typeof GroupStateSchema>;
 
-const PendingSchema = z.object({ refs: z.array(z.string()) });
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Longer than dedupe's 7-day retention, so a state is never forgotten while dedupe still counts on it. */
 const STATE_TTL_MS = 8 * DAY_MS;
@@ -31,7 +29,6 @@ const LOCK_TTL_MS = 30_000;
 /**
  * The alert inputs' memory in the store, one kv namespace per tenant and bot (`alerts:<tenant>:<bot>`):
  * - `state:<input>:<group hash>`: the dedupe state of a group (`GroupState`);
- * - `pending:<dedupe key>`: which alerts a queued firing message reported, until its post id is known;
  * - `ref:<input>:<target>:<fingerprint>:<started>`: the id of the post that reported an alert firing.
  */
 export class AlertInputState {
@@ -62,18 +59,13 @@ export class AlertInputState {
     return found;
   }
 
-  /** Before a firing message is queued: the refs its post id will fill. */
-  async expectPostId(tenant: string, bot: string, dedupeKey: string, refKeys: readonly string[]): Promise<void> {
-    await this.kv(tenant, bot).set(`pending:${dedupeKey}`, { refs: [...refKeys] }, { ttlMs: STATE_TTL_MS });
-  }
-
-  /** The sender created the post of a message: remember it for the alerts' resolutions. */
-  async recordPostId(tenant: string, bot: string, dedupeKey: string, postId: number): Promise<void> {
+  /**
+   * The sender created the post of a firing message: remember it under the refs of the alerts it reported
+   * (carried by the outbox entry), so their resolutions answer it.
+   */
+  async recordPost(tenant: string, bot: string, refKeys: readonly string[], postId: number): Promise<void> {
     const kv = this.kv(tenant, bot);
-    const pending = PendingSchema.safeParse(await kv.get(`pending:${dedupeKey}`));
-    if (!pending.success) return;
-    for (const refKey of pending.data.refs) await kv.set(`ref:${refKey}`, postId, { ttlMs: REF_TTL_MS });
-    await kv.delete(`pending:${dedupeKey}`);
+    for (const refKey of new Set(refKeys)) await kv.set(`ref:${refKey}`, postId, { ttlMs: REF_TTL_MS });
   }
 
   /**

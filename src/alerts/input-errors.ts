@@ -38,4 +38,9 @@ export class AlertTargetMissingError extends IntrabotError {
       },
     );
   }
+
+  /** A configuration error: the operator reads it in the runtime's log, the tool in its own log of refused sends. */
+  override get logLevel(): 'warn' {
+    return 'warn';
+  }
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
-import { IntrabotError } from '../errors';
+import { answerWithError } from '../error-response';
 import type { Store } from '../store/store';
 import type { TemplateEngine } from '../templates/template-engine';
 import { parseAlerts } from './adapters/parse-alerts';
@@ -20,6 +20,8 @@ export interface AlertInputsOptions {
   inputs: (bot: string, input: string, tenant: string) => ResolvedAlertInput | undefined | Promise<ResolvedAlertInput | undefined>;
   clock: Clock;
   store: Pick<Store, 'kv' | 'claims'>;
+  /** The inputs' memory (default: one over `store`); the runtime shares its own with the outbox sender, which records created posts in it. */
+  state?: AlertInputState;
   /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
   templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
@@ -35,8 +37,8 @@ export interface AlertInputsOptions {
 
 /** What `registerAlertInputs` gives back: the door through which the sender reports created posts. */
 export interface AlertInputsHandle {
-  /** A message was posted: remember the post, so the alerts' resolution answers it (a comment). */
-  recordPostId(tenant: string, bot: string, dedupeKey: string, postId: number): Promise<void>;
+  /** A firing message was posted: remember the post under its alerts' refs, so their resolutions answer it (a comment). */
+  recordPost(tenant: string, bot: string, refs: readonly string[], postId: number): Promise<void>;
 }
 
 interface Located {
@@ -59,11 +61,11 @@ interface AlertParams {
  *
  * @example
  * const alerts = registerAlertInputs(app, { inputs, clock, store, templates, send, logger: app.log });
- * // once the outbox has created the post of a message it was sent:
- * await alerts.recordPostId(message.tenant, message.bot, message.dedupeKey, post.id);
+ * // once the outbox has created the post of a message that carried refs:
+ * await alerts.recordPost(message.tenant, message.bot, message.refs, post.id);
  */
 export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): AlertInputsHandle {
-  const state = new AlertInputState(options.store);
+  const state = options.state ?? new AlertInputState(options.store);
   const deps: DispatchDeps = {
     clock: options.clock,
     state,
@@ -78,7 +80,7 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.setErrorHandler(answerError);
+    scope.setErrorHandler(answerWithError('alert input'));
     const route = {
       bodyLimit: options.bodyLimit ?? DEFAULT_ALERT_BODY_LIMIT,
       // `?token=` is a credential: the request log line must not carry it
@@ -103,7 +105,7 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
     scope.post('/t/:tenant/alerts/:bot/:input', route);
   });
 
-  return { recordPostId: (tenant, bot, dedupeKey, postId) => state.recordPostId(tenant, bot, dedupeKey, postId) };
+  return { recordPost: (tenant, bot, refs, postId) => state.recordPost(tenant, bot, refs, postId) };
 }
 
 async function locate(options: AlertInputsOptions, request: FastifyRequest): Promise<Located | undefined> {
@@ -133,19 +135,4 @@ function parseBody(input: ResolvedAlertInput, request: FastifyRequest): AlertGro
 
 function countAlerts(groups: readonly AlertGroup[]): number {
   return groups.reduce((sum, group) => sum + group.alerts.length, 0);
-}
-
-function answerError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof IntrabotError) {
-    if (error.status >= 500) request.log.error({ err: error }, error.message);
-    // a configuration error: the operator reads it here, the tool in its own log of refused sends
-    if (error instanceof AlertTargetMissingError) request.log.warn({ details: error.details }, error.message);
-    if (error.status === 503) void reply.header('Retry-After', '30');
-    return reply.code(error.status).send(error.toJSON());
-  }
-  const status = (error as FastifyError).statusCode;
-  if (status === 413) return reply.code(413).send({ error: 'payload_too_large', message: error.message });
-  if (status && status >= 400 && status < 500) return reply.code(status).send({ error: 'invalid_input', message: error.message });
-  request.log.error({ err: error }, 'alert input failed');
-  return reply.code(500).send({ error: 'internal', message: 'An unexpected error occurred; see the runtime log.' });
 }

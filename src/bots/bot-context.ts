@@ -7,8 +7,7 @@ import type { TemplateEngine } from '../templates';
 import { parseOrThrow } from '../validation';
 import { OutgoingMessageSchema, type BotContext, type BotLogger, type BotStore, type OutgoingMessage, type SendReceipt, type TargetRef } from './context';
 import type { BotManifest } from './manifest';
-import type { Target } from './manifest-targets';
-import { incomingSecretName } from './provision/provision-bot';
+import { entryForTarget, wallEntry, type TargetContent, type TargetEntryDeps, type WallRef } from './target-entry';
 
 /** Where `ctx.reply` answers: the post or comment that triggered the handler. */
 export interface ReplySource {
@@ -47,8 +46,8 @@ export interface BotContextDeps<Config> {
   progress?: ((text: string) => void) | undefined;
 }
 
-/** Where a post goes: a wall id, or a wall name the outbox sender resolves (the walls were never listed yet). */
-export type WallRef = { wallId: number } | { wallName: string };
+export type { WallRef } from './target-entry';
+export { configuredIncomingSecretName } from './target-entry';
 
 type Rendered = { text: string; media: NonNullable<Exclude<OutgoingMessage, string>['media']> };
 
@@ -96,58 +95,23 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     return out;
   };
 
+  const targets: TargetEntryDeps = { tenant: tenant.id, bot, wallOf: deps.wallOf };
+  const contentOf =
+    (message: OutgoingMessage) =>
+    async (kind: 'post' | 'incoming'): Promise<TargetContent> => {
+      const { text, media } = await render(message);
+      return { text, ...(kind === 'post' ? { postMedia: await postMedia(media) } : { incomingMedia: await incomingMedia(media) }) };
+    };
+  const toWall = async (wall: WallRef, message: OutgoingMessage): Promise<SendReceipt> => {
+    const { entry, options } = await wallEntry(targets, wall, await contentOf(message)('post'));
+    return sink.enqueue(entry, options);
+  };
+  const send = async (ref: TargetRef, message: OutgoingMessage): Promise<SendReceipt> => {
+    const { entry, options } = await entryForTarget(targets, ref, contentOf(message));
+    return sink.enqueue(entry, options);
+  };
   // the entry names its bot: a bot user not known yet (provisioning has not finished) is filled in by the sender
   const asBot = { bot: bot.name, ...(bot.userId ? { botUserId: bot.userId } : {}) };
-
-  const toWall = async (wall: WallRef, message: OutgoingMessage, options: EnqueueOptions = {}): Promise<SendReceipt> => {
-    const { text, media } = await render(message);
-    const files = await postMedia(media);
-    return sink.enqueue({ kind: 'post', ...base, ...wall, body: text, ...asBot, ...(files ? { media: files } : {}) }, options);
-  };
-
-  const toIncoming = async (targetName: string, target: Target, message: OutgoingMessage): Promise<SendReceipt> => {
-    const { text, media } = await render(message);
-    const files = await incomingMedia(media);
-    const payload = { text, ...(files ? { media: files } : {}) };
-    const options = uncertainOf(target);
-    if ('incoming_webhook' in target) {
-      return sink.enqueue(
-        {
-          kind: 'incoming',
-          ...base,
-          webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: configuredIncomingSecretName(tenant.id, bot.name, targetName) },
-          action: 'wall_post',
-          payload,
-        },
-        options,
-      );
-    }
-    if (!('incoming' in target)) throw new InvalidInputError('target', `target "${targetName}" is not an incoming webhook`);
-    if (target.incoming.action === 'calendar_entry')
-      throw new InvalidInputError('target', `target "${targetName}" creates calendar entries: use ctx.api.calendarEntries or send its payload through ctx.api`);
-    return sink.enqueue(
-      {
-        kind: 'incoming',
-        ...base,
-        // named, not numbered: a message queued before provisioning created the webhook is sent once its URL is stored
-        webhook: { id: `${bot.name}/${targetName}`, urlSecretRef: incomingSecretName(tenant.id, bot.name, targetName) },
-        action: target.incoming.action,
-        payload,
-      },
-      options,
-    );
-  };
-
-  const send = async (ref: TargetRef, message: OutgoingMessage): Promise<SendReceipt> => {
-    if (typeof ref !== 'string') return toWall(await wallRefOf(deps, ref.wall, 'wall'), message);
-    const target = bot.manifest.targets[ref];
-    if (!target) {
-      const known = Object.keys(bot.manifest.targets);
-      throw new InvalidInputError('target', `unknown target "${ref}" (${known.length ? `targets: ${known.join(', ')}` : 'the manifest defines no targets'})`);
-    }
-    if ('wall' in target) return toWall(await wallRefOf(deps, target.wall, `targets.${ref}.wall`), message, uncertainOf(target));
-    return toIncoming(ref, target, message);
-  };
 
   /** A comment is text only (spec: Comments, body `{ body }`): media would be lost, so it is refused. */
   const commentText = async (message: OutgoingMessage, what: string): Promise<string> => {
@@ -207,21 +171,6 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     bot: { name: bot.name, userId: bot.userId },
     signal: deps.signal,
   };
-}
-
-/** The `store.secrets` name of an incoming-webhook URL given in configuration (`incoming_webhook:`). */
-export function configuredIncomingSecretName(tenant: string, bot: string, target: string): string {
-  return `incoming-config:${tenant}:${bot}:${target}`;
-}
-
-async function wallRefOf(deps: Pick<BotContextDeps<unknown>, 'wallOf'>, wall: number | string, field: string): Promise<WallRef> {
-  if (typeof wall === 'number') return { wallId: wall };
-  return /^\d+$/.test(wall) ? { wallId: Number(wall) } : deps.wallOf(wall, field);
-}
-
-/** The target's `on_uncertain`, as the outbox's enqueue option. */
-function uncertainOf(target: Target): EnqueueOptions {
-  return target.on_uncertain ? { onUncertain: target.on_uncertain } : {};
 }
 
 function chatTargetName(manifest: BotManifest, chatId: number): string {

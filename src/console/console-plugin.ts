@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { answerWithError } from '../error-response';
 import { IntrabotError } from '../errors';
 import { parseOrThrow } from '../validation';
 import { loadConsoleAssets, type ConsoleAssets } from './console-assets';
@@ -52,7 +53,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, options
   const access = new WeakMap<FastifyRequest, Access>();
 
   void app.register(async (scope) => {
-    scope.setErrorHandler(answerError);
+    scope.setErrorHandler(answerWithError('console'));
     scope.addHook('onRequest', async (request, reply) => {
       checkLocal(request);
       void reply.headers(securityHeaders(assets.csp));
@@ -243,15 +244,4 @@ function securityHeaders(csp: string): Record<string, string> {
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
   };
-}
-
-function answerError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof IntrabotError) {
-    if (error.status >= 500) request.log.error({ err: error }, error.message);
-    return reply.code(error.status).send(error.toJSON());
-  }
-  const status = (error as FastifyError).statusCode;
-  if (status && status >= 400 && status < 500) return reply.code(status).send({ error: 'invalid_input', message: error.message });
-  request.log.error({ err: error }, 'console: unexpected error');
-  return reply.code(500).send({ error: 'internal', message: 'An unexpected error occurred; see the runtime log.' });
 }

@@ -16,9 +16,21 @@ import type { SendClient } from './send-client';
 import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
 /** Called after content is created, so the loop guard ignores the events it causes (src/bots/loop-guard.ts). */
+/** What an entry created on the platform, told to `onCreated`. */
+export interface CreatedByEntry {
+  tenant: string;
+  kind: 'post' | 'comment';
+  id: number;
+  /** The outbox entry that created it (the id `Outbox.enqueue` answered). */
+  entryId: string;
+  tokenUser?: TokenUser;
+  /** A post of an alert input's firing message: its bot and the refs of the alerts it reported. */
+  alert?: { bot: string; refs: string[] };
+}
+
 export interface OutboxHooks {
-  /** `entryId` is the outbox entry that created it (the id `Outbox.enqueue` answered). */
-  onCreated?(input: { tenant: string; kind: 'post' | 'comment'; id: number; entryId: string; tokenUser?: TokenUser }): Promise<void> | void;
+  /** A post or comment an entry created (loop prevention learns it; an alert's post is recorded for its resolution). */
+  onCreated?(input: CreatedByEntry): Promise<void> | void;
   onSentText?(input: { tenant: string; text: string }): Promise<void> | void;
 }
 
@@ -264,8 +276,10 @@ export class OutboxSender {
   private async after(entry: OutboxEntry, outcome: SendOutcome, entryId: string): Promise<Delivery> {
     try {
       const created = outcome.created;
-      if (created && (created.kind === 'post' || created.kind === 'comment'))
-        await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...created, kind: created.kind, entryId });
+      if (created && (created.kind === 'post' || created.kind === 'comment')) {
+        const alert = entry.kind === 'post' && entry.alert && entry.bot ? { alert: { bot: entry.bot, refs: entry.alert.refs } } : {};
+        await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...created, kind: created.kind, entryId, ...alert });
+      }
       if (outcome.sentText !== undefined) await this.o.hooks?.onSentText?.({ tenant: entry.tenant, text: outcome.sentText });
     } catch (error) {
       this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: a delivery hook failed');

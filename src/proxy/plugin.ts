@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
+import { answerWithError } from '../error-response';
 import { IntrabotError } from '../errors';
 import { checkAccess } from './access-check';
 import { auditEntry, writeAudit, type AuditEntry, type AuditLogger } from './audit';
@@ -104,7 +105,7 @@ async function proxyPlugin(proxy: FastifyInstance, ctx: ProxyContext, defaultTen
   // raw bodies stay raw inside this plugin: JSON, multipart, anything, forwarded byte for byte
   proxy.removeAllContentTypeParsers();
   proxy.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-  proxy.setErrorHandler((error: FastifyError | Error, request, reply) => answerError(error, request, reply));
+  proxy.setErrorHandler(answerWithError('proxy call'));
   proxy.addHook('onResponse', async (request, reply) => audit(ctx, request, reply.statusCode));
   // a caller that hangs up gets no response, but its call is still audited (499, as nginx logs it)
   proxy.addHook('onRequestAbort', async (request) => audit(ctx, request, CLIENT_CLOSED));
@@ -149,19 +150,6 @@ function abortOnClose(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort(new Error('the proxy caller disconnected'));
   });
   return controller.signal;
-}
-
-function answerError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof ProxyShareExceededError) {
-    void reply.headers({ 'retry-after': String(error.retryAfterSeconds), 'x-ratelimit-limit': String(error.view.limit), 'x-ratelimit-remaining': '0' });
-  }
-  if (error instanceof IntrabotError) return reply.code(error.status).send(error.toJSON());
-  const status = (error as FastifyError).statusCode;
-  if (status && status >= 400 && status < 500) return reply.code(status).send({ error: 'invalid_input', message: error.message });
-  // a caller that hung up while its call waited for the budget is no fault of ours
-  if (reply.raw.destroyed) request.log.info('proxy caller disconnected before the answer');
-  else request.log.error({ err: error }, 'proxy call failed');
-  return reply.code(500).send({ error: 'internal', message: 'An unexpected error occurred; see the runtime log.' });
 }
 
 function audit(ctx: ProxyContext, request: FastifyRequest, status: number): void {

@@ -33,6 +33,11 @@ export class ProxyShareExceededError extends IntrabotError {
     this.retryAfterSeconds = retryAfterSeconds;
     this.view = view;
   }
+
+  /** As the platform answers a 429: when to retry, and the budget that was spent. */
+  override responseHeaders(): Record<string, string> {
+    return { 'retry-after': String(this.retryAfterSeconds), 'x-ratelimit-limit': String(this.view.limit), 'x-ratelimit-remaining': '0' };
+  }
 }
 
 /**

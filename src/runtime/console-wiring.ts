@@ -1,12 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { apiRoot, apiUrl } from '../api/api-url';
 import { rateLimitKey } from '../api/rate-limiter';
 import { fillPath } from '../api/schemas/endpoint';
 import { endpoints } from '../api/schemas/endpoints';
-import { configuredIncomingSecretName } from '../bots/bot-context';
+import { configuredIncomingSecretName } from '../bots/target-entry';
 import { incomingSecretName } from '../bots/provision/provision-bot';
-import type { BotRegistry } from '../bots/registry';
-import type { Clock } from '../clock';
 import type { ConsoleDeps } from '../console/console-deps';
 import type { DeliveryQuery, OutboxQuery } from '../console/console-views';
 import { alertsView } from '../console/views/alert-views';
@@ -16,31 +13,17 @@ import { outboxView, type DigestInput, type OutboxSources } from '../console/vie
 import { rateView, type RateKeyLabel } from '../console/views/rate-view';
 import { digestKey } from '../outbox/coalesce';
 import { OUTBOX_KV } from '../outbox/outbox';
-import type { OutboxSender } from '../outbox/sender';
-import type { Scheduler } from '../scheduler/scheduler';
-import type { Store } from '../store/store';
-import { AlertActivity } from './alert-activity';
-import type { RuntimeConfig, TenantConfig } from './config';
-import type { DeliveryLog } from './delivery-log';
-import type { BotEngine } from './engine';
-import type { InboxWorker } from './inbox-worker';
-import type { RateBudgetHistory } from './rate-budget-history';
+import type { TenantConfig } from './config';
+import type { RuntimeParts } from './runtime-parts';
 
 /** The runtime's parts the console reads and acts on. */
-export interface ConsoleWiringParts {
-  /** The app the runtime's routes are mounted on: the alert routes' activity is watched there. */
-  app: FastifyInstance;
-  config: RuntimeConfig;
-  clock: Clock;
-  store: Store;
-  engine: BotEngine;
-  registry: BotRegistry;
-  scheduler: Scheduler;
-  worker: Pick<InboxWorker, 'wake'>;
-  sender: Pick<OutboxSender, 'wake'>;
-  deliveryLog: DeliveryLog;
-  rateHistory: RateBudgetHistory;
-}
+export type ConsoleWiringParts = Pick<
+  RuntimeParts,
+  'config' | 'clock' | 'host' | 'store' | 'table' | 'registry' | 'scheduler' | 'rateHistory' | 'alertActivity'
+> & {
+  inbox: Pick<RuntimeParts['inbox'], 'deliveryLog'> & { worker: Pick<RuntimeParts['inbox']['worker'], 'wake'> };
+  delivery: { sender: Pick<RuntimeParts['delivery']['sender'], 'wake'> };
+};
 
 /** How many entries of each list the console reads at most (the newest deliveries, the oldest outbox entries). */
 const READ_LIMIT = 1_000;
@@ -53,16 +36,15 @@ const SANDBOX_PROXY_KEY = 'sandbox-proxy-key';
 
 /**
  * Builds the console's data sources and actions from the runtime's parts (the one place that knows
- * both). Call it before the alert routes are declared: it hooks them to record their activity.
+ * both). The alert routes record their activity in `parts.alertActivity`.
  *
  * @example
- * registerConsole(app, consoleDepsFrom({ app, config, clock, store, engine, registry, scheduler, worker, sender, deliveryLog, rateHistory }));
+ * registerConsole(app, consoleDepsFrom(parts));
  */
 export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
-  const { config, clock, store, engine } = parts;
+  const { config, clock, store, table } = parts;
   const defaultTenant = config.tenants[0]?.id ?? 'default';
-  const activity = new AlertActivity(clock, defaultTenant);
-  activity.watch(parts.app);
+  const activity = parts.alertActivity;
 
   // the labels read the webhooks' URLs from the encrypted secrets: once every few seconds is enough
   let labels: { at: number; value: Promise<Map<string, RateKeyLabel>> } | undefined;
@@ -99,28 +81,28 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
         bots: parts.registry.bots,
         failures: parts.registry.failures,
         deployment: (tenant, bot) => {
-          const d = engine.deployment(tenant, bot);
-          return d && { manifest: d.manifest, provisioned: d.provisioned };
+          const d = table.get(tenant, bot);
+          return d && { manifest: d.manifest, provisioned: table.provisionedBot(tenant, bot) };
         },
-        provisioned: (tenant) => engine.deployments().some((d) => d.tenant.config.id === tenant && d.tenant.provision !== undefined),
+        provisioned: (tenant) => table.provisioning(tenant) !== undefined,
       }),
     deliveries: async (query: DeliveryQuery) => {
       const [live, dead, handled] = await Promise.all([
         store.inbox.list({ state: 'live', limit: READ_LIMIT }),
         store.inbox.list({ state: 'dead', limit: READ_LIMIT }),
-        parts.deliveryLog.recent(READ_LIMIT),
+        parts.inbox.deliveryLog.recent(READ_LIMIT),
       ]);
       return deliveriesView({ live, dead, handled }, query, clock.now());
     },
     replay: async (id) => {
       const done = await store.inbox.requeue(id);
-      if (done) parts.worker.wake();
+      if (done) parts.inbox.worker.wake();
       return done;
     },
     outbox: async (query: OutboxQuery) => outboxView(await readOutbox(query.target), query, clock.now()),
     retryOutbox: async (id) => {
       const done = await store.outbox.requeue(id);
-      if (done) parts.sender.wake();
+      if (done) parts.delivery.sender.wake();
       return done;
     },
     dropOutbox: (id) => store.outbox.drop(id),
@@ -151,14 +133,14 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
       // not awaited: a job may run for minutes; its run record (running, then its outcome) is what the console shows
       parts.scheduler
         .runNow(tenant, bot, job)
-        .catch((err: unknown) => parts.app.log.warn({ err, tenant, bot, job }, 'console: a job started from the console could not run'));
+        .catch((err: unknown) => parts.host.log.warn({ err, tenant, bot, job }, 'console: a job started from the console could not run'));
       return { started: true as const, tenant, bot, job };
     },
     alertInputs: async () =>
       alertsView({
         now: clock.now(),
         defaultTenant,
-        deployments: engine.deployments().map((d) => ({ tenant: d.tenant.config.id, bot: d.bot.name, manifest: d.manifest })),
+        deployments: table.all().map((d) => ({ tenant: d.tenant.config.id, bot: d.bot.name, manifest: d.manifest })),
         recent: activity.recent(),
         countsOf: (tenant, bot, input) => activity.countsOf(tenant, bot, input),
         lastOf: (tenant, bot, input) => activity.lastOf(tenant, bot, input),
@@ -177,7 +159,7 @@ async function rateLabels(parts: ConsoleWiringParts): Promise<Map<string, RateKe
   const labels = new Map<string, RateKeyLabel>();
   for (const tenant of parts.config.tenants)
     labels.set(rateLimitKey(tenant.token), { kind: 'token', label: `Token of tenant ${tenant.id}`, tenant: tenant.id });
-  for (const d of parts.engine.deployments()) {
+  for (const d of parts.table.all()) {
     const tenant = d.tenant.config;
     for (const [name, target] of Object.entries(d.manifest.targets)) {
       const secretName =
@@ -217,7 +199,7 @@ function incomingTokenOf(url: string): string | undefined {
  * configured webhook URLs.
  */
 async function configuredSecrets(parts: ConsoleWiringParts): Promise<string[]> {
-  const { config, store, engine } = parts;
+  const { config, store, table } = parts;
   const values: (string | undefined)[] = [config.admin_token, config.secret_key, SANDBOX_PROXY_KEY];
   for (const tenant of config.tenants) values.push(tenant.token);
   for (const key of config.proxy?.keys ?? []) values.push(key.key);
@@ -225,7 +207,7 @@ async function configuredSecrets(parts: ConsoleWiringParts): Promise<string[]> {
     const value = await store.secrets.get(name).catch(() => undefined);
     values.push(value, value === undefined ? undefined : incomingTokenOf(value));
   }
-  for (const d of engine.deployments()) {
+  for (const d of table.all()) {
     for (const input of d.manifest.alerts) {
       const auth = input.auth;
       values.push('bearer' in auth ? auth.bearer : 'basic' in auth ? auth.basic.password : auth.query_token);

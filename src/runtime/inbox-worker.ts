@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../log';
 import type { Clock } from '../clock';
 import type { Inbox, InboxEntry, InboxItem } from '../store/inbox';
 import type { QueueLease } from '../store/queue';
@@ -10,7 +10,7 @@ export interface InboxWorkerOptions {
   clock: Clock;
   /** Runs the bot's handlers for one delivery; a throw is a failure of that delivery alone. */
   handle(item: InboxItem): Promise<unknown>;
-  logger: FastifyBaseLogger;
+  logger: Logger;
   /** Longer than a handler's time limit: a crashed process's entries come back after it. */
   leaseMs?: number;
   /** Attempts before a delivery goes to the dead letters (`intrabot deliveries` can replay it). */
@@ -88,7 +88,7 @@ export class InboxWorker {
     }
   }
 
-  private async recordFailure(lease: InboxLease, log: FastifyBaseLogger, error: unknown): Promise<void> {
+  private async recordFailure(lease: InboxLease, log: Logger, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     if (lease.attempts >= this.o.maxAttempts) {
       log.error({ err: error, attempts: lease.attempts }, 'delivery failed for good: moved to the dead letters');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { buildRuntime, type Runtime, type RuntimeDeps } from './build-runtime';
 
 declare module 'fastify' {
@@ -18,18 +19,19 @@ declare module 'fastify' {
  * const app = Fastify();
  * await app.register(intrabotPlugin, { config: loadConfig(), clock: createSystemClock() });
  * await app.listen({ port: 8080 });
- * app.intrabot.engine // the runtime
+ * app.intrabot.inspect().bots // the runtime
  */
-export async function intrabotPlugin(app: FastifyInstance, options: Omit<RuntimeDeps, 'app'>): Promise<void> {
-  const runtime = await buildRuntime({ ...options, app });
-  app.decorate('intrabot', runtime);
-  app.addHook('onListen', async () => {
-    await runtime.activate();
-  });
-  app.addHook('onClose', async () => {
-    await runtime.close();
-  });
-}
-
-// registered in the host's own context (like fastify-plugin does), so `app.intrabot` is visible there
-(intrabotPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+export const intrabotPlugin = fp(
+  async (app: FastifyInstance, options: Omit<RuntimeDeps, 'app'>): Promise<void> => {
+    const runtime = await buildRuntime({ ...options, app });
+    app.decorate('intrabot', runtime);
+    app.addHook('onListen', async () => {
+      await runtime.activate();
+    });
+    app.addHook('onClose', async () => {
+      await runtime.close();
+    });
+  },
+  // not encapsulated (fastify-plugin): `app.intrabot` is visible in the host's own context
+  { name: 'intrabot', fastify: '5.x' },
+);

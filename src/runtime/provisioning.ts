@@ -1,18 +1,18 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { configuredIncomingSecretName } from '../bots/bot-context';
+import { configuredIncomingSecretName } from '../bots/target-entry';
 import type { LoopGuard } from '../bots/loop-guard';
 import { provisionTenant, type ProvisionResult } from '../bots/provision/provisioner';
 import type { Clock } from '../clock';
 import { IntrabotError } from '../errors';
 import type { Store } from '../store/store';
-import type { BotEngine } from './engine';
+import type { Logger } from '../log';
+import type { Deployment, DeploymentTable } from './deployments';
 
 export interface ProvisionAllInput {
-  engine: BotEngine;
+  table: DeploymentTable;
   store: Store;
   clock: Clock;
   loopGuard: LoopGuard;
-  logger: FastifyBaseLogger;
+  logger: Logger;
   publicUrl: string;
   dryRun?: boolean;
   /** Create no webhook endpoints (the runtime polls instead of receiving). */
@@ -40,8 +40,8 @@ const DEFAULT_WAIT_MS = 10 * 60_000;
  * `provision:<tenant>` does the work and publishes the result in the store; the others wait for it.
  */
 export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionResult[]> {
-  const byTenant = new Map<string, ReturnType<BotEngine['deployments']>>();
-  for (const d of input.engine.deployments()) byTenant.set(d.tenant.config.id, [...(byTenant.get(d.tenant.config.id) ?? []), d]);
+  const byTenant = new Map<string, Deployment[]>();
+  for (const d of input.table.all()) byTenant.set(d.tenant.config.id, [...(byTenant.get(d.tenant.config.id) ?? []), d]);
   const results: ProvisionResult[] = [];
   for (const [tenantId, deployments] of byTenant) {
     input.onTenant?.(tenantId, results.length, byTenant.size);
@@ -57,7 +57,7 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
         dryRun: input.dryRun ?? false,
         skipWebhooks: input.skipWebhooks ?? false,
         keep: input.keep ?? [],
-        walls: input.engine.wallsOf(tenantId),
+        walls: tenant.walls,
       });
     const result = input.dryRun ? await run() : await asLeader(input, tenantId, run);
     for (const missing of result.actions.filter((a) => a.resource === 'wall' && a.action === 'missing')) {
@@ -67,14 +67,13 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
       );
     }
     if (!input.dryRun) {
-      tenant.provision = result;
+      input.table.provisioned(result);
       await rememberConfiguredWebhooks(input.store, deployments);
       const ours = Object.fromEntries(Object.values(result.bots).flatMap((b) => (b.botUserId ? [[b.name, b.botUserId]] : [])));
       await input.loopGuard.noteBotUsers(tenantId, ours, result.allBotUserIds);
     }
     results.push(result);
   }
-  input.engine.forgetSecrets();
   return results;
 }
 
@@ -130,7 +129,7 @@ function keepClaim(input: ProvisionAllInput, key: string): { stop(): void } {
 }
 
 /** Incoming-webhook URLs given in configuration are secrets: kept encrypted, referenced by name. */
-async function rememberConfiguredWebhooks(store: Store, deployments: ReturnType<BotEngine['deployments']>): Promise<void> {
+async function rememberConfiguredWebhooks(store: Store, deployments: readonly Deployment[]): Promise<void> {
   for (const d of deployments) {
     for (const [name, target] of Object.entries(d.manifest.targets)) {
       if ('incoming_webhook' in target) await store.secrets.put(configuredIncomingSecretName(d.tenant.config.id, d.bot.name, name), target.incoming_webhook);

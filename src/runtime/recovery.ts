@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import { toPlatformEvent } from '../webhooks/events';
-import type { Deployment } from './engine';
+import type { Logger } from '../log';
+import type { Deployment, DeploymentTable } from './deployments';
 
 /**
  * The platform gives up on a delivery after its retry at 10 minutes, so a runtime that was down
@@ -16,8 +16,9 @@ import type { Deployment } from './engine';
 export interface RecoveryInput {
   store: Store;
   clock: Clock;
-  logger: FastifyBaseLogger;
-  deployments: readonly Deployment[];
+  logger: Logger;
+  /** Every bot on every tenant; a bot provisioning switched off is left alone. */
+  table: DeploymentTable;
   /** Comments are looked for under posts created this long before the gap (default 3 days). */
   commentWindowMs?: number;
   /** Called for each recovered event that entered the inbox (wakes the worker). */
@@ -54,7 +55,7 @@ export async function heartbeat(store: Store, clock: Clock, tenant: string): Pro
 export async function recoverMissed(input: RecoveryInput): Promise<RecoveryReport[]> {
   const reports: RecoveryReport[] = [];
   const tenants = new Map<string, Deployment[]>();
-  for (const d of input.deployments) tenants.set(d.tenant.config.id, [...(tenants.get(d.tenant.config.id) ?? []), d]);
+  for (const d of input.table.all()) tenants.set(d.tenant.config.id, [...(tenants.get(d.tenant.config.id) ?? []), d]);
   for (const [tenant, deployments] of tenants) {
     const lastAlive = (await input.store.kv(KV).get(`alive:${tenant}`)) as number | undefined;
     await heartbeat(input.store, input.clock, tenant);
@@ -63,7 +64,7 @@ export async function recoverMissed(input: RecoveryInput): Promise<RecoveryRepor
     const since = lastAlive - HEARTBEAT_MS;
     for (const deployment of deployments) {
       const subs = deployment.manifest.events.filter((s) => (RECOVERABLE as readonly string[]).includes(s.event));
-      if (subs.length === 0 || deployment.provisioned?.enabled === false) continue;
+      if (subs.length === 0 || switchedOff(input.table, deployment)) continue;
       const bot = deployment.bot.name;
       let recovered = 0;
       try {
@@ -91,9 +92,9 @@ export async function recoverMissed(input: RecoveryInput): Promise<RecoveryRepor
  */
 export async function pollMissed(input: RecoveryInput, fromMs: number): Promise<number> {
   let count = 0;
-  for (const deployment of input.deployments) {
+  for (const deployment of input.table.all()) {
     const subs = deployment.manifest.events.filter((s) => (RECOVERABLE as readonly string[]).includes(s.event));
-    if (subs.length === 0 || deployment.provisioned?.enabled === false) continue;
+    if (subs.length === 0 || switchedOff(input.table, deployment)) continue;
     count += await recoverBot(input, deployment, subs, fromMs);
   }
   return count;
@@ -157,4 +158,8 @@ async function enqueue(input: RecoveryInput, d: Deployment, event: string, paylo
   if (!result.accepted) return 0;
   input.onRecovered?.();
   return 1;
+}
+
+function switchedOff(table: DeploymentTable, d: Deployment): boolean {
+  return table.provisionedBot(d.tenant.config.id, d.bot.name)?.enabled === false;
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { Logger } from '../log';
 import type { Store } from '../store';
 import type { JobRecords } from './job-records';
 import type { RunOutcome, RunRecord, RunTrigger } from './run-record';
@@ -23,12 +24,8 @@ export interface JobRunRequest {
   onProgress?: (text: string) => void;
 }
 
-/** Structured logging, message first (the runtime adapts its pino logger). */
-export interface SchedulerLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+/** The scheduler's log: the runtime's logger (fields first, as pino). */
+export type SchedulerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 export interface JobRunnerDeps {
   clock: Clock;
@@ -89,7 +86,7 @@ export class JobRunner {
       return await this.execute(entry, base, onProgress);
     } catch (error) {
       // only the store can fail here (the job's own errors are caught in execute)
-      this.deps.logger.error('scheduler could not run a job', { ...this.fields(base), error: messageOf(error) });
+      this.deps.logger.error({ ...this.fields(base), error: messageOf(error) }, 'scheduler could not run a job');
       return { ...base, outcome: 'failed', finished: this.deps.clock.now(), error: messageOf(error) };
     } finally {
       this.leave(entry);
@@ -126,7 +123,7 @@ export class JobRunner {
   }
 
   private async skipOverlap(base: Omit<RunRecord, 'outcome'>): Promise<RunRecord> {
-    this.deps.logger.info('job still running: slot skipped (overlap: skip)', this.fields(base));
+    this.deps.logger.info(this.fields(base), 'job still running: slot skipped (overlap: skip)');
     const record: RunRecord = { ...base, outcome: 'skipped-overlap', finished: base.started };
     await this.save(record);
     return record;
@@ -193,16 +190,16 @@ export class JobRunner {
     try {
       return await this.deps.records.saveRun(record, key);
     } catch (error) {
-      this.deps.logger.error('scheduler could not record a run', { ...this.fields(record), error: messageOf(error) });
+      this.deps.logger.error({ ...this.fields(record), error: messageOf(error) }, 'scheduler could not record a run');
       return undefined;
     }
   }
 
   private log(record: RunRecord): void {
     const fields = { ...this.fields(record), outcome: record.outcome, ms: (record.finished ?? record.started) - record.started };
-    if (record.outcome === 'ok') this.deps.logger.info('job finished', fields);
-    else if (record.outcome === 'timeout') this.deps.logger.warn('job timed out', { ...fields, error: record.error });
-    else this.deps.logger.error('job failed', { ...fields, error: record.error });
+    if (record.outcome === 'ok') this.deps.logger.info(fields, 'job finished');
+    else if (record.outcome === 'timeout') this.deps.logger.warn({ ...fields, error: record.error }, 'job timed out');
+    else this.deps.logger.error({ ...fields, error: record.error }, 'job failed');
   }
 
   private fields(

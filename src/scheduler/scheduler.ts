@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../clock';
 import { IntrabotError, InvalidInputError } from '../errors';
+import { SILENT_LOGGER } from '../log';
 import type { Store } from '../store';
 import { dueSlots, planCatchUp, type DueSlots } from './catch-up';
 import { listJobs, type JobListing } from './job-listing';
@@ -53,7 +54,7 @@ interface Armed {
   timer: TimerHandle | undefined;
 }
 
-const SILENT: SchedulerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const SILENT: SchedulerLogger = SILENT_LOGGER;
 
 /**
  * Cron jobs, exactly once per slot across replicas. Slots come from cron-parser on the injected clock
@@ -148,7 +149,7 @@ export class Scheduler {
       if (plan.run !== undefined) await this.claimAndRun(entry, plan.run, 'catch-up');
       await this.records.markSeen(entry, now - 1);
     } catch (error) {
-      this.logger.error('scheduler catch-up failed', { schedule: scheduleId(entry), error: String(error) });
+      this.logger.error({ schedule: scheduleId(entry), error: String(error) }, 'scheduler catch-up failed');
     }
   }
 
@@ -159,7 +160,7 @@ export class Scheduler {
     armed.timer = armed.next === undefined ? undefined : this.deps.clock.setTimeout(() => this.fire(armed), armed.next - this.deps.clock.now());
     this.armed.set(scheduleId(entry), armed);
     this.records.saveNext(entry, armed.next).catch((error: unknown) => {
-      this.logger.warn('scheduler could not record the next slot', { schedule: scheduleId(entry), error: String(error) });
+      this.logger.warn({ schedule: scheduleId(entry), error: String(error) }, 'scheduler could not record the next slot');
     });
   }
 
@@ -169,7 +170,7 @@ export class Scheduler {
     const due = dueSlots(armed.entry.cron, armed.entry.timezone, armed.from, now);
     this.arm({ entry: armed.entry, from: now, next: undefined, timer: undefined });
     this.handleDue(armed.entry, due, now).catch((error: unknown) => {
-      this.logger.error('scheduler failed to handle a slot', { schedule: scheduleId(armed.entry), error: String(error) });
+      this.logger.error({ schedule: scheduleId(armed.entry), error: String(error) }, 'scheduler failed to handle a slot');
     });
   }
 
@@ -186,17 +187,14 @@ export class Scheduler {
     await this.records.markSeen(entry, slot);
     if (!won || this.state === 'stopped') return;
     this.runner.run(entry, slot, trigger).catch((error: unknown) => {
-      this.logger.error('scheduler failed to run a job', { schedule: scheduleId(entry), error: String(error) });
+      this.logger.error({ schedule: scheduleId(entry), error: String(error) }, 'scheduler failed to run a job');
     });
   }
 
   private async skipLate(entry: ScheduleEntry, skipped: { latest: number; count: number; capped: boolean; trigger: RunTrigger }, now: number): Promise<void> {
     const { latest, count, capped, trigger } = skipped;
-    this.logger.warn(`skipped ${count}${capped ? '+' : ''} missed slot(s) older than the catch-up window`, {
-      schedule: scheduleId(entry),
-      latest: new Date(latest).toISOString(),
-      count,
-    });
+    const fields = { schedule: scheduleId(entry), latest: new Date(latest).toISOString(), count };
+    this.logger.warn(fields, `skipped ${count}${capped ? '+' : ''} missed slot(s) older than the catch-up window`);
     const record: RunRecord = {
       tenant: entry.tenant,
       bot: entry.bot,

@@ -45,8 +45,9 @@ export interface Pair {
   restartRuntime(whileDown?: () => Promise<void>): Promise<Runtime>;
   /**
    * Runs a bot's job now on the sandbox tenant, as `intrabot run` does (recorded, under its overlap
-   * policy and time limit), and resolves once it has ended; rejects with the job's error when it failed
-   * or timed out. `slotMs` is the cron slot the job sees (default: now on the pair's clock).
+   * policy and time limit), and resolves with its record once it has ended; rejects with the job's error
+   * when it failed or timed out (a run skipped because the job is already running resolves, its outcome
+   * `skipped-overlap`). `slotMs` is the cron slot the job sees (default: now on the pair's clock).
    */
   runJob(bot: string, job: string, options?: { slotMs?: number }): Promise<RunRecord>;
   close(): Promise<void>;
@@ -114,7 +115,8 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
     },
     async runJob(bot, job, runOptions = {}) {
       const record = await pair.runtime.runJob(config.tenants[0]!.id, bot, job, runOptions);
-      if (record.outcome !== 'ok') throw new Error(`job ${bot}/${job}: ${record.outcome}${record.error ? `: ${record.error}` : ''}`);
+      if (record.outcome === 'failed' || record.outcome === 'timeout')
+        throw new Error(`job ${bot}/${job}: ${record.outcome}${record.error ? `: ${record.error}` : ''}`);
       return record;
     },
     async close() {

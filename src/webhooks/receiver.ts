@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
+import { answerWithError } from '../error-response';
 import { IntrabotError, type ErrorCode } from '../errors';
 import { EnvelopeSchema, type Envelope } from './envelope';
-import { fromPlatformEvent } from './events';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
+import { normaliseDelivery } from './normalise';
 import { verify, type VerifyResult } from './signature';
 
 /** Where one signed delivery goes, and what it must be checked against. */
@@ -74,9 +75,6 @@ const VERIFY_CODES: Record<string, ErrorCode> = {
   future: 'signature_stale',
 };
 
-/** Events that create something with an id: recovered by listing, so deduplicated by entity too. */
-const ENTITY_DEDUPED = new Set(['post.created', 'comment.created']);
-
 /**
  * The receiver of signed deliveries, as an encapsulated Fastify plugin: its raw-body JSON parser
  * stays inside it. The pipeline reads `verify -> check depth -> parse -> check envelope -> record -> ack`; handlers
@@ -91,7 +89,7 @@ export async function registerReceiver(app: FastifyInstance, options: ReceiverOp
       done(new ReceiverRejection('unsupported_media_type', 'media_type', 'deliveries must be application/json'), undefined),
     );
 
-    scope.setErrorHandler((error, _request, reply) => reject(options, reply, toRejection(error)));
+    scope.setErrorHandler((error, request, reply) => reject(options, request, reply, toRejection(error)));
     scope.post<{ Params: { tenant: string; bot: string } }>(options.path, async (request, reply) => receive(options, request, reply));
   });
 }
@@ -119,11 +117,12 @@ async function receive(
   if (target.customer !== undefined && envelope.customer !== target.customer) {
     throw new ReceiverRejection('customer_mismatch', 'customer', 'the delivery is for another customer');
   }
-  const event = fromPlatformEvent(envelope.event, target.eventPrefix) ?? envelope.event;
-  if (target.secretEvents && !signsFor(target, index, event)) throw new ReceiverRejection('signature_mismatch', 'mismatch', 'signature check failed: mismatch');
-  if (options.acknowledgeOnly?.includes(event)) return reply.code(200).send({ ok: true });
+  const named = normaliseDelivery(envelope, target.eventPrefix);
+  if (target.secretEvents && !signsFor(target, index, named.event))
+    throw new ReceiverRejection('signature_mismatch', 'mismatch', 'signature check failed: mismatch');
+  if (options.acknowledgeOnly?.includes(named.event)) return reply.code(200).send({ ok: true });
 
-  const delivery: AcceptedDelivery = { tenant, bot, deliveryId: envelope.id, event, dedupeKey: dedupeKeyOf(event, envelope), envelope, envelopeJson };
+  const delivery: AcceptedDelivery = { tenant, bot, ...named, envelope, envelopeJson };
   const { duplicate } = await options.accept(delivery);
   void reply.code(200).send({ ok: true, duplicate });
   if (!duplicate) options.onAccepted?.(delivery);
@@ -170,11 +169,6 @@ function parseEnvelope(text: string): Envelope {
   return parsed.data;
 }
 
-function dedupeKeyOf(event: string, envelope: Envelope): string | undefined {
-  const id = (envelope.payload as { id?: unknown }).id;
-  return ENTITY_DEDUPED.has(event) && (typeof id === 'number' || typeof id === 'string') ? `${event}:${id}` : undefined;
-}
-
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -193,7 +187,10 @@ function toRejection(error: unknown): ReceiverRejection {
   throw error instanceof Error ? error : new Error(String(error));
 }
 
-function reject(options: ReceiverOptions, reply: FastifyReply, rejection: ReceiverRejection): FastifyReply {
+/** Counts the refusal by its reason, and answers it as every route answers an error. */
+function reject(options: ReceiverOptions, request: FastifyRequest, reply: FastifyReply, rejection: ReceiverRejection): FastifyReply {
   options.onRejected?.(rejection.reason);
-  return reply.code(rejection.status).send(rejection.toJSON());
+  return answerRefusal(rejection, request, reply);
 }
+
+const answerRefusal = answerWithError('delivery');

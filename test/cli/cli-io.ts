@@ -31,9 +31,9 @@ export const FIXTURE_BOTS = fileURLToPath(new URL('./fixtures/bots', import.meta
 /** The environment that points a command at a pair's runtime, store and sandbox (nothing from the real process). */
 export function pairEnv(pair: Pair, botsDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    INTRABOT_PORT: new URL(pair.runtime.url!).port,
+    INTRABOT_PORT: new URL(pair.runtime.inspect().url!).port,
     INTRABOT_SANDBOX_PORT: new URL(pair.sandbox.baseUrl).port,
-    INTRABOT_DATA_DIR: pair.runtime.config.data_dir,
+    INTRABOT_DATA_DIR: pair.runtime.inspect().config.data_dir,
     INTRABOT_BOTS_DIR: botsDir,
     INTRABOT_LOG_LEVEL: 'silent',
     ...extra,

@@ -34,7 +34,7 @@ describe('intrabot deliveries', () => {
     const dead = await pair.platform.waitFor(
       async () => {
         pair.clock.advance(61_000);
-        return pair.runtime.store.inbox.list({ state: 'dead' });
+        return pair.runtime.inspect().store.inbox.list({ state: 'dead' });
       },
       (entries) => entries.length > 0,
       10_000,
@@ -57,7 +57,7 @@ describe('intrabot deliveries', () => {
   it("shows when each delivery was received in its tenant's time zone, with the offset", async () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runDeliveries(['--dead'], io)).toBe(0);
-    const entry = (await pair.runtime.store.inbox.list({ state: 'dead' })).find((e) => e.id === deadId)!;
+    const entry = (await pair.runtime.inspect().store.inbox.list({ state: 'dead' })).find((e) => e.id === deadId)!;
     const row = io.out.split('\n').find((l) => l.split(/\s+/)[0] === deadId && l.includes('chores'));
     // the sandbox tenant runs on Europe/Berlin
     expect(row).toContain(zonedTime(entry.enqueuedAt, 'Europe/Berlin'));
@@ -125,9 +125,9 @@ describe('intrabot deliveries', () => {
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runDeliveries(['replay', deadId], io)).toBe(0);
     expect(io.out).toContain(`replaying ${deadId}`);
-    expect((await pair.runtime.store.inbox.list({ state: 'dead' })).map((e) => e.id)).not.toContain(deadId);
+    expect((await pair.runtime.inspect().store.inbox.list({ state: 'dead' })).map((e) => e.id)).not.toContain(deadId);
     const again = await pair.platform.waitFor(
-      () => pair.runtime.store.inbox.get(deadId),
+      () => pair.runtime.inspect().store.inbox.get(deadId),
       (e) => (e?.attempts ?? 0) >= 1,
     );
     expect(again?.lastError).toContain('boom');

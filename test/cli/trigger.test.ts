@@ -152,7 +152,7 @@ describe('intrabot trigger in sandbox mode', () => {
       (c) => c.length > 0,
     );
     expect(String(comments[0]?.body)).toContain('/oncall');
-    expect(await pair.runtime.store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
+    expect(await pair.runtime.inspect().store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
   });
 
   it('answers a comment event under a recent post, from a real employee', async () => {
@@ -165,7 +165,7 @@ describe('intrabot trigger in sandbox mode', () => {
       (c) => c.filter((x) => String(x.body).includes('/oncall')).length >= 2,
     );
     expect(comments.length).toBeGreaterThanOrEqual(2);
-    expect(await pair.runtime.store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
+    expect(await pair.runtime.inspect().store.outbox.list({ state: 'dead', limit: 10 })).toEqual([]);
   });
 
   it("greets the registered user of user.registered by that user's own name", async () => {

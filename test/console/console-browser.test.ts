@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { loadConfig } from '../../src/runtime/config';
+import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { startPair, type Pair } from '../../src/testing';
 
 /**
@@ -50,7 +51,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
   const browserErrors: string[] = [];
 
   const open = async (route: string): Promise<void> => {
-    await page.goto(`${pair.runtime.url}/console/#/${route}`);
+    await page.goto(`${pair.runtime.inspect().url}/console/#/${route}`);
     await page.locator('.live.on').waitFor();
   };
   const shoot = async (name: string): Promise<void> => {
@@ -101,7 +102,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     await shoot('overview');
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Bots' }).click();
     await page.getByRole('heading', { level: 1, name: 'Bots' }).waitFor();
-    const names = pair.runtime.registry.bots.map((b) => b.manifest.display_name);
+    const names = pair.runtime.inspect().bots.map((b) => b.manifest.display_name);
     expect(names.length).toBeGreaterThanOrEqual(8);
     for (const name of names) await page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) }).waitFor();
     expect(await page.locator('.badge', { hasText: 'running' }).count()).toBe(names.length);
@@ -160,7 +161,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
   });
 
   it('shows the outbox, the rate budgets over time and what the alert inputs were sent', async () => {
-    const sent = await fetch(`${pair.runtime.url}/alerts/alerts/alertmanager`, {
+    const sent = await fetch(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, {
       method: 'POST',
       headers: { authorization: 'Bearer sandbox-alert-token', 'content-type': 'application/json' },
       body: ALERT,
@@ -175,7 +176,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     await page.getByRole('heading', { level: 2, name: /Incoming webhook of alerts, target oncall/ }).waitFor();
     await shoot('rate');
     // a post to a wall that does not exist: the platform refuses it, and it waits in the dead letters
-    const refused = await pair.runtime.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 987_654, body: 'Release 4.2 is out' });
+    const refused = await runtimePartsOf(pair.runtime).delivery.outbox.enqueue({
+      kind: 'post',
+      tenant: 'sandbox',
+      wallId: 987_654,
+      body: 'Release 4.2 is out',
+    });
     await open('outbox');
     await page.locator('#outbox tr[data-status="dead"]', { hasText: 'Release 4.2 is out' }).waitFor();
     await page.getByRole('button', { name: `Retry message ${refused.id} to sandbox:wall:987654` }).waitFor();
@@ -226,7 +232,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     }
     expect(visited.some((v) => v.url.endsWith('/console/api/session'))).toBe(true);
     for (const { url, body } of visited) for (const secret of secrets) expect(body.includes(secret), `${url} holds a secret`).toBe(false);
-    const stream = await readStream(`${pair.runtime.url}/console/api/stream`);
+    const stream = await readStream(`${pair.runtime.inspect().url}/console/api/stream`);
     expect(stream).toContain('"section":"alerts"');
     for (const secret of secrets) expect(stream.includes(secret), 'the stream holds a secret').toBe(false);
   });
@@ -273,7 +279,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console outside sandbox mode, in headless C
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme: 'light' });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    await page.goto(`${runtime.url}/console/`);
+    await page.goto(`${runtime.inspect().url}/console/`);
     await page.getByRole('heading', { level: 1, name: 'Sign in to the intrabot console' }).waitFor();
     await page.getByLabel('Admin token').fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -295,12 +301,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the console outside sandbox mode, in headless C
 
 /** Every secret the runtime holds: the tenant's token, stored secrets (signing secrets, webhook URLs), the sandbox's published ones. */
 async function configuredSecrets(runtime: Runtime): Promise<string[]> {
-  const stored = await Promise.all((await runtime.store.secrets.names()).map((name) => runtime.store.secrets.get(name)));
+  const stored = await Promise.all((await runtime.inspect().store.secrets.names()).map((name) => runtime.inspect().store.secrets.get(name)));
   const tokens = stored.flatMap((value) => (value ? [value, ...(/\/incoming\/([^/?#]+)/.exec(value)?.slice(1) ?? [])] : []));
   const all = [
     ...tokens,
-    ...runtime.config.tenants.map((t) => t.token),
-    runtime.config.secret_key,
+    ...runtime.inspect().config.tenants.map((t) => t.token),
+    runtime.inspect().config.secret_key,
     'sandbox-alert-token',
     'sandbox-report-secret',
     'sandbox-proxy-key',

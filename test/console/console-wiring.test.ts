@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_SECTIONS } from '../../src/console/console-views';
 import { consoleDepsFrom } from '../../src/runtime/console-wiring';
+import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { DELIVERY_LOG_SPACE, DeliveryLog } from '../../src/runtime/delivery-log';
 import { RateBudgetHistory } from '../../src/runtime/rate-budget-history';
 import { startPair, type Pair } from '../../src/testing';
@@ -14,9 +14,9 @@ const ROUTES = ['session', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'aler
 
 describe('the console wired to a runtime on the sandbox', () => {
   let pair: Pair;
-  const get = async <T>(route: string): Promise<T> => (await (await fetch(`${pair.runtime.url}/console/api/${route}`)).json()) as T;
+  const get = async <T>(route: string): Promise<T> => (await (await fetch(`${pair.runtime.inspect().url}/console/api/${route}`)).json()) as T;
   const postAlert = (token: string) =>
-    fetch(`${pair.runtime.url}/alerts/alerts/alertmanager`, {
+    fetch(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: firing,
@@ -66,7 +66,7 @@ describe('the console wired to a runtime on the sandbox', () => {
 
   it("shows a message the platform refused among the outbox's dead letters with its reason, and puts it back in line on retry", async () => {
     // no such wall: the platform refuses the post, which is not retried
-    const { id } = await pair.runtime.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 987_654, body: 'Deploy finished' });
+    const { id } = await runtimePartsOf(pair.runtime).delivery.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 987_654, body: 'Deploy finished' });
     type Outbox = { rows: { id: string; status: string; kind: string; summary: string; deadReason: string | null }[]; counts: Record<string, number> };
     const dead = await pair.platform.waitFor(
       () => get<Outbox>('outbox?status=dead'),
@@ -75,7 +75,7 @@ describe('the console wired to a runtime on the sandbox', () => {
     const row = dead.rows.find((r) => r.id === id)!;
     expect(row).toMatchObject({ status: 'dead', kind: 'post', summary: 'Deploy finished', deadReason: expect.any(String) });
     expect(row.deadReason!.length).toBeGreaterThan(0);
-    const retry = await fetch(`${pair.runtime.url}/console/api/outbox/${id}/retry`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
+    const retry = await fetch(`${pair.runtime.inspect().url}/console/api/outbox/${id}/retry`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
     expect(retry.status).toBe(200);
     // back in line and sent again (the platform's request log shows a second POST), refused again: dead once more
     const posts = async (): Promise<number> =>
@@ -84,12 +84,12 @@ describe('the console wired to a runtime on the sandbox', () => {
       ).length;
     await pair.platform.waitFor(posts, (n) => n >= 2);
     await pair.platform.waitFor(
-      () => pair.runtime.store.outbox.get(id),
+      () => pair.runtime.inspect().store.outbox.get(id),
       (entry) => entry?.state === 'dead',
     );
-    const dropped = await fetch(`${pair.runtime.url}/console/api/outbox/${id}/drop`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
+    const dropped = await fetch(`${pair.runtime.inspect().url}/console/api/outbox/${id}/drop`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
     expect(dropped.status).toBe(200);
-    expect(await pair.runtime.store.outbox.get(id)).toBeUndefined();
+    expect(await pair.runtime.inspect().store.outbox.get(id)).toBeUndefined();
   });
 
   it('lists the bots with what provisioning made of them, and the scheduled jobs', async () => {
@@ -107,21 +107,15 @@ describe('the console wired to a runtime on the sandbox', () => {
   it('builds views that hold none of the configured secrets, before any scrubbing, and knows every secret it must scrub', async () => {
     const { runtime, clock } = pair;
     // the same wiring as the runtime's, over its parts, without the plugin's scrubbing
+    const parts = runtimePartsOf(runtime);
     const deps = consoleDepsFrom({
-      app: Fastify(),
-      config: runtime.config,
+      ...parts,
       clock,
-      store: runtime.store,
-      engine: runtime.engine,
-      registry: runtime.registry,
-      scheduler: runtime.scheduler,
-      worker: { wake: () => undefined },
-      sender: runtime.sender,
-      deliveryLog: new DeliveryLog(runtime.store.kv(DELIVERY_LOG_SPACE), clock),
+      inbox: { worker: { wake: () => undefined }, deliveryLog: new DeliveryLog(runtime.inspect().store.kv(DELIVERY_LOG_SPACE), clock) },
       rateHistory: new RateBudgetHistory(clock),
     });
     const secrets = await deps.secrets();
-    const stored = await Promise.all((await runtime.store.secrets.names()).map((name) => runtime.store.secrets.get(name)));
+    const stored = await Promise.all((await runtime.inspect().store.secrets.names()).map((name) => runtime.inspect().store.secrets.get(name)));
     // the ops bot's signing secret and the alerts bot's on-call webhook URL at least
     expect(stored.length).toBeGreaterThanOrEqual(2);
     for (const value of [...stored, 'svc_sandbox_token', 'sandbox-alert-token', 'sandbox-report-secret', 'sandbox-proxy-key']) {
@@ -142,12 +136,12 @@ describe('the console wired to a runtime on the sandbox', () => {
 
   it('answers every JSON route without a configured secret', async () => {
     const secrets = [
-      ...(await Promise.all((await pair.runtime.store.secrets.names()).map((n) => pair.runtime.store.secrets.get(n)))),
+      ...(await Promise.all((await pair.runtime.inspect().store.secrets.names()).map((n) => pair.runtime.inspect().store.secrets.get(n)))),
       'svc_sandbox_token',
       'sandbox-alert-token',
     ];
     for (const route of ROUTES) {
-      const res = await fetch(`${pair.runtime.url}/console/api/${route}`);
+      const res = await fetch(`${pair.runtime.inspect().url}/console/api/${route}`);
       expect(res.status, route).toBe(200);
       const body = await res.text();
       for (const secret of secrets) expect(body.includes(secret!), `${route} holds a secret`).toBe(false);

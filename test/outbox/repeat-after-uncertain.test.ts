@@ -59,7 +59,7 @@ describe('a repeat of an earlier message after an uncertain attempt', () => {
       (c) => replies(c).length === 2,
     );
     expect(replies(comments)).toHaveLength(2);
-    expect(await pair.runtime.store.outbox.list({ state: 'dead' })).toEqual([]);
+    expect(await pair.runtime.inspect().store.outbox.list({ state: 'dead' })).toEqual([]);
   });
 
   it('posts an alert that fires again after a 503 instead of taking the post of its earlier firing for it', async () => {
@@ -67,7 +67,7 @@ describe('a repeat of an earlier message after an uncertain attempt', () => {
     await pair.platform.settings({ rate_limit_per_minute: 600 });
     const wall = directoryRefs(pair.sandbox.ctx)!.department_walls.Operations!;
     const send = async (name: string) => {
-      const res = await fetch(`${pair!.runtime.url}/alerts/alerts/alertmanager`, {
+      const res = await fetch(`${pair!.runtime.inspect().url}/alerts/alerts/alertmanager`, {
         method: 'POST',
         headers: { authorization: 'Bearer sandbox-alert-token', 'content-type': 'application/json' },
         body: fixture(name),

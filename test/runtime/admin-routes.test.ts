@@ -44,7 +44,7 @@ describe('admin routes outside sandbox mode (what intrabot run, deliveries and j
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const get = (runtime: Runtime, authorization?: string) => fetch(`${runtime.url}/_admin/jobs`, { headers: authorization ? { authorization } : {} });
+  const get = (runtime: Runtime, authorization?: string) => fetch(`${runtime.inspect().url}/_admin/jobs`, { headers: authorization ? { authorization } : {} });
 
   it('are off until INTRABOT_ADMIN_TOKEN is set', async () => {
     const res = await get(withoutToken, 'Bearer anything');

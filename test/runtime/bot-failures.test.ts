@@ -45,7 +45,7 @@ describe('one bot failing is that bot failure alone', () => {
     await pair.platform.employeePost(employee, { wall_id: wall, body: 'make thrower fail' });
     // the inbox retries after 5 s and 60 s on the shared clock
     await pair.platform.waitFor(
-      async () => (await pair.runtime.store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'thrower').length,
+      async () => (await pair.runtime.inspect().store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'thrower').length,
       (n) => n > 0,
     );
     for (const seconds of [6, 61, 61]) {
@@ -53,12 +53,12 @@ describe('one bot failing is that bot failure alone', () => {
       await new Promise((r) => setTimeout(r, 150));
     }
     const dead = await pair.platform.waitFor(
-      () => pair.runtime.store.inbox.list({ state: 'dead' }),
+      () => pair.runtime.inspect().store.inbox.list({ state: 'dead' }),
       (d) => d.some((e) => e.payload.bot === 'thrower'),
     );
     expect(dead.find((e) => e.payload.bot === 'thrower')?.deadReason).toContain('thrower always fails');
     const hung = await pair.platform.waitFor(
-      () => pair.runtime.store.inbox.list({ state: 'dead' }),
+      () => pair.runtime.inspect().store.inbox.list({ state: 'dead' }),
       (d) => d.some((e) => e.payload.bot === 'hanger'),
     );
     expect(hung.find((e) => e.payload.bot === 'hanger')?.deadReason).toContain('time limit');
@@ -83,11 +83,11 @@ describe('loading bots', () => {
   it('skips a bot whose alert input cannot work, naming the input and field, and runs the others', async () => {
     const pair = await startPair({ botsDir: resolve('test/fixtures/bots-bad-alerts') });
     try {
-      expect(pair.runtime.registry.bots.map((b) => b.name)).toEqual(['good']);
-      const [failure] = pair.runtime.registry.failures;
+      expect(pair.runtime.inspect().bots.map((b) => b.name)).toEqual(['good']);
+      const [failure] = pair.runtime.inspect().failures;
       expect(failure?.error.message).toContain(`${resolve('test/fixtures/bots-bad-alerts/nocreds/bot.yaml')} alerts.0.options.mapping: `);
       expect(failure?.error.message).toContain('alert input "custom" of bot "nocreds"');
-      const alert = await fetch(`${pair.runtime.url}/alerts/nocreds/custom`, {
+      const alert = await fetch(`${pair.runtime.inspect().url}/alerts/nocreds/custom`, {
         method: 'POST',
         headers: { authorization: 'Bearer a-token-of-our-own', 'content-type': 'application/json' },
         body: '{}',
@@ -113,8 +113,8 @@ describe('loading bots', () => {
       );
       const pair = await startPair({ botsDir });
       try {
-        expect(pair.runtime.registry.bots.map((b) => b.dir)).toEqual([join(botsDir, 'b-echo')]);
-        expect(pair.runtime.registry.failures.map((f) => f.dir)).toEqual([join(botsDir, 'a-echo-alerts')]);
+        expect(pair.runtime.inspect().bots.map((b) => b.dir)).toEqual([join(botsDir, 'b-echo')]);
+        expect(pair.runtime.inspect().failures.map((f) => f.dir)).toEqual([join(botsDir, 'a-echo-alerts')]);
         const refs = directoryRefs(pair.sandbox.ctx)!;
         const post = await pair.platform.employeePost(refs.employee_ids[1]!, { wall_id: refs.company_wall_id, body: 'anyone?' });
         const comments = await pair.platform.waitFor(

@@ -15,7 +15,7 @@ describe('the recent history of handled deliveries (intrabot deliveries)', () =>
   afterAll(async () => pair?.close());
 
   const handled = async (): Promise<HandledDelivery[]> =>
-    ((await (await fetch(`${pair.runtime.url}/_admin/deliveries?state=handled&limit=50`)).json()) as { data: HandledDelivery[] }).data;
+    ((await (await fetch(`${pair.runtime.inspect().url}/_admin/deliveries?state=handled&limit=50`)).json()) as { data: HandledDelivery[] }).data;
 
   it('lists what each bot did with a delivery, newest first, and why it ignored one', async () => {
     const refs = directoryRefs(pair.sandbox.ctx)!;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { runDoctor } from '../../src/runtime/doctor';
+import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { startPair, type Pair } from '../../src/testing';
 
 describe('intrabot doctor', () => {
@@ -11,7 +12,8 @@ describe('intrabot doctor', () => {
   });
   afterAll(async () => pair?.close());
 
-  const doctor = (clock = pair.clock, config = pair.runtime.config) => runDoctor({ config, clock, store: pair.runtime.store, env: process.env, only: ['ops'] });
+  const doctor = (clock = pair.clock, config = pair.runtime.inspect().config) =>
+    runDoctor({ config, clock, store: pair.runtime.inspect().store, env: process.env, only: ['ops'] });
 
   it('passes every check on a provisioned runtime, pinging the bot endpoint end to end', async () => {
     const checks = await doctor();
@@ -27,28 +29,28 @@ describe('intrabot doctor', () => {
 
   it('names the scopes a bot needs that the token lacks', async () => {
     const { token } = await pair.platform.request<{ token: string }>('POST', '/_sandbox/tokens', { name: 'narrow', scopes: ['read:bots'] });
-    const config = { ...pair.runtime.config, tenants: pair.runtime.config.tenants.map((t) => ({ ...t, token })) };
+    const config = { ...pair.runtime.inspect().config, tenants: pair.runtime.inspect().config.tenants.map((t) => ({ ...t, token })) };
     const scopes = (await doctor(pair.clock, config)).find((c) => c.name === 'sandbox: scopes for ops');
     expect(scopes).toMatchObject({ status: 'fail', detail: expect.stringContaining('write:bots') });
   });
 
   it('fails with a fix when the platform does not answer', async () => {
-    const config = { ...pair.runtime.config, tenants: [{ ...pair.runtime.config.tenants[0]!, base_url: 'http://127.0.0.1:9' }] };
+    const config = { ...pair.runtime.inspect().config, tenants: [{ ...pair.runtime.inspect().config.tenants[0]!, base_url: 'http://127.0.0.1:9' }] };
     const reach = (await doctor(pair.clock, config)).find((c) => c.name === 'sandbox: reachable');
     expect(reach).toMatchObject({ status: 'fail', fix: expect.any(String) });
   });
 
   it("tells a runtime holding another signing secret than the endpoint's (the ping answered 401) to provision and restart", async () => {
     const name = webhookSecretName('sandbox', 'ops');
-    const real = (await pair.runtime.store.secrets.get(name))!;
-    await pair.runtime.store.secrets.put(name, 'whsec_not_the_endpoints');
-    pair.runtime.engine.forgetSecrets();
+    const real = (await pair.runtime.inspect().store.secrets.get(name))!;
+    await pair.runtime.inspect().store.secrets.put(name, 'whsec_not_the_endpoints');
+    runtimePartsOf(pair.runtime).table.forgetSecrets();
     try {
       const ping = (await doctor()).find((c) => c.name === 'sandbox: webhook of ops');
       expect(ping).toMatchObject({ status: 'fail', detail: expect.stringContaining('401'), fix: expect.stringContaining('intrabot provision') });
     } finally {
-      await pair.runtime.store.secrets.put(name, real);
-      pair.runtime.engine.forgetSecrets();
+      await pair.runtime.inspect().store.secrets.put(name, real);
+      runtimePartsOf(pair.runtime).table.forgetSecrets();
     }
   });
 });

@@ -16,10 +16,10 @@ describe('runtime and sandbox end to end', () => {
   afterAll(async () => pair?.close());
 
   it('provisions the bot as a bot user with a webhook endpoint pointing at the runtime', async () => {
-    const bot = pair.runtime.provisionResults[0]?.bots.ops;
+    const bot = pair.runtime.inspect().provisionResults[0]?.bots.ops;
     expect(bot).toMatchObject({ enabled: true });
     const hooks = await pair.platform.request<{ data: { name: string; url: string }[] }>('GET', '/api/open/v1/webhooks', undefined, pair.sandbox.token);
-    expect(hooks.data).toContainEqual(expect.objectContaining({ name: 'intrabot:ops', url: `${pair.runtime.url}/hooks/sandbox/ops` }));
+    expect(hooks.data).toContainEqual(expect.objectContaining({ name: 'intrabot:ops', url: `${pair.runtime.inspect().url}/hooks/sandbox/ops` }));
   });
 
   it('answers an employee command posted through the sandbox with a comment on that post', async () => {
@@ -80,13 +80,13 @@ describe('runtime and sandbox end to end', () => {
   });
 
   it('counts deliveries, handler runs and rejections in /metrics', async () => {
-    const forged = await fetch(`${pair.runtime.url}/hooks/sandbox/ops`, {
+    const forged = await fetch(`${pair.runtime.inspect().url}/hooks/sandbox/ops`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', signature: 'ab'.repeat(32), timestamp: String(Math.floor(pair.clock.now() / 1000)) },
       body: '{}',
     });
     expect(forged.status).toBe(401);
-    const text = await (await fetch(`${pair.runtime.url}/metrics`)).text();
+    const text = await (await fetch(`${pair.runtime.inspect().url}/metrics`)).text();
     expect(text).toMatch(/intrabot_deliveries_received_total\{tenant="sandbox",bot="ops",event="post.created",duplicate="false"\} [1-9]/);
     expect(text).toMatch(/intrabot_handler_runs_total\{bot="ops",outcome="handled"\} [1-9]/);
     expect(text).toMatch(/intrabot_deliveries_rejected_total\{reason="mismatch"\} 1/);

@@ -50,7 +50,7 @@ describe('error answers of the runtime', () => {
     ['proxy, no key', 'GET', `/api/open/v1/walls?token=${SECRET}`, 401],
     ['proxy, unknown tenant', 'GET', `/t/nobody/api/open/v1/walls?token=${SECRET}`, 401],
   ])('answers %s without echoing the query string or a secret', async (_family, method, path, status) => {
-    const res = await raw(pair.runtime.url!, method, path, method === 'POST' ? '{}' : undefined);
+    const res = await raw(pair.runtime.inspect().url!, method, path, method === 'POST' ? '{}' : undefined);
     expect(res.status).toBe(status);
     expect(res.body).not.toContain(SECRET);
     expect(res.body).not.toContain('?token');
@@ -58,7 +58,7 @@ describe('error answers of the runtime', () => {
   });
 
   it('answers an unknown URL with a not_found code and a list of what is served', async () => {
-    const res = await raw(pair.runtime.url!, 'GET', `/nonexistent?token=${SECRET}`);
+    const res = await raw(pair.runtime.inspect().url!, 'GET', `/nonexistent?token=${SECRET}`);
     expect(JSON.parse(res.body)).toEqual({ error: 'not_found', message: expect.stringContaining('/hooks/<tenant>/<bot>') });
   });
 });
@@ -68,11 +68,11 @@ describe('/metrics labels fed by callers', () => {
   let secret: string;
   beforeAll(async () => {
     pair = await startPair({ botsDir: resolve('test/fixtures/bots'), bots: ['echo'] });
-    secret = (await pair.runtime.store.secrets.get(webhookSecretName('sandbox', 'echo')))!;
+    secret = (await pair.runtime.inspect().store.secrets.get(webhookSecretName('sandbox', 'echo')))!;
   });
   afterAll(async () => pair?.close());
 
-  const metrics = async (): Promise<string> => (await fetch(`${pair.runtime.url}/metrics`)).text();
+  const metrics = async (): Promise<string> => (await fetch(`${pair.runtime.inspect().url}/metrics`)).text();
   const series = (text: string, name: string): string[] => text.split('\n').filter((line) => line.startsWith(`${name}{`));
   const deliver = async (event: string): Promise<number> => {
     const body = JSON.stringify({
@@ -80,11 +80,11 @@ describe('/metrics labels fed by callers', () => {
       event,
       version: 'v1',
       timestamp: Math.floor(pair.clock.now() / 1000),
-      customer: pair.runtime.config.tenants[0]!.customer ?? 'sandbox',
+      customer: pair.runtime.inspect().config.tenants[0]!.customer ?? 'sandbox',
       payload: {},
     });
     const timestamp = Math.floor(pair.clock.now() / 1000);
-    const res = await fetch(`${pair.runtime.url}/hooks/sandbox/echo`, {
+    const res = await fetch(`${pair.runtime.inspect().url}/hooks/sandbox/echo`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', timestamp: String(timestamp), signature: sign(secret, timestamp, body) },
       body,

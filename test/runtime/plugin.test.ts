@@ -51,7 +51,7 @@ describe('intrabot as a Fastify plugin of an existing app', () => {
     expect(await (await fetch(`${url}/hello`)).json()).toEqual({ hello: 'from the host' });
     expect((await fetch(`${url}/boom`)).status).toBe(418);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(app.intrabot.registry.bots.map((b) => b.name)).toEqual(['ops']);
+    expect(app.intrabot.inspect().bots.map((b) => b.name)).toEqual(['ops']);
   });
 
   it('provisions the bots once the host listens and answers their events', async () => {

@@ -76,7 +76,7 @@ describe.each([
 
   it.skipIf(skip)('leaves the admin route answering: the bad entries are listed with their reasons', async () => {
     await pair.platform.waitFor(dead, (list) => list.length === 2, 10_000);
-    const res = await fetch(`${pair.runtime.url}/_admin/deliveries?state=dead`);
+    const res = await fetch(`${pair.runtime.inspect().url}/_admin/deliveries?state=dead`);
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: InboxEntry[] };
     expect(data.map((e) => [e.id, e.deadReason, e.payload.bot]).sort()).toEqual(
@@ -85,7 +85,7 @@ describe.each([
         [ids.broken, UNREADABLE_PAYLOAD_REASON, '?'],
       ].sort(),
     );
-    expect((await fetch(`${pair.runtime.url}/_admin/deliveries`)).status).toBe(200);
+    expect((await fetch(`${pair.runtime.inspect().url}/_admin/deliveries`)).status).toBe(200);
   });
 
   it.skipIf(skip)('leaves intrabot deliveries --dead answering, with the reasons', async () => {

@@ -12,7 +12,7 @@ describe('polling instead of receiving (intrabot dev --poll)', () => {
   it('creates no webhook endpoint, since the platform cannot reach the runtime', async () => {
     const hooks = await pair.platform.request<{ data: { name: string }[] }>('GET', '/api/open/v1/webhooks', undefined, pair.sandbox.token);
     expect(hooks.data.map((h) => h.name)).not.toContain('intrabot:ops');
-    expect(pair.runtime.provisionResults[0]?.bots.ops).toMatchObject({ enabled: true, webhookId: undefined });
+    expect(pair.runtime.inspect().provisionResults[0]?.bots.ops).toMatchObject({ enabled: true, webhookId: undefined });
   });
 
   it('finds a new command by polling and answers it once', async () => {

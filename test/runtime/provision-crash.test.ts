@@ -124,7 +124,7 @@ describe.each([
     it('becomes ready at once: the claim of a process that is gone is taken over before it runs out', async () => {
       const started = await restart();
       expect(clock.now()).toBeLessThan(deadClaimExpiresAt);
-      expect(await (await fetch(`${started.url}/readyz`)).json()).toMatchObject({ ok: true });
+      expect(await (await fetch(`${started.inspect().url}/readyz`)).json()).toMatchObject({ ok: true });
     }, 30_000);
   } else {
     it.skipIf(skip)(
@@ -136,7 +136,7 @@ describe.each([
         // seconds on the clock, where the old claim held for two minutes
         clock.advance(20_000);
         const started = await starting;
-        expect(await (await fetch(`${started.url}/readyz`)).json()).toMatchObject({ ok: true });
+        expect(await (await fetch(`${started.inspect().url}/readyz`)).json()).toMatchObject({ ok: true });
       },
       30_000,
     );

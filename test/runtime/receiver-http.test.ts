@@ -17,7 +17,7 @@ describe('runtime receiver over HTTP, with the sandbox', () => {
 
   beforeAll(async () => {
     pair = await startPair({ botsDir: resolve('test/fixtures/bots'), bots: ['echo'] });
-    secret = (await pair.runtime.store.secrets.get(webhookSecretName('sandbox', 'echo')))!;
+    secret = (await pair.runtime.inspect().store.secrets.get(webhookSecretName('sandbox', 'echo')))!;
     const refs = directoryRefs(pair.sandbox.ctx)!;
     const post = await pair.platform.employeePost(refs.employee_ids[1]!, { wall_id: refs.company_wall_id, body: 'replay me' });
     const comments = () => pair.platform.commentsOn(post.id);
@@ -29,14 +29,14 @@ describe('runtime receiver over HTTP, with the sandbox', () => {
   afterAll(async () => pair?.close());
 
   const deliver = (body: string, timestampS: number) =>
-    fetch(`${pair.runtime.url}/hooks/sandbox/echo`, {
+    fetch(`${pair.runtime.inspect().url}/hooks/sandbox/echo`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', timestamp: String(timestampS), signature: sign(secret, timestampS, body) },
       body,
     });
   const nowS = () => Math.floor(pair.clock.now() / 1000);
   const rejected = async (reason: string) => {
-    const metrics = await (await fetch(`${pair.runtime.url}/metrics`)).text();
+    const metrics = await (await fetch(`${pair.runtime.inspect().url}/metrics`)).text();
     return Number(new RegExp(`intrabot_deliveries_rejected_total\\{reason="${reason}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
   };
 
@@ -55,7 +55,9 @@ describe('runtime receiver over HTTP, with the sandbox', () => {
     expect([stale.status, future.status]).toEqual([401, 401]);
     expect(await stale.json()).toMatchObject({ error: 'signature_stale' });
     expect([await rejected('stale'), await rejected('future')]).toEqual([1, 1]);
-    expect((await pair.runtime.store.inbox.list({ state: 'live' })).filter((e) => JSON.stringify(e.payload).includes('stale or future'))).toHaveLength(0);
+    expect(
+      (await pair.runtime.inspect().store.inbox.list({ state: 'live' })).filter((e) => JSON.stringify(e.payload).includes('stale or future')),
+    ).toHaveLength(0);
   });
 
   /** A signed envelope of an event echo does not handle, whose payload nests `levels` arrays under `deep`. */
@@ -73,7 +75,10 @@ describe('runtime receiver over HTTP, with the sandbox', () => {
     expect(await res.json()).toEqual({ error: 'invalid_input', message: 'the body nests arrays and objects deeper than 64 levels' });
     expect(await rejected('envelope')).toBe(before + 1);
     const id = /"id":"([^"]+)"/.exec(body)![1];
-    const stored = [...(await pair.runtime.store.inbox.list({ state: 'live' })), ...(await pair.runtime.store.inbox.list({ state: 'dead' }))];
+    const stored = [
+      ...(await pair.runtime.inspect().store.inbox.list({ state: 'live' })),
+      ...(await pair.runtime.inspect().store.inbox.list({ state: 'dead' })),
+    ];
     expect(stored.filter((e) => e.payload.deliveryId === id || e.unreadable !== undefined)).toEqual([]);
   });
 

@@ -82,7 +82,7 @@ describe('deliveries recorded but not handled when the runtime stopped', () => {
     await pair.restartRuntime(async () => {
       post = await pair.platform.employeePost(refs.employee_ids[3]!, { wall_id: refs.company_wall_id, body: '/oncall' });
       // as if the receiver had recorded the delivery just before the process stopped
-      const store = await openRuntimeStore(pair.runtime.config, pair.clock, process.env);
+      const store = await openRuntimeStore(pair.runtime.inspect().config, pair.clock, process.env);
       const envelope = {
         id: randomUUID(),
         event: 'service.post.created',

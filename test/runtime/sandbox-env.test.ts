@@ -52,7 +52,7 @@ describe('sandbox.env', () => {
 
     const inSandbox = { ...base, INTRABOT_SANDBOX_PORT: new URL(sandbox.baseUrl).port };
     runtime = await buildRuntime({ config: loadConfig({ env: inSandbox, cwd: root }), clock, env: inSandbox, rootDir: root });
-    expect(runtime.registry.bots.map((b) => b.name)).toEqual(['greeter']);
+    expect(runtime.inspect().bots.map((b) => b.name)).toEqual(['greeter']);
     await runtime.close();
 
     const connected = {
@@ -63,8 +63,8 @@ describe('sandbox.env', () => {
       INTRABOT_DATA_DIR: join(root, 'data-connected'),
     };
     runtime = await buildRuntime({ config: loadConfig({ env: connected, cwd: root }), clock, env: connected, rootDir: root });
-    expect(runtime.registry.bots).toEqual([]);
-    expect(runtime.registry.failures[0]?.error.message).toMatch(/bot\.yaml:4 .*GREETING_WALL/);
+    expect(runtime.inspect().bots).toEqual([]);
+    expect(runtime.inspect().failures[0]?.error.message).toMatch(/bot\.yaml:4 .*GREETING_WALL/);
   });
 
   it("refuses, in connected mode, a bot whose report uses the sandbox's published report secret", async () => {
@@ -85,7 +85,7 @@ describe('sandbox.env', () => {
       INTRABOT_SECRET_KEY: 'sandbox-env-test-key',
     };
     runtime = await buildRuntime({ config: loadConfig({ env: connected, cwd: root }), clock, env: connected, rootDir: root });
-    expect(runtime.registry.bots).toEqual([]);
-    expect(runtime.registry.failures[0]?.error.message).toMatch(/bot\.yaml reports\.0\.secret: .*published secret/);
+    expect(runtime.inspect().bots).toEqual([]);
+    expect(runtime.inspect().failures[0]?.error.message).toMatch(/bot\.yaml reports\.0\.secret: .*published secret/);
   });
 });

@@ -23,25 +23,25 @@ describe('what a job sends before the first provisioning finished', () => {
 
   it('is queued at once and sent as the bot user once provisioning has made it known', async () => {
     const before = pair.runtime;
-    const dataDir = before.config.data_dir;
+    const dataDir = before.inspect().config.data_dir;
     restarted = pair.restartRuntime(async () => {
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteStorePath(dataDir)}${suffix}`, { force: true });
       await pair.platform.settings({ rate_limit_per_minute: 2 });
     });
     const runtime = (await pair.platform.waitFor(
-      async () => (pair.runtime !== before && pair.runtime.url ? pair.runtime : undefined),
+      async () => (pair.runtime !== before && pair.runtime.inspect().url ? pair.runtime : undefined),
       (r) => r !== undefined,
     ))!;
 
-    const run = await fetch(`${runtime.url}/_admin/jobs/sandbox/notice/announce/run`, { method: 'POST' });
+    const run = await fetch(`${runtime.inspect().url}/_admin/jobs/sandbox/notice/announce/run`, { method: 'POST' });
     expect(run.status).toBe(200);
     expect(await run.json()).toMatchObject({ ok: true, run: { outcome: 'ok' } });
-    expect(runtime.provisionResults).toEqual([]);
+    expect(runtime.inspect().provisionResults).toEqual([]);
 
     await pair.platform.settings({ rate_limit_per_minute: 6000 });
     await pair.platform.advance(61);
     await restarted;
-    const botUserId = runtime.provisionResults[0]?.bots.notice?.botUserId;
+    const botUserId = runtime.inspect().provisionResults[0]?.bots.notice?.botUserId;
     expect(botUserId).toBeGreaterThan(0);
     const opsWall = directoryRefs(pair.sandbox.ctx)!.department_walls.Operations!;
     const posts = await pair.platform.waitFor(

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
+import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { FILE_URL_TTL_MS, SignedFiles } from '../../src/runtime/signed-files';
 import type { Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
@@ -74,7 +75,8 @@ describe('media for incoming webhooks', () => {
   it('sends a local file and raw bytes to a chat through signed URLs the platform downloads', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intrabot-media-'));
     writeFileSync(join(dir, 'chart.png'), PNG);
-    const ctx = pair.runtime.engine.contextFor('sandbox', 'alerts');
+    const { table, inbox } = runtimePartsOf(pair.runtime);
+    const ctx = inbox.runner.context(table.get('sandbox', 'alerts')!, new AbortController().signal);
     await ctx.chat('oncall', {
       text: 'latency chart',
       media: [

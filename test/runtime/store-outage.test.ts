@@ -76,7 +76,7 @@ describe.each([
     await outage?.cleanup();
   });
 
-  const url = (path: string): string => `${pair.runtime.url}${path}`;
+  const url = (path: string): string => `${pair.runtime.inspect().url}${path}`;
   const readyz = async (): Promise<{ status: number; body: unknown }> => {
     const res = await fetch(url('/readyz'));
     return { status: res.status, body: await res.json() };

@@ -17,7 +17,7 @@ export interface LogLine {
 /** A logger that keeps what it is told, for assertions. */
 export function recordingLogger(): SchedulerLogger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const at = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
+  const at = (level: LogLine['level']) => (fields: Record<string, unknown> | undefined, message: string) => void lines.push({ level, message, fields });
   return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }
 

@@ -116,8 +116,12 @@ export class DevSession {
   private describe(runtime: Runtime, url: string): void {
     const { io } = this.deps;
     const c = paint(io);
-    for (const failure of runtime.registry.failures) io.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
-    const names = runtime.registry.bots.map((b) => b.name).join(', ') || 'none';
+    for (const failure of runtime.inspect().failures) io.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
+    const names =
+      runtime
+        .inspect()
+        .bots.map((b) => b.name)
+        .join(', ') || 'none';
     io.stdout(`${c.green('runtime')} on ${url}  bots: ${names}\n`);
   }
 }

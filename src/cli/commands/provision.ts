@@ -81,16 +81,16 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
   }
   const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env });
   try {
-    for (const failure of runtime.registry.failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
-    if (!dryRun && runtime.registry.failures.length > 0) {
+    for (const failure of runtime.inspect().failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
+    if (!dryRun && runtime.inspect().failures.length > 0) {
       // a bot that fails to load looks removed: applying now would retire its bot user and endpoint
       deps.stderr('intrabot provision: nothing applied while a bot fails to load (it would be retired as removed). Fix it, or see the plan with --dry-run.\n');
       return 1;
     }
-    const tenants = new Set(runtime.engine.deployments().map((d) => d.tenant.config.id)).size;
+    const tenants = new Set(runtime.inspect().deployments.map((d) => d.tenant)).size;
     const line = values.json
       ? undefined
-      : progress(deps, `${dryRun ? 'planning' : 'provisioning'} ${runtime.registry.bots.length} bot(s) on ${tenants} tenant(s)`);
+      : progress(deps, `${dryRun ? 'planning' : 'provisioning'} ${runtime.inspect().bots.length} bot(s) on ${tenants} tenant(s)`);
     const results = await runtime.provision({
       dryRun,
       publicUrl,
@@ -102,7 +102,7 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
     if (!dryRun && changed && (await isListening(`${createRuntimeClient({ env: deps.env }).baseUrl}/healthz`))) {
       deps.stdout(c.yellow('a runtime is running: restart it so it picks up what changed\n'));
     }
-    return runtime.registry.failures.length > 0 ? 1 : 0;
+    return runtime.inspect().failures.length > 0 ? 1 : 0;
   } catch (error) {
     deps.stderr(`intrabot provision: ${c.red('failed')}: ${messageOf(error)}\n`);
     return 1;

@@ -102,14 +102,14 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
   // every bot, not only this one: provisioning retires what the manifests it is given do not name
   const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock, env: deps.env, pollMs: 100 });
   try {
-    if (runtime.registry.failures.length > 0) {
-      for (const failure of runtime.registry.failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
+    if (runtime.inspect().failures.length > 0) {
+      for (const failure of runtime.inspect().failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
       deps.stderr(
         'intrabot run: not running in-process while a bot fails to load: provisioning would retire its bot user and webhook. Fix it, or start the runtime.\n',
       );
       return 1;
     }
-    if (!runtime.engine.deployment(tenant.id, args.bot)) {
+    if (!runtime.inspect().deployments.some((d) => d.tenant === tenant.id && d.bot === args.bot)) {
       deps.stderr(`intrabot run: bot ${args.bot} is not deployed to tenant ${tenant.id}\n`);
       return 1;
     }
@@ -137,7 +137,7 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
   }
 }
 
-/** Sends the tenant's queued messages with the runtime's own sender (the runtime does not listen here). */
+/** Sends the queued messages with the runtime's own sender (the runtime does not listen here). */
 async function deliver(
   deps: CliIo,
   runtime: Runtime,
@@ -147,17 +147,9 @@ async function deliver(
   before: { queued: number; deadBefore: Set<string> },
 ): Promise<number> {
   const c = paint(deps);
-  const sender = runtime.sender;
   const line = before.queued > 0 ? progress(deps, `delivering ${before.queued} message(s)`) : undefined;
-  sender.start();
-  let left = before.queued;
-  const until = clock.now() + waitMs;
-  while (left > 0 && clock.now() < until) {
-    await clock.sleep(100);
-    left = (await entriesOf(runtime, tenant, 'live')).length;
-    line?.update(`${before.queued - left} of ${before.queued}`);
-  }
-  await sender.stop();
+  // what is queued now is sent (a job's messages, and anything older still waiting), as the runtime would
+  const { left } = await runtime.flush({ waitMs, onProgress: (now) => line?.update(`${Math.max(before.queued - now, 0)} of ${before.queued}`) });
   const dead = (await entriesOf(runtime, tenant, 'dead')).filter((e) => !before.deadBefore.has(e.id));
   line?.done(`${before.queued - left - dead.length} of ${before.queued} message(s) delivered`);
   for (const entry of dead) deps.stderr(`${c.red('dead letter')} ${entry.id}: ${entry.deadReason ?? entry.lastError ?? 'no reason recorded'}\n`);
@@ -167,7 +159,7 @@ async function deliver(
 }
 
 async function entriesOf(runtime: Runtime, tenant: string, state: 'live' | 'dead'): Promise<QueueEntry[]> {
-  const entries = await runtime.store.outbox.list({ state, limit: 10_000 });
+  const entries = await runtime.inspect().store.outbox.list({ state, limit: 10_000 });
   return entries.filter((e) => {
     const record = OutboxRecordSchema.safeParse(e.payload);
     return record.success && record.data.entry.tenant === tenant;

@@ -67,10 +67,14 @@ async function serve(): Promise<number> {
 }
 
 function printBanner(url: string, runtime: Runtime, sandbox: Sandbox | undefined): void {
-  const loaded = runtime.registry.bots.map((b) => b.name).join(', ') || 'none';
+  const loaded =
+    runtime
+      .inspect()
+      .bots.map((b) => b.name)
+      .join(', ') || 'none';
   const lines = [`intrabot runtime on ${url}  (bots: ${loaded})`];
-  for (const failure of runtime.registry.failures) lines.push(`  not loaded: ${failure.name ?? failure.dir}: ${failure.error.message}`);
-  for (const result of runtime.provisionResults) {
+  for (const failure of runtime.inspect().failures) lines.push(`  not loaded: ${failure.name ?? failure.dir}: ${failure.error.message}`);
+  for (const result of runtime.inspect().provisionResults) {
     for (const bot of Object.values(result.bots)) if (!bot.enabled) lines.push(`  switched off on ${result.tenant}: ${bot.name}: ${bot.reason ?? ''}`);
   }
   if (sandbox) {

@@ -24,7 +24,7 @@ export function firingAlert(name: string, severity = 'warning'): string {
 
 /** POSTs a notification to an input of the example alerts bot, over HTTP, as a monitoring tool does. */
 export function postAlert(pair: Pair, body: string, input = 'alertmanager'): Promise<Response> {
-  return fetch(`${pair.runtime.url}/alerts/alerts/${input}`, {
+  return fetch(`${pair.runtime.inspect().url}/alerts/alerts/${input}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${SANDBOX_ALERT_TOKEN}`, 'content-type': 'application/json' },
     body,

@@ -9,7 +9,7 @@ import { firingAlert, postAlert } from './alert-requests';
 /** The runtime that replaced `before`, once it listens (its provisioning may still be running). */
 async function listeningSuccessor(pair: Pair, before: Runtime): Promise<Runtime> {
   const found = await pair.platform.waitFor(
-    async () => (pair.runtime !== before && pair.runtime.url ? pair.runtime : undefined),
+    async () => (pair.runtime !== before && pair.runtime.inspect().url ? pair.runtime : undefined),
     (r) => r !== undefined,
   );
   return found!;
@@ -33,7 +33,7 @@ describe('alerts accepted before the first provisioning finished', () => {
 
   it('are answered at once, held, and posted as the Alerts bot user once provisioning has finished', async () => {
     const before = pair.runtime;
-    const dataDir = before.config.data_dir;
+    const dataDir = before.inspect().config.data_dir;
     // a first start: no store (no bot user, wall or webhook known), and a platform granting 2 requests a minute
     restarted = pair.restartRuntime(async () => {
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteStorePath(dataDir)}${suffix}`, { force: true });
@@ -49,8 +49,8 @@ describe('alerts accepted before the first provisioning finished', () => {
       { accepted: 1, queued: 1 },
       { accepted: 1, queued: 2 },
     ]);
-    expect((await fetch(`${runtime.url}/readyz`)).status).toBe(503);
-    const held = await runtime.store.outbox.list({ state: 'live' });
+    expect((await fetch(`${runtime.inspect().url}/readyz`)).status).toBe(503);
+    const held = await runtime.inspect().store.outbox.list({ state: 'live' });
     // the entries name the bot and the wall: nothing about them was known yet
     expect(held.map((e) => (e.payload as { entry: Record<string, unknown> }).entry).filter((e) => e.kind === 'post')).toEqual([
       expect.objectContaining({ bot: 'alerts', wallName: 'Operations' }),
@@ -60,7 +60,7 @@ describe('alerts accepted before the first provisioning finished', () => {
     await pair.platform.settings({ rate_limit_per_minute: 6000 });
     await pair.platform.advance(61);
     await restarted;
-    const botUserId = runtime.provisionResults[0]?.bots.alerts?.botUserId;
+    const botUserId = runtime.inspect().provisionResults[0]?.bots.alerts?.botUserId;
     expect(botUserId).toBeGreaterThan(0);
     const opsWall = directoryRefs(pair.sandbox.ctx)!.department_walls.Operations!;
     const posts = await pair.platform.waitFor(
@@ -76,6 +76,6 @@ describe('alerts accepted before the first provisioning finished', () => {
       (m) => m.some((x) => String(x.text).includes('EarlyOutage')),
       15_000,
     );
-    expect(await runtime.store.outbox.list({ state: 'dead' })).toEqual([]);
+    expect(await runtime.inspect().store.outbox.list({ state: 'dead' })).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ describe('an alert target whose wall the tenant lacks', () => {
   afterAll(async () => pair?.close());
 
   it('is found at provisioning, naming the target and the wall', () => {
-    expect(pair.runtime.provisionResults[0]?.actions).toContainEqual({
+    expect(pair.runtime.inspect().provisionResults[0]?.actions).toContainEqual({
       tenant: 'sandbox',
       resource: 'wall',
       name: 'alerts/ops-wall',
@@ -33,7 +33,7 @@ describe('an alert target whose wall the tenant lacks', () => {
 
   it('is found by intrabot doctor, with the fix', async () => {
     const env = { ...process.env, ALERTS_WALL: 'Operatons' };
-    const checks = await runDoctor({ config: pair.runtime.config, clock: pair.clock, store: pair.runtime.store, env, only: ['alerts'] });
+    const checks = await runDoctor({ config: pair.runtime.inspect().config, clock: pair.clock, store: pair.runtime.inspect().store, env, only: ['alerts'] });
     expect(checks.find((c) => c.name === 'sandbox: wall of alerts/ops-wall')).toMatchObject({
       status: 'fail',
       detail: 'no wall named "Operatons"',
@@ -51,7 +51,7 @@ describe('an alert target whose wall the tenant lacks', () => {
       expect(body.message).toMatch(/^target "ops-wall": no wall named "Operatons" on tenant sandbox\./);
       expect(body.details).toEqual({ targets: [{ target: 'ops-wall', problem: 'no wall named "Operatons" on tenant sandbox' }], queued: 0 });
     }
-    expect(await pair.runtime.store.outbox.list({ state: 'live' })).toEqual([]);
+    expect(await pair.runtime.inspect().store.outbox.list({ state: 'live' })).toEqual([]);
     expect(await wallListings(pair)).toBe(listingsBefore);
   });
 
@@ -65,6 +65,6 @@ describe('an alert target whose wall the tenant lacks', () => {
     );
     // the chat message is not sent again when the tool resends the notification
     expect((await (await postAlert(pair, firingAlert('DatabaseDown', 'critical'))).json()) as unknown).toMatchObject({ details: { queued: 0 } });
-    expect(await pair.runtime.store.outbox.list({ state: 'dead' })).toEqual([]);
+    expect(await pair.runtime.inspect().store.outbox.list({ state: 'dead' })).toEqual([]);
   });
 });

@@ -28,12 +28,12 @@ describe('a new alert after a restart with a backlog', () => {
     for (let i = 0; i < 200; i += 1) expect((await postAlert(pair, firingAlert(`Backlog${i}`))).status).toBe(202);
     // nearly all of them still wait in the outbox (as entries, or merged into a digest)
     expect((await pair.platform.wallPosts(opsWall)).filter((p) => p.body?.includes('Backlog')).length).toBeLessThan(5);
-    expect((await pair.runtime.store.outbox.list({ state: 'live', limit: 1_000 })).length).toBeGreaterThan(0);
+    expect((await pair.runtime.inspect().store.outbox.list({ state: 'live', limit: 1_000 })).length).toBeGreaterThan(0);
 
     const before = pair.runtime;
     restarted = pair.restartRuntime();
     const runtime = await pair.platform.waitFor(
-      async () => (pair.runtime !== before && pair.runtime.url ? pair.runtime : undefined),
+      async () => (pair.runtime !== before && pair.runtime.inspect().url ? pair.runtime : undefined),
       (r) => r !== undefined,
     );
 
@@ -41,14 +41,14 @@ describe('a new alert after a restart with a backlog', () => {
     expect(answer.status).toBe(202);
     expect(await answer.json()).toEqual({ accepted: 1, queued: 1 });
     // the budget is spent until the clock moves: provisioning still waits for it, the 202 did not
-    const ready = await fetch(`${runtime!.url}/readyz`);
+    const ready = await fetch(`${runtime!.inspect().url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(runtime!.provisionResults).toEqual([]);
+    expect(runtime!.inspect().provisionResults).toEqual([]);
 
     await pair.platform.settings({ rate_limit_per_minute: 6000 });
     await pair.platform.advance(61);
     await restarted;
-    const botUserId = runtime!.provisionResults[0]?.bots.alerts?.botUserId;
+    const botUserId = runtime!.inspect().provisionResults[0]?.bots.alerts?.botUserId;
     expect(botUserId).toBeGreaterThan(0);
     const posts = await pair.platform.waitFor(
       () => pair.platform.wallPosts(opsWall),

@@ -1,23 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IntrabotError } from '../errors';
-import type { Clock } from '../clock';
-import type { Scheduler } from '../scheduler/scheduler';
-import type { Store } from '../store/store';
-import type { RuntimeConfig } from './config';
-import type { DeliveryLog } from './delivery-log';
-import type { BotEngine } from './engine';
-import type { InboxWorker } from './inbox-worker';
-
-export interface AdminDeps {
-  config: RuntimeConfig;
-  engine: BotEngine;
-  store: Store;
-  scheduler: Scheduler;
-  worker: InboxWorker;
-  clock: Clock;
-  deliveryLog: DeliveryLog;
-}
+import { IntrabotError } from '../../errors';
+import type { RuntimeParts } from '../runtime-parts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -25,11 +9,11 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * `/_admin/*`: loopback only; outside sandbox mode also `Authorization: Bearer <INTRABOT_ADMIN_TOKEN>`
  * (and off entirely until that token is configured). The CLI's `run`, `deliveries` and `jobs` use them.
  */
-export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
   const guard = async (request: FastifyRequest): Promise<void> => {
     if (!LOOPBACK.has(request.ip)) throw new IntrabotError('forbidden', 'admin routes answer loopback callers only');
-    if (deps.config.mode === 'sandbox') return;
-    const token = deps.config.admin_token;
+    if (config.mode === 'sandbox') return;
+    const token = config.admin_token;
     if (!token) throw new IntrabotError('forbidden', 'admin routes are off: set INTRABOT_ADMIN_TOKEN to use them');
     const given = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     const a = Buffer.from(given);
@@ -37,28 +21,30 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     if (a.length !== b.length || !timingSafeEqual(a, b)) throw new IntrabotError('unauthorized', 'missing or wrong admin token');
   };
 
-  app.register(async (admin) => {
+  const { scheduler, store, inbox } = parts;
+  const config = parts.config;
+  await app.register(async (admin) => {
     admin.addHook('onRequest', guard);
 
     admin.post<{ Params: { tenant: string; bot: string; job: string } }>('/_admin/jobs/:tenant/:bot/:job/run', async (request) => {
       const { tenant, bot, job } = request.params;
-      return { ok: true, run: await deps.scheduler.runNow(tenant, bot, job) };
+      return { ok: true, run: await scheduler.runNow(tenant, bot, job) };
     });
 
-    admin.get('/_admin/jobs', async () => ({ data: await deps.scheduler.listJobs() }));
+    admin.get('/_admin/jobs', async () => ({ data: await scheduler.listJobs() }));
 
     admin.get<{ Querystring: { state?: 'live' | 'dead' | 'handled'; limit?: string } }>('/_admin/deliveries', async (request) => {
       const limit = Math.min(Math.max(Math.trunc(Number(request.query.limit ?? 100)) || 100, 1), 1_000);
       // handled: the recent history (src/runtime/delivery-log.ts); live and dead: the inbox itself
-      if (request.query.state === 'handled') return { data: await deps.deliveryLog.recent(limit) };
+      if (request.query.state === 'handled') return { data: await inbox.deliveryLog.recent(limit) };
       const state = request.query.state === 'dead' ? 'dead' : 'live';
-      return { data: await deps.store.inbox.list({ state, limit }) };
+      return { data: await store.inbox.list({ state, limit }) };
     });
 
     admin.post<{ Params: { id: string } }>('/_admin/deliveries/:id/replay', async (request) => {
-      const ok = await deps.store.inbox.requeue(request.params.id);
+      const ok = await store.inbox.requeue(request.params.id);
       if (!ok) throw new IntrabotError('not_found', `no dead or waiting delivery ${request.params.id}`);
-      deps.worker.wake();
+      inbox.worker.wake();
       return { ok: true };
     });
   });

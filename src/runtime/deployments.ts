@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { alertInputFromManifest, type ResolvedAlertInput } from '../alerts/alert-input';
+import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest';
+import { webhookSecretName } from '../bots/provision/provision-bot';
+import type { ProvisionedBot, ProvisionResult } from '../bots/provision/provisioner';
+import type { LoadedBotModule } from '../bots/registry';
+import type { Store } from '../store/store';
+import { createTemplateEngine, type TemplateEngine } from '../templates';
+import type { ReceiverTarget } from '../webhooks/receiver';
+import type { TenantRuntime } from './tenants';
+
+/**
+ * One bot deployed to one tenant, made once at load: the tenant's view of its manifest, its parsed
+ * config, its template engine (made on first use) and its compiled alert inputs. What provisioning made
+ * of it is read from the table, which provisioning updates.
+ */
+export interface Deployment {
+  tenant: TenantRuntime;
+  bot: LoadedBotModule;
+  manifest: BotManifest;
+  /** The manifest's `config` for this tenant, parsed by the bot's schema once. */
+  config: unknown;
+  /** Its own `templates/` first, then the shared ones, in the tenant's time zone. */
+  readonly templates: TemplateEngine;
+  /** Its alert inputs by name, routing compiled. */
+  alertInputs: ReadonlyMap<string, ResolvedAlertInput>;
+}
+
+export interface DeploymentTableDeps {
+  tenants: ReadonlyMap<string, TenantRuntime>;
+  bots: readonly LoadedBotModule[];
+  store: Pick<Store, 'secrets'>;
+  /** The repository's shared `templates/`. */
+  templatesDir: string;
+}
+
+/**
+ * Every bot on every tenant it deploys to, built once from the loaded bots; provisioning hands its
+ * result to `provisioned(...)`, and nothing else changes it. The receiver, the inbox, the scheduler, the
+ * alert inputs and the console all look deployments up here: no config is parsed per request.
+ */
+export class DeploymentTable {
+  private readonly byKey = new Map<string, Deployment>();
+  private readonly results = new Map<string, ProvisionResult>();
+  private readonly secrets = new Map<string, string>();
+
+  constructor(private readonly deps: DeploymentTableDeps) {
+    for (const tenant of deps.tenants.values()) {
+      for (const bot of deps.bots) {
+        if (deploysTo(bot.manifest, tenant.config.id)) this.byKey.set(keyOf(tenant.config.id, bot.name), makeDeployment(tenant, bot, deps.templatesDir));
+      }
+    }
+  }
+
+  /** The bot deployed on a tenant, or undefined (not deployed, or unknown). */
+  get(tenant: string, bot: string): Deployment | undefined {
+    return this.byKey.get(keyOf(tenant, bot));
+  }
+
+  /** Every deployment, tenant by tenant. */
+  all(): Deployment[] {
+    return [...this.byKey.values()];
+  }
+
+  tenant(id: string): TenantRuntime | undefined {
+    return this.deps.tenants.get(id);
+  }
+
+  tenants(): TenantRuntime[] {
+    return [...this.deps.tenants.values()];
+  }
+
+  /** What this runtime's provisioning made on a tenant; undefined until it finished. */
+  provisioning(tenant: string): ProvisionResult | undefined {
+    return this.results.get(tenant);
+  }
+
+  /** What provisioning made of one deployment (its bot user, its endpoint, switched off and why). */
+  provisionedBot(tenant: string, bot: string): ProvisionedBot | undefined {
+    return this.results.get(tenant)?.bots[bot];
+  }
+
+  /** Provisioning finished on a tenant: its result is what deployments report from now on, and signing secrets are read again. */
+  provisioned(result: ProvisionResult): void {
+    this.results.set(result.tenant, result);
+    this.secrets.clear();
+  }
+
+  /** Forgets the signing secrets read so far (they changed in the store: a rotation, a test). */
+  forgetSecrets(): void {
+    this.secrets.clear();
+  }
+
+  /**
+   * What the receiver checks a delivery against: the endpoint's signing secret (from the store, then
+   * kept) and the tenant's customer; undefined for a bot not deployed, switched off, or without an endpoint.
+   */
+  async receiverTarget(tenantId: string, botName: string): Promise<ReceiverTarget | undefined> {
+    const deployment = this.get(tenantId, botName);
+    if (!deployment || this.provisionedBot(tenantId, botName)?.enabled === false) return undefined;
+    const name = webhookSecretName(tenantId, botName);
+    let secret = this.secrets.get(name);
+    if (secret === undefined) {
+      secret = await this.deps.store.secrets.get(name);
+      if (secret === undefined) return undefined;
+      this.secrets.set(name, secret);
+    }
+    const { config } = deployment.tenant;
+    return { tenant: tenantId, bot: botName, secret, customer: config.customer, eventPrefix: config.event_prefix };
+  }
+
+  /** What `/reports/...` checks a report against: each report's secret, with the report it signs. */
+  reportTarget(tenantId: string, botName: string): ReceiverTarget | undefined {
+    const deployment = this.get(tenantId, botName);
+    if (!deployment || deployment.manifest.reports.length === 0) return undefined;
+    const { reports } = deployment.manifest;
+    const { config } = deployment.tenant;
+    return {
+      tenant: tenantId,
+      bot: botName,
+      secret: reports.map((r) => r.secret),
+      secretEvents: reports.map((r) => r.report),
+      customer: config.customer,
+      eventPrefix: config.event_prefix,
+    };
+  }
+}
+
+function keyOf(tenant: string, bot: string): string {
+  return `${tenant}\u0000${bot}`;
+}
+
+function makeDeployment(tenant: TenantRuntime, bot: LoadedBotModule, templatesDir: string): Deployment {
+  const manifest = manifestForTenant(bot.manifest, tenant.config.id);
+  const alertInputs = new Map<string, ResolvedAlertInput>();
+  for (const input of manifest.alerts) {
+    const resolved = alertInputFromManifest(manifest, input.input);
+    if (resolved) alertInputs.set(input.input, resolved);
+  }
+  let templates: TemplateEngine | undefined;
+  return {
+    tenant,
+    bot,
+    manifest,
+    config: bot.definition.parseConfig(manifest.config),
+    alertInputs,
+    // made on first use: most bots never render on most tenants, and start-up should not pay for it
+    get templates() {
+      templates ??= createTemplateEngine({ dirs: [join(bot.dir, 'templates'), templatesDir], timezone: tenant.config.timezone, locale: 'en-GB' });
+      return templates;
+    },
+  };
+}

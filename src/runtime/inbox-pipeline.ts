@@ -1,0 +1,98 @@
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { Store } from '../store/store';
+import type { AcceptedDelivery } from '../webhooks/receiver';
+import { DELIVERY_LOG_SPACE, DeliveryLog } from './delivery-log';
+import type { DeliveryParts } from './delivery';
+import type { DeploymentTable } from './deployments';
+import { handleDelivery, type DeliveryHandlerDeps, type DeliveryOutcome } from './handle-delivery';
+import { HandlerRunner } from './handler-runner';
+import { InboxWorker } from './inbox-worker';
+import { OTHER_LABEL, type RuntimeMetrics } from './metrics';
+import type { InboxItem } from '../store/inbox';
+
+/** The receiving side past the 200: the inbox's worker, what runs the bots, and the history of what they did. */
+export interface InboxParts {
+  runner: HandlerRunner;
+  worker: InboxWorker;
+  deliveryLog: DeliveryLog;
+}
+
+export interface InboxPipelineDeps {
+  clock: Clock;
+  store: Store;
+  table: DeploymentTable;
+  delivery: DeliveryParts;
+  metrics: RuntimeMetrics;
+  logger: Logger;
+  handlerTimeoutMs: number;
+  pollMs?: number | undefined;
+}
+
+/** A recorded delivery as the inbox hands it over: `handle -> count -> log` (see `handleRecorded`). */
+export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
+  const { clock, store, table, delivery } = deps;
+  const runner = new HandlerRunner({
+    table,
+    clock,
+    store,
+    sink: delivery.outbox,
+    logger: deps.logger,
+    timeoutMs: deps.handlerTimeoutMs,
+    files: delivery.files,
+  });
+  const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
+  const recorded: RecordedDeps = { table, runner, loopGuard: delivery.loopGuard, metrics: deps.metrics, deliveryLog, logger: deps.logger };
+  const worker = new InboxWorker({
+    inbox: store.inbox,
+    clock,
+    handle: (item) => handleRecorded(recorded, item),
+    logger: deps.logger,
+    ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
+  });
+  return { runner, worker, deliveryLog };
+}
+
+interface RecordedDeps extends DeliveryHandlerDeps {
+  metrics: RuntimeMetrics;
+  deliveryLog: DeliveryLog;
+  logger: Logger;
+}
+
+/** One inbox item through its bot, timed and counted, and written to the delivery history (best effort: a history for people). */
+async function handleRecorded(deps: RecordedDeps, item: InboxItem): Promise<DeliveryOutcome> {
+  const stop = deps.metrics.handlerDuration.startTimer({ bot: item.bot });
+  const started = performance.now();
+  try {
+    const outcome = await handleDelivery(deps, item);
+    deps.metrics.handlerRuns.inc({ bot: item.bot, outcome: outcome.status });
+    await deps.deliveryLog
+      .record(item, outcome, performance.now() - started)
+      .catch((err: unknown) => deps.logger.warn({ err }, 'delivery log: store write failed'));
+    return outcome;
+  } catch (error) {
+    deps.metrics.handlerRuns.inc({ bot: item.bot, outcome: 'failed' });
+    throw error;
+  } finally {
+    stop();
+  }
+}
+
+/** A delivery the receiver checked (or the `receive` door was given): durably into the inbox, counted. Resolves once it is safe to acknowledge. */
+export async function acceptDelivery(
+  deps: { store: Store; metrics: RuntimeMetrics },
+  delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope' | 'event'> & Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson'>>,
+): Promise<{ duplicate: boolean }> {
+  const result = await deps.store.inbox.accept({
+    tenant: delivery.tenant,
+    bot: delivery.bot,
+    deliveryId: delivery.deliveryId,
+    envelope: delivery.envelope,
+    event: delivery.event,
+    ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
+    ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
+  });
+  const labels = { tenant: delivery.tenant, bot: delivery.bot, event: delivery.event || OTHER_LABEL, duplicate: String(!result.accepted) };
+  deps.metrics.deliveriesReceived.inc(labels);
+  return { duplicate: !result.accepted };
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { rateLimitKey } from '../../api/rate-limiter';
+import { readinessRoute } from '../readiness';
+import type { RuntimeParts } from '../runtime-parts';
+
+/**
+ * What operators and the platform poll: `/healthz` (the process works), `/readyz` (it can do its job),
+ * `/metrics` (Prometheus text; the queue depths and rate budgets are read when scraped), and the signed
+ * `/files/...` links the platform downloads media from.
+ */
+export async function opsRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
+  const { metrics, store, config } = parts;
+  metrics.onCollect(async () => {
+    metrics.outboxDepth.set((await store.outbox.list({ state: 'live', limit: 10_000 })).length);
+    metrics.outboxDead.set((await store.outbox.list({ state: 'dead', limit: 10_000 })).length);
+    metrics.inboxDead.set((await store.inbox.list({ state: 'dead', limit: 10_000 })).length);
+    for (const tenant of config.tenants) {
+      const budget = parts.limiter.lastObserved(rateLimitKey(tenant.token));
+      if (budget) metrics.rateBudgetRemaining.set({ tenant: tenant.id }, budget.remaining);
+    }
+  });
+  parts.delivery.files.register(app);
+  app.get('/healthz', async () => ({ ok: true }));
+  app.get('/readyz', readinessRoute({ started: () => parts.status.ready, store, bots: () => parts.registry.bots.length }));
+  app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
+}

@@ -1,0 +1,52 @@
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import { schedulesFromManifest } from '../scheduler/schedule-entry';
+import { Scheduler } from '../scheduler/scheduler';
+import type { JobRunRequest } from '../scheduler/job-runner';
+import type { Store } from '../store/store';
+import type { DeploymentTable } from './deployments';
+import type { HandlerRunner } from './handler-runner';
+import type { RuntimeMetrics } from './metrics';
+
+export interface SchedulingDeps {
+  clock: Clock;
+  store: Store;
+  table: DeploymentTable;
+  runner: HandlerRunner;
+  metrics: RuntimeMetrics;
+  logger: Logger;
+  /** The time limit of a job whose schedule sets none, and of one run on demand. */
+  jobTimeoutMs: number;
+}
+
+/**
+ * The scheduler of every deployment's schedules (each in its tenant's zone unless it names one), running
+ * jobs through the handler runner and counting them. It owns a job's time limit and its run record,
+ * manual runs included (`runNow`).
+ */
+export function buildScheduler(deps: SchedulingDeps): Scheduler {
+  const { table, runner, metrics } = deps;
+  const schedules = table
+    .all()
+    .flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone }));
+  const runJob = async (run: JobRunRequest): Promise<void> => {
+    try {
+      await runner.runJob(run);
+      metrics.jobRuns.inc({ bot: run.bot, job: run.job, outcome: 'ok' });
+    } catch (error) {
+      metrics.jobRuns.inc({ bot: run.bot, job: run.job, outcome: 'failed' });
+      throw error;
+    }
+  };
+  return new Scheduler(
+    {
+      clock: deps.clock,
+      store: deps.store,
+      runJob,
+      logger: deps.logger,
+      defaultTimeoutMs: deps.jobTimeoutMs,
+      hasJob: (tenant, bot, job) => runner.hasJob(tenant, bot, job),
+    },
+    schedules,
+  );
+}
