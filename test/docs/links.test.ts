@@ -72,6 +72,20 @@ describe('the documentation', () => {
     });
   }
 
+  it("answers on the README's first screen what intrabot is, the two set-up commands and where to go next", () => {
+    const screen = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').slice(0, 40).join('\n');
+    const [, commands] = /```sh\n([\s\S]*?)```/.exec(screen) ?? [];
+    expect(
+      commands
+        ?.trim()
+        .split('\n')
+        .map((line) => line.replace(/#.*/, '').trim()),
+    ).toEqual(['npm install && npm start', 'npm test']);
+    expect(screen).toMatch(/^A TypeScript framework for bots/m);
+    expect(screen).toContain('Where to go next');
+    expect(screen).toContain('(docs/troubleshooting.md)');
+  });
+
   it('links every docs/ page from the README', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const linked = new Set(linksOf(readme).map((l) => l.file));
