@@ -28,7 +28,7 @@ export function scaffoldFiles(name: string): Record<string, string> {
 
 function botYaml(name: string, display: string): string {
   return [
-    `# ${display}: answers /hello on the walls it listens to. Reference: README.md, "Manifest reference (bot.yaml)".`,
+    `# ${display}: answers /hello on the walls it listens to. Reference: intrabot's docs/manifest.md.`,
     `name: ${name}`,
     `display_name: ${display}`,
     'events: [post.created, comment.created]',
