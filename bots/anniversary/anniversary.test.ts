@@ -19,7 +19,7 @@ interface Award {
 }
 
 async function runGreet(pair: Pair): Promise<void> {
-  await pair.runtime.engine.runJob({ tenant: 'sandbox', bot: 'anniversary', job: 'greet', slotMs: pair.clock.now() });
+  await pair.runJob('anniversary', 'greet');
 }
 
 async function user(pair: Pair, id: number): Promise<{ name: string; groups: { id: number; type: string }[] }> {

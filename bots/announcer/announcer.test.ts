@@ -17,7 +17,7 @@ describe('announcer bot', () => {
   let pair: Pair;
   let refs: DirectorySeedRefs;
 
-  const runJob = (job: string, slotMs = pair.clock.now()) => pair.runtime.engine.runJob({ tenant: 'sandbox', bot: 'announcer', job, slotMs });
+  const runJob = (job: string, slotMs = pair.clock.now()) => pair.runJob('announcer', job, { slotMs });
   /** Until the platform has delivered everything and the runtime has handled and sent it all. */
   const quiet = async () => {
     for (let calm = 0; calm < 2;) {

@@ -12,7 +12,7 @@ interface LoggedRequest {
 }
 
 async function runGreet(pair: Pair): Promise<void> {
-  await pair.runtime.engine.runJob({ tenant: 'sandbox', bot: 'birthday', job: 'greet', slotMs: pair.clock.now() });
+  await pair.runJob('birthday', 'greet');
 }
 
 async function nameOf(pair: Pair, id: number): Promise<string> {

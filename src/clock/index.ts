@@ -1,2 +1,4 @@
 export { AdjustableClock, createSystemClock } from './clock';
 export type { Clock, TimerHandle, AdjustableClockOptions } from './clock';
+export { TimeLimitError, withTimeLimit } from './time-limit';
+export type { TimeLimitOptions } from './time-limit';

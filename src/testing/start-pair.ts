@@ -5,6 +5,7 @@ import { AdjustableClock } from '../clock';
 import { buildRuntime, type Runtime } from '../runtime/build-runtime';
 import { loadConfig } from '../runtime/config';
 import { createSandbox, type Sandbox } from '../sandbox/sandbox';
+import type { RunRecord } from '../scheduler/run-record';
 import type { Store } from '../store/store';
 import type { SeedName } from '../sandbox/module';
 import { SandboxControl } from './sandbox-control';
@@ -42,6 +43,12 @@ export interface Pair {
    * running `whileDown` in between.
    */
   restartRuntime(whileDown?: () => Promise<void>): Promise<Runtime>;
+  /**
+   * Runs a bot's job now on the sandbox tenant, as `intrabot run` does (recorded, under its overlap
+   * policy and time limit), and resolves once it has ended; rejects with the job's error when it failed
+   * or timed out. `slotMs` is the cron slot the job sees (default: now on the pair's clock).
+   */
+  runJob(bot: string, job: string, options?: { slotMs?: number }): Promise<RunRecord>;
   close(): Promise<void>;
 }
 
@@ -104,6 +111,11 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
       pair.runtime = await build();
       await pair.runtime.start();
       return pair.runtime;
+    },
+    async runJob(bot, job, runOptions = {}) {
+      const record = await pair.runtime.runJob(config.tenants[0]!.id, bot, job, runOptions);
+      if (record.outcome !== 'ok') throw new Error(`job ${bot}/${job}: ${record.outcome}${record.error ? `: ${record.error}` : ''}`);
+      return record;
     },
     async close() {
       await pair.runtime.close();
