@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient } from '../src/api/create-api-client';
 import type { RateLimiter } from '../src/api/rate-limiter';
+import { OUTBOX_PACE } from '../src/outbox/send-client';
 import { SharedRateLimiter } from '../src/outbox/shared-rate-limiter';
 import { openStore, type StoreConfig } from '../src/store';
 import { warpClock, type WarpParams } from './lib/warp-clock';
@@ -8,7 +9,7 @@ import { warpClock, type WarpParams } from './lib/warp-clock';
 /**
  * One replica of `bench/pacing.ts`, in its own process: `node --import tsx bench/pacing-replica.ts
  * '<ReplicaSpec as JSON>'`. It opens the shared store, paces an API client with the
- * `SharedRateLimiter` over `store.rate` (as the runtime does), makes its share of the calls and prints
+ * `SharedRateLimiter` over `store.rate` (as the runtime does, paced as the outbox's sends), makes its share of the calls and prints
  * one `ReplicaReport` line. Several replicas given the same store and clock share one budget.
  */
 export interface ReplicaSpec {
@@ -44,9 +45,10 @@ export async function runReplica(spec: ReplicaSpec): Promise<ReplicaReport> {
   const store = await openStore(spec.store, { clock });
   const shared = new SharedRateLimiter({ rate: store.rate, clock });
   let tooManyRequests = 0;
-  // the client calls backoff() exactly when an answer is a 429 (src/api/client.ts)
+  // the client calls backoff() exactly when an answer is a 429 (src/api/client.ts); every call is paced
+  // as the outbox's sends are (spread from the first), not with the burst the runtime's other calls get
   const limiter: RateLimiter = {
-    acquire: (key, signal) => shared.acquire(key, signal),
+    acquire: (key, signal) => shared.acquire(key, signal, { pace: OUTBOX_PACE }),
     observe: (key, budget) => shared.observe(key, budget),
     backoff: (key, untilMs) => {
       tooManyRequests += 1;

@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       notes: [
         `L = ${LIMIT}/min, ${CONCURRENCY} calls in flight per replica; replicas are separate processes sharing ${shared}; 3 replicas split N between them`,
         `sandbox and replicas share a clock running ${SPEED}x real time (same start, same speed in every process), so a one-minute window passes in ${60 / SPEED} s; HTTP latency counts ${SPEED}x too`,
-        `a quiet budget lets L/2 out at once, then sends are spread one every (60 s + the pacer's 1 s margin) / L = ${round(61 / LIMIT, 3)} s; no window of 61 s holds more than L, so N = 1.25 L or L + 1 calls take about 61 s plus the rest spread: a ratio near 1.01`,
+        `calls are paced as the outbox's sends: spread from the first, one every (60 s + the pacer's 1 s margin) / L = ${round(61 / LIMIT, 3)} s, so N calls take about (N - 1) x that: a ratio of about (N - 1) / N x 61 / 60, near 1.01, plus latency; no window of 61 s holds more than L`,
         `windows are counted over the arrival times at the sandbox (its clock): sliding = any 60 s, wherever it starts; fixed = the sandbox's own windows`,
       ],
     });

@@ -11,11 +11,23 @@ import { startScript } from './lib/start-flags';
  */
 const BENCHES = ['ingest', 'pacing', 'startup'] as const;
 
+const USAGE = `usage: npm run bench [-- <benchmark>...]   (or: npx tsx bench/run.ts [<benchmark>...])
+
+Runs the benchmarks of DESIGN.md's targets, each in its own process, and prints one table: measured
+value, bound, pass or MISS. With no names, runs them all: ${BENCHES.join(', ')}.
+Redis: INTRABOT_REDIS_URL (ingest tries redis://127.0.0.1:6379 without it and skips what needs Redis
+when none answers; pacing shares one SQLite file without it). bench/README.md says what each measures.
+The exit code is 0 even when a target is missed, 1 when a benchmark could not run, 2 for unknown names.`;
+
 async function main(): Promise<number> {
   const asked = process.argv.slice(2).filter((a) => a !== '--');
+  if (asked.some((a) => a === '--help' || a === '-h' || a === 'help')) {
+    console.log(USAGE);
+    return 0;
+  }
   const unknown = asked.filter((a) => !(BENCHES as readonly string[]).includes(a));
   if (unknown.length > 0) {
-    console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.join(', ')}`);
+    console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHES.join(', ')}\n\n${USAGE}`);
     return 2;
   }
   const chosen = asked.length > 0 ? asked : [...BENCHES];

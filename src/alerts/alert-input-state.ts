@@ -70,7 +70,9 @@ export class AlertInputState {
 
   /**
    * Runs `work` alone for this group: in this process by queueing behind earlier work, across
-   * replicas by a claim in the store (taken by another replica: `AlertsBusyError`, a 503 the tool retries).
+   * replicas by a lock in the store (taken by another replica: `AlertsBusyError`, a 503 the tool retries).
+   * A replica that dies holding it loses it at once with SQLite (its process is seen to be gone), after
+   * the lock's 30 s with Redis (the 503's Retry-After).
    */
   async exclusive<T>(tenant: string, bot: string, key: string, work: () => Promise<T>): Promise<T> {
     const lockKey = `alerts-lock:${hashOf(`${tenant}\u0000${bot}\u0000${key}`)}`;
@@ -86,7 +88,9 @@ export class AlertInputState {
   }
 
   private async claimed<T>(lockKey: string, work: () => Promise<T>): Promise<T> {
-    if (!(await this.store.claims.claim(lockKey, LOCK_TTL_MS))) throw new AlertsBusyError();
+    // a lock, not a mark: a replica that crashed while handling the group loses it at once (SQLite), and
+    // the tool's retry is not answered busy for the rest of the TTL
+    if (!(await this.store.claims.claim(lockKey, LOCK_TTL_MS, { lock: true }))) throw new AlertsBusyError();
     try {
       return await work();
     } finally {

@@ -8,7 +8,7 @@ import { errorFromResponse, errorFromTransport } from './error-mapping';
 import { ApiError, ApiRateLimitedError, redactPath, type RequestContext } from './errors';
 import { paginatePages, withDefaultPerPage, type PageBody } from './pagination';
 import { parseRateBudget } from './rate-headers';
-import { MemoryRateLimiter, rateLimitKey, type RateLimiter } from './rate-limiter';
+import { MemoryRateLimiter, rateLimitKey, type Pace, type RateLimiter } from './rate-limiter';
 import { pageSchema, parseAnswer, parsePage, parseResponse } from './response-shape';
 import { DEFAULT_RETRY_POLICY, decideRetry, rateLimitedDelay, withRetry, type RetryPolicy } from './retry';
 import { endpointPath, parseBody, rawPayload, requestPayload } from './request-payload';
@@ -48,6 +48,8 @@ export interface CallOptions {
   attempts?: number;
   /** This POST may be repeated without harm. */
   repeatable?: boolean;
+  /** How its requests are paced (`Pace`): the outbox's sends ask for `spread`. Default `burst`. */
+  pace?: Pace;
 }
 
 /** A request to a path with no endpoint definition (`intrabot api`, the proxy). */
@@ -86,6 +88,7 @@ interface Exchange {
   auth: 'bearer' | 'url-token';
   repeatable: boolean;
   attempts?: number | undefined;
+  pace?: Pace | undefined;
 }
 
 const PAGED_KINDS = new Set(['list', 'meta-list', 'array']);
@@ -145,6 +148,7 @@ export class ApiClient implements Caller {
       auth: endpoint.auth,
       repeatable: input.repeatable ?? this.repeatable.has(endpoint.id),
       attempts: input.attempts,
+      pace: input.pace,
     });
     return parseAnswer(endpoint, answer.body, { method: endpoint.method, path: url.pathname }) as CallResult<E>;
   }
@@ -188,12 +192,12 @@ export class ApiClient implements Caller {
     // spec: Pagination: GET /users/{id}/achievements is not paginated, so no per_page there
     const query = endpoint.responseKind === 'array' ? input.query : withDefaultPerPage(input.query);
     const first = apiUrl(this.root, endpointPath(endpoint, input.params), query);
-    yield* this.pagesFrom(first, endpoint.auth, input.signal, (body, context) => parsePage(endpoint, body, context));
+    yield* this.pagesFrom(first, endpoint.auth, input.signal, (body, context) => parsePage(endpoint, body, context), input.pace);
   }
 
-  private pagesFrom(first: URL, auth: Exchange['auth'], signal: AbortSignal | undefined, parse: PageParser): AsyncGenerator<unknown> {
+  private pagesFrom(first: URL, auth: Exchange['auth'], signal: AbortSignal | undefined, parse: PageParser, pace?: Pace): AsyncGenerator<unknown> {
     return paginatePages(first, this.root, async (url) => {
-      const answer = await this.exchange({ method: 'GET', url, signal, auth, repeatable: false });
+      const answer = await this.exchange({ method: 'GET', url, signal, auth, repeatable: false, pace });
       return parse(answer.body, { method: 'GET', path: url.pathname });
     });
   }
@@ -229,7 +233,7 @@ export class ApiClient implements Caller {
   /** One paced attempt: acquire, send, report the budget, map the outcome. */
   private async attempt(exchange: Exchange, key: string, onAnswer?: (answer: RawResponse) => void): Promise<RawResponse> {
     const context: RequestContext = { method: exchange.method, path: exchange.url.pathname };
-    await this.limiter.acquire(key, exchange.signal);
+    await this.limiter.acquire(key, exchange.signal, exchange.pace ? { pace: exchange.pace } : {});
     let wire;
     try {
       wire = await sendOnWire(this.dispatcher, this.timeouts, {

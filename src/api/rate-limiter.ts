@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { RateBudget } from './rate-headers';
 
@@ -11,7 +12,7 @@ import type { RateBudget } from './rate-headers';
  */
 export interface RateLimiter {
   /** Waits until one more request may be sent under `key`, and reserves it. */
-  acquire(key: string, signal?: AbortSignal): Promise<void>;
+  acquire(key: string, signal?: AbortSignal, options?: AcquireOptions): Promise<void>;
   /**
    * Reports the outcome of one acquired request: the budget its answer announced (`{}` for an
    * answer without rate headers), or undefined when no answer came.
@@ -19,6 +20,21 @@ export interface RateLimiter {
   observe(key: string, budget: RateBudget | undefined): void;
   /** Nothing may be sent under `key` before `untilMs` (a 429's `Retry-After`). */
   backoff(key: string, untilMs: number): void;
+}
+
+/**
+ * How one request is paced. `spread`: at least one spacing ((window + margin) / limit) after the key's
+ * latest request, even when the budget has been quiet: the outbox's sends, so that a storm after a quiet
+ * minute goes out evenly instead of half a minute's worth at once (DESIGN.md Targets, pacing). `burst`
+ * (the default): a quiet budget may answer a short flurry back to back (provisioning at start-up, a
+ * handler's reads, the proxy). Either way no window holds more than the limit. A limiter that does not
+ * spread at all (`MemoryRateLimiter`) treats both alike.
+ */
+export const PaceSchema = z.enum(['spread', 'burst']);
+export type Pace = z.infer<typeof PaceSchema>;
+
+export interface AcquireOptions {
+  pace?: Pace;
 }
 
 /**

@@ -76,7 +76,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
         // the posts API takes uploads only: fetch the file once and let the outbox upload it
         const res = await fetch(item.url, { signal: deps.signal });
         if (!res.ok) throw new InvalidInputError('media.url', `media.url: ${item.url} answered ${res.status}`);
-        const filename = decodeURIComponent(new URL(item.url).pathname.split('/').pop() || 'file');
+        const filename = fileNameOf(item.url);
         out.push({ type: item.type, blobRef: await sink.stashMedia(Buffer.from(await res.arrayBuffer())), filename });
       }
     }
@@ -188,4 +188,14 @@ function botStore(kv: KvSpace): BotStore {
       await kv.delete(key);
     },
   };
+}
+
+/** The file name a media URL ends with, decoded; a malformed escape (`%E0%A4%A`) is kept as written rather than thrown. */
+function fileNameOf(url: string): string {
+  const last = new URL(url).pathname.split('/').pop() || 'file';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }

@@ -90,6 +90,25 @@ export class AdjustableClock implements Clock {
     this.reschedule();
   }
 
+  /**
+   * Stops a flowing clock where it reads now; timers wait until it is advanced or resumed. A test that
+   * must show some work needs no wait on this clock freezes it around that work.
+   */
+  freeze(): void {
+    if (this.frozenAt !== undefined) return;
+    this.frozenAt = this.now();
+    this.reschedule();
+  }
+
+  /** Lets a frozen clock flow with real time again, from where it stands. */
+  resume(): void {
+    if (this.frozenAt === undefined) return;
+    this.anchor = this.frozenAt;
+    this.wallAnchor = Date.now();
+    this.frozenAt = undefined;
+    this.reschedule();
+  }
+
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
     const timer: PendingTimer = { id, due: this.now() + Math.max(0, ms), fn, real: undefined };

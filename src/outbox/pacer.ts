@@ -1,3 +1,4 @@
+import type { Pace } from '../api/rate-limiter';
 import type { RateWindow } from '../store/rate-budget';
 
 /**
@@ -26,8 +27,9 @@ export interface PacingOptions {
   spread: boolean;
   /**
    * The share of the limit that may go out back to back while the window is quiet, before spreading
-   * starts: start-up provisioning (some twenty calls) or a command's few reads and reply are not held
-   * back a second each, while a storm or a long job is spread from then on.
+   * starts, for requests paced `burst` (the runtime's own calls: start-up provisioning, some twenty
+   * calls, or a command's few reads are not held back a second each). The outbox's sends are paced
+   * `spread` and never burst: a storm after a quiet minute is spread from its first send.
    */
   burstShare: number;
 }
@@ -35,15 +37,20 @@ export interface PacingOptions {
 export const DEFAULT_PACING: PacingOptions = { defaultLimit: 60, windowMs: 60_000, marginMs: 1_000, spread: true, burstShare: 0.5 };
 
 /**
- * The window `store.rate` enforces for a budget of `limit` requests.
+ * The window `store.rate` enforces for one request under a budget of `limit` requests: a `spread`
+ * request (the outbox's) takes no burst, so it is always at least `spacingMs` after the key's latest
+ * grant, whatever the others took.
  *
  * @example pacedWindow(60, DEFAULT_PACING) // { limit: 60, windowMs: 61_000, spacingMs: 1_017, burst: 30 }
+ * @example pacedWindow(60, DEFAULT_PACING, 'spread') // { limit: 60, windowMs: 61_000, spacingMs: 1_017 }
  */
-export function pacedWindow(limit: number, options: PacingOptions): RateWindow {
+export function pacedWindow(limit: number, options: PacingOptions, pace: Pace = 'burst'): RateWindow {
   const whole = Math.max(1, Math.floor(limit));
   const windowMs = options.windowMs + options.marginMs;
   if (!options.spread) return { limit: whole, windowMs };
-  return { limit: whole, windowMs, spacingMs: Math.ceil(windowMs / whole), burst: Math.max(1, Math.floor(whole * options.burstShare)) };
+  const spacingMs = Math.ceil(windowMs / whole);
+  if (pace === 'spread') return { limit: whole, windowMs, spacingMs };
+  return { limit: whole, windowMs, spacingMs, burst: Math.max(1, Math.floor(whole * options.burstShare)) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { endpoints } from '../api/schemas/endpoints';
 import type { CreatedItem, ItemKind } from './created-items';
 import { sendableWallId, sendingBotUser, type OutboxEntry } from './entry';
-import type { SendClient } from './send-client';
+import { OUTBOX_PACE, type SendClient } from './send-client';
 
 /**
  * Reconciling a create whose outcome is unknown (DESIGN.md: "A create that timed out is checked
@@ -52,6 +52,7 @@ export async function findCreatedPost(client: SendClient, input: FindPostInput):
     params: { wall_id: input.wallId },
     query: { since: sinceOf(input.sinceMs), per_page: 50 },
     ...(input.signal ? { signal: input.signal } : {}),
+    pace: OUTBOX_PACE,
   });
   return findMatch(items as AsyncIterable<Listed>, 'post', input, (item) => item.body === input.body && authoredBy(item, input.authorId));
 }
@@ -69,6 +70,7 @@ export async function findCreatedComment(client: SendClient, input: FindCommentI
     params: { post_id: input.postId },
     query: { since: sinceOf(input.sinceMs), per_page: 50 },
     ...(input.signal ? { signal: input.signal } : {}),
+    pace: OUTBOX_PACE,
   });
   return findMatch(items as AsyncIterable<Listed>, 'comment', input, (item) => item.body === input.body && authoredBy(item, input.authorId));
 }
@@ -85,6 +87,7 @@ export async function findCreatedTitled(client: SendClient, input: FindTitledInp
   const items = client.paginate(endpoint, {
     query: { since: sinceOf(input.sinceMs), status: 'all', per_page: 50 },
     ...(input.signal ? { signal: input.signal } : {}),
+    pace: OUTBOX_PACE,
   }) as AsyncIterable<Listed>;
   return findMatch(items, input.kind, input, (item) => item.title === input.title);
 }

@@ -1,10 +1,12 @@
 import type { CallOptions } from '../api/client';
 import type { CallInput, CallResult, ItemOf } from '../api/caller';
+import type { Pace } from '../api/rate-limiter';
 import type { AnyEndpoint } from '../api/schemas/endpoint';
 
 /**
  * What the sender needs from the API client: one call at a time, with `attempts: 1` (the outbox
- * owns retries; the client still paces), and pagination for reconciling. `ApiClient` fits.
+ * owns retries; the client still paces), and pagination for reconciling. `ApiClient` fits. Every
+ * request the sender makes for an entry is paced `spread` (`OUTBOX_PACE`).
  */
 export interface SendClient {
   call<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E> & CallOptions): Promise<CallResult<E>>;
@@ -21,7 +23,20 @@ export interface LooseCall {
   repeatable?: boolean;
 }
 
-/** One attempt of a call whose input came from a stored entry. */
+/**
+ * The outbox's sends (posts, comments, messages, incoming-webhook calls, uploads, and the reads of a
+ * reconcile) are spread at least one spacing apart per token and per incoming webhook even after a quiet
+ * minute: a storm must not go out half a minute's worth at once (issue #12, defect 11). The runtime's
+ * other calls may still burst on a quiet budget (src/outbox/pacer.ts).
+ */
+export const OUTBOX_PACE: Pace = 'spread';
+
+/** One attempt of a call whose input came from a stored entry, paced `spread`. */
 export async function callOnce(client: SendClient, endpoint: AnyEndpoint, input: LooseCall): Promise<unknown> {
-  return client.call(endpoint, { ...(input as CallInput<AnyEndpoint>), attempts: 1, ...(input.repeatable ? { repeatable: true } : {}) });
+  return client.call(endpoint, {
+    ...(input as CallInput<AnyEndpoint>),
+    attempts: 1,
+    pace: OUTBOX_PACE,
+    ...(input.repeatable ? { repeatable: true } : {}),
+  });
 }

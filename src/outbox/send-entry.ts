@@ -120,7 +120,15 @@ async function incomingToken(secrets: Pick<Secrets, 'get'>, ref: string): Promis
   const token = url === undefined ? undefined : /\/incoming\/([^/?#]+)/.exec(url)?.[1];
   // the message names the secret, never its value
   if (!token) throw new InvalidInputError('entry.webhook.urlSecretRef', `entry.webhook.urlSecretRef: secret "${ref}" holds no incoming-webhook URL`);
-  return decodeURIComponent(token);
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    // a malformed escape can never be sent: a dead letter naming the secret, not a URIError retried for a day
+    throw new InvalidInputError(
+      'entry.webhook.urlSecretRef',
+      `entry.webhook.urlSecretRef: secret "${ref}" holds a URL whose token is not valid percent-encoding`,
+    );
+  }
 }
 
 /** Whether the platform can be read back for this entry (see `reconcileEntry`). */

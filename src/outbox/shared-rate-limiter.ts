@@ -1,5 +1,5 @@
 import type { RateBudget } from '../api/rate-headers';
-import type { RateLimiter } from '../api/rate-limiter';
+import type { AcquireOptions, Pace, RateLimiter } from '../api/rate-limiter';
 import type { Clock } from '../clock';
 import type { SharedRateBudget } from '../store/rate-budget';
 import { DEFAULT_PACING, pacedWindow, type PacingOptions } from './pacer';
@@ -15,7 +15,9 @@ export interface SharedRateLimiterOptions {
 /**
  * The API client's `RateLimiter` over `store.rate`: every replica sharing the store draws from one
  * budget per token and per incoming webhook (spec: Limits), so together they stay under 60 per
- * minute, spread one send every (60 s + margin) / limit once half of it is in use (see `PacingOptions`).
+ * minute. A request paced `spread` (the outbox's sends) is always one spacing, (60 s + margin) / limit,
+ * after the key's latest grant; the others go back to back until half the budget is in use, then are
+ * spread too (see `PacingOptions`).
  * The platform's `X-RateLimit-*` headers correct the shared log when someone else spent part of the
  * budget, and a 429's `Retry-After` blocks the key for every replica until it has passed.
  *
@@ -49,10 +51,11 @@ export class SharedRateLimiter implements RateLimiter {
     return this.limits.get(key) ?? this.pacing.defaultLimit;
   }
 
-  async acquire(key: string, signal?: AbortSignal): Promise<void> {
+  async acquire(key: string, signal?: AbortSignal, options: AcquireOptions = {}): Promise<void> {
+    const pace = options.pace ?? 'burst';
     for (;;) {
       signal?.throwIfAborted();
-      if (this.known.has(key)) return this.take(key, signal);
+      if (this.known.has(key)) return this.take(key, pace, signal);
       const probe = this.probes.get(key);
       if (probe) {
         await abortable(probe.done, signal);
@@ -61,7 +64,7 @@ export class SharedRateLimiter implements RateLimiter {
       // claimed before any await: two callers can never both think they are the probe
       this.startProbe(key);
       try {
-        return await this.take(key, signal);
+        return await this.take(key, pace, signal);
       } catch (error) {
         this.endProbe(key, false);
         throw error;
@@ -73,7 +76,7 @@ export class SharedRateLimiter implements RateLimiter {
    * Reserves the next slot of the shared budget (past any `Retry-After`) and waits for it. A slot
    * reserved before a 429 came is given up (a gap in the spacing, never an extra request).
    */
-  private async take(key: string, signal: AbortSignal | undefined): Promise<void> {
+  private async take(key: string, pace: Pace, signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
       const blocked = (this.blockedUntil.get(key) ?? 0) - this.clock.now();
@@ -81,7 +84,7 @@ export class SharedRateLimiter implements RateLimiter {
         await this.clock.sleep(blocked, signal);
         continue;
       }
-      const decision = await this.rate.take(key, pacedWindow(this.limitOf(key), this.pacing));
+      const decision = await this.rate.take(key, pacedWindow(this.limitOf(key), this.pacing, pace));
       if (!decision.ok) {
         await this.clock.sleep(Math.max(1, decision.waitMs), signal);
         continue;

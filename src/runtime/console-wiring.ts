@@ -187,9 +187,15 @@ function incomingPath(tenant: TenantConfig, token: string): string {
   return apiUrl(apiRoot(tenant.base_url), fillPath(endpoints['incomingWebhooks.send'].path, { token })).pathname;
 }
 
+/** The token of an incoming-webhook URL, decoded; one with a malformed escape as written (it is still a secret to scrub). */
 function incomingTokenOf(url: string): string | undefined {
   const token = /\/incoming\/([^/?#]+)/.exec(url)?.[1];
-  return token === undefined ? undefined : decodeURIComponent(token);
+  if (token === undefined) return undefined;
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
 }
 
 /**

@@ -78,8 +78,8 @@ export class RateBudgetHistory {
   /** `limiter`, reporting to this history as it works. */
   watch(limiter: RateLimiter): RateLimiter {
     return {
-      acquire: async (key, signal) => {
-        await limiter.acquire(key, signal);
+      acquire: async (key, signal, options) => {
+        await limiter.acquire(key, signal, options);
         this.sent(key);
       },
       observe: (key, budget) => {

@@ -8,7 +8,8 @@ export const ClaimOptionsSchema = z.object({
    * A lock held while work runs (provisioning, a running job), rather than a mark that something
    * happened (a cron slot): when the holder's process is known to be gone, the claim is taken over at
    * once instead of after its TTL. Known to the SQLite store (every process sharing its file runs on one
-   * host, so a process id can be checked); the Redis store's replicas run on several hosts, and such a
+   * host, so a process id and its start can be checked, a restarted container's new process 1 included:
+   * see `ownerIsGone`); the Redis store's replicas run on several hosts, and such a
    * claim lasts until its TTL there, so keep it short and renew it.
    */
   lock: z.boolean().default(false),

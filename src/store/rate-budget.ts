@@ -13,7 +13,10 @@ export const RateWindowSchema = z.object({
   spacingMs: z.number().int().nonnegative().optional(),
   /**
    * With `spacingMs`: grants go back to back while the window holds fewer than this (a quiet budget
-   * answers a short flurry at once), and `spacingMs` apart once it holds this many. Default 1.
+   * answers a short flurry at once), and `spacingMs` apart once it holds this many. Per take: a take
+   * without it (default 1) is always `spacingMs` after the latest grant of any take on the key, even on
+   * a quiet budget (the outbox's sends); takes with a burst beside it never make the window hold more
+   * than `limit`.
    */
   burst: z.number().int().positive().optional(),
 });

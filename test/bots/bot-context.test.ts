@@ -140,4 +140,14 @@ describe('the handler context', () => {
     );
     expect(sent).toHaveLength(1);
   });
+
+  it('keeps a media URL file name with a malformed escape as written, instead of throwing URIError', async () => {
+    const server = createServer((_req, res) => res.end('PDFDATA'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    onTestFinished(() => void server.close());
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { ctx, sent } = contextWith({ team: { wall: 3 } });
+    await ctx.post('team', { text: 'report', media: [{ type: 'document', url: `${origin}/reports/q3%E0%A4%A.pdf` }] });
+    expect(sent[0]?.entry).toMatchObject({ kind: 'post', media: [{ type: 'document', filename: 'q3%E0%A4%A.pdf' }] });
+  });
 });

@@ -62,4 +62,19 @@ describe('AdjustableClock', () => {
     expect(() => new AdjustableClock({ speed: 0 })).toThrow(RangeError);
     expect(() => new AdjustableClock({ speed: Number.NaN })).toThrow(RangeError);
   });
+
+  it('stands still once frozen, with its timers waiting, and flows again from there when resumed', async () => {
+    const clock = new AdjustableClock({ speed: 1_000 });
+    const fired: string[] = [];
+    clock.freeze();
+    const at = clock.now();
+    clock.setTimeout(() => fired.push('timer'), 50);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(clock.now()).toBe(at);
+    expect(fired).toEqual([]);
+    clock.resume();
+    await clock.sleep(100);
+    expect(fired).toEqual(['timer']);
+    expect(clock.now()).toBeGreaterThanOrEqual(at + 100);
+  });
 });

@@ -64,6 +64,15 @@ describe('the console wired to a runtime on the sandbox', () => {
     expect(view.budgets.some((b) => b.kind === 'other')).toBe(false);
   });
 
+  it('keeps answering, with the secret scrubbed, when a stored incoming-webhook URL has a malformed escape', async () => {
+    await pair.runtime.inspect().store.secrets.put('incoming:sandbox:broken', 'http://127.0.0.1:1/api/open/v1/incoming/tok%E0%A4%A');
+    for (const route of ['rate', 'outbox', 'bots']) {
+      const res = await fetch(`${pair.runtime.inspect().url}/console/api/${route}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).not.toContain('tok%E0%A4%A');
+    }
+  });
+
   it("shows a message the platform refused among the outbox's dead letters with its reason, and puts it back in line on retry", async () => {
     // no such wall: the platform refuses the post, which is not retried
     const { id } = await runtimePartsOf(pair.runtime).delivery.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 987_654, body: 'Deploy finished' });

@@ -59,10 +59,10 @@ async function runScenario(config: StoreConfig): Promise<void> {
   // the clock runs ~125x real time here, so a few ms of HTTP latency shift an arrival by a second of
   // clock: windows are checked a little short (pacing-spread.test.ts checks the grants exactly)
   expect(Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 59_000).length))).toBeLessThanOrEqual(LIMIT);
-  // spread, not burst: at most half the limit back to back, then apart
+  // spread, not burst: the outbox's sends are spaced from the first, so no two sends anywhere near each
+  // other (half a spacing: arrivals drift with HTTP latency on the fast clock)
   const sorted = [...times].sort((a, b) => a - b);
-  const steady = sorted.slice(LIMIT / 2);
-  expect(Math.min(...steady.slice(1).map((t, i) => t - (steady[i] ?? 0)))).toBeGreaterThanOrEqual(60_000 / LIMIT / 2);
+  expect(Math.min(...sorted.slice(1).map((t, i) => t - (sorted[i] ?? 0)))).toBeGreaterThanOrEqual(60_000 / LIMIT / 2);
   // and it was paced, not refused: 30 posts at 10 a minute take at least two minutes
   expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(2 * 60_000 - 1_000);
 }

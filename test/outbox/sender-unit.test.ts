@@ -176,6 +176,26 @@ describe('OutboxSender', () => {
     expect((await store.outbox.list({ state: 'dead' }))[0]?.deadReason).toContain('incoming:gone');
   });
 
+  it('dead-letters an incoming entry whose URL has a malformed escape at once, naming the secret but not the URL', async () => {
+    let calls = 0;
+    const { clock, store, sender: s, outbox } = await setup(async () => (calls += 1));
+    await store.secrets.put('incoming:broken', 'http://127.0.0.1:1/api/open/v1/incoming/tok%E0%A4%A');
+    await outbox.enqueue({
+      kind: 'incoming',
+      tenant: 't',
+      webhook: { id: 'b', urlSecretRef: 'incoming:broken' },
+      action: 'chat_message',
+      payload: { text: 'x' },
+    });
+    s.start();
+    expect(await runClockUntil(clock, async () => (await store.outbox.list({ state: 'dead' })).length === 1)).toBe(true);
+    const [dead] = await store.outbox.list({ state: 'dead' });
+    expect(dead?.deadReason).toContain('secret "incoming:broken" holds a URL whose token is not valid percent-encoding');
+    expect(dead?.deadReason).not.toContain('tok%E0');
+    expect(dead?.attempts).toBe(1);
+    expect(calls).toBe(0);
+  });
+
   it('releases an entry in flight when stopped, remembering that it may have been sent', async () => {
     let started = false;
     const {

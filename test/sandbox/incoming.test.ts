@@ -28,13 +28,14 @@ afterEach(async () => {
   media = undefined;
 });
 
-/** Serves /a.png, /b.png (images), /c.mp4 (video), /doc.pdf; anything else 404. */
+/** Serves /a.png, /b.png (images), /c.mp4 (video), /doc.pdf and /q3%E0%A4%A.pdf (a malformed escape); anything else 404. */
 async function mediaServer(): Promise<string> {
   const files: Record<string, [string, Buffer]> = {
     '/a.png': ['image/png', Buffer.from('89504e470d0a1a0a0000000d4948445200000002000000030806000000', 'hex')],
     '/b.png': ['image/png', Buffer.from('89504e470d0a1a0a', 'hex')],
     '/c.mp4': ['video/mp4', Buffer.from('video-bytes')],
     '/doc.pdf': ['application/pdf', Buffer.from('%PDF-1.4')],
+    '/q3%E0%A4%A.pdf': ['application/pdf', Buffer.from('%PDF-1.4')],
   };
   media = createServer((req, res) => {
     const file = files[req.url ?? ''];
@@ -224,6 +225,17 @@ describe('incoming webhook trigger', () => {
     expect(h.events).toEqual([expect.objectContaining({ event: 'post.created', entityIds: { wall: wall.id } })]);
     // and through the client, which reads the same answer
     expect(await h.api.incomingWebhooks.send(token, { text: 'again' })).toEqual({ action: 'wall_post', id: null });
+  });
+
+  it('keeps a media file name with a malformed escape as written instead of failing the send', async () => {
+    const { wall, bot } = setup(h);
+    const base = await mediaServer();
+    const token = await tokenOf({ action: 'wall_post', wall_id: wall.id, bot_user_id: bot.id });
+    const res = await rawTrigger(token, { text: 'Q3 report', media: [{ url: `${base}/q3%E0%A4%A.pdf`, type: 'document' }] });
+    expect(res.status).toBe(200);
+    const db = h.sandbox.ctx.db;
+    const [post] = db.all<PostRecord>(POSTS_KIND.posts);
+    expect(post!.media_ids.map((id) => db.get<MediaRecord>(POSTS_KIND.media, id)?.filename)).toEqual(['q3%E0%A4%A.pdf']);
   });
 
   it('creates a wall post as the creating token user when no bot is bound (spec: Incoming webhooks; Post.author)', async () => {

@@ -93,6 +93,45 @@ export function claimsAndRateContract(ctx: ContractContext): void {
       expect(waits).toEqual([0, 0, 0, 6_000, 12_000]);
     });
 
+    it('spaces a take without burst after the latest grant of any take, even on a quiet budget, across connections', async () => {
+      const other = await ctx.open();
+      const spread = { limit: 10, windowMs: MINUTE, spacingMs: 6_000 };
+      const burst = { ...spread, burst: 5 };
+      expect(await ctx.store.rate.take('token:m', spread)).toEqual({ ok: true, waitMs: 0 });
+      // the others may still go at once while the window holds fewer than their burst
+      expect(await other.rate.take('token:m', burst)).toEqual({ ok: true, waitMs: 0 });
+      // a spread take never does: one spacing after the latest grant, whoever took it
+      expect(await other.rate.take('token:m', spread)).toEqual({ ok: true, waitMs: 6_000 });
+      expect(await ctx.store.rate.take('token:m', burst)).toEqual({ ok: true, waitMs: 0 });
+      expect(await ctx.store.rate.take('token:m', spread)).toEqual({ ok: true, waitMs: 12_000 });
+      // after a quiet minute: the first at once, the next a spacing later
+      ctx.clock.advance(2 * MINUTE);
+      expect(await other.rate.take('token:m', spread)).toEqual({ ok: true, waitMs: 0 });
+      expect(await ctx.store.rate.take('token:m', spread)).toEqual({ ok: true, waitMs: 6_000 });
+    });
+
+    it('keeps spread takes a spacing apart and every window at the limit when burst and spread takes mix', async () => {
+      const other = await ctx.open();
+      const spread = { limit: 6, windowMs: 10_000, spacingMs: 1_000 };
+      const burst = { ...spread, burst: 3 };
+      const all: number[] = [];
+      const spreadGrants: number[] = [];
+      let seed = 11;
+      for (let i = 0; i < 150; i += 1) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        ctx.clock.advance(seed % 900);
+        const isSpread = seed % 3 === 0;
+        const decision = await (i % 2 ? other : ctx.store).rate.take('hook:mix', isSpread ? spread : burst);
+        if (!decision.ok) continue;
+        all.push(ctx.clock.now() + decision.waitMs);
+        if (isSpread) spreadGrants.push(ctx.clock.now() + decision.waitMs);
+      }
+      for (const start of all) expect(all.filter((t) => t >= start && t < start + spread.windowMs).length).toBeLessThanOrEqual(spread.limit);
+      const sorted = [...spreadGrants].sort((a, b) => a - b);
+      for (let i = 1; i < sorted.length; i += 1) expect((sorted[i] ?? 0) - (sorted[i - 1] ?? 0)).toBeGreaterThanOrEqual(spread.spacingMs);
+      expect(spreadGrants.length).toBeGreaterThan(10);
+    });
+
     it('takes under the limit the platform reported, for every connection, with its wider spacing', async () => {
       const other = await ctx.open();
       const assumed = { limit: 60, windowMs: MINUTE, spacingMs: 1_000 };

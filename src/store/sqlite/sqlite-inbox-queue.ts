@@ -9,13 +9,13 @@ import {
   NotBeforeSchema,
   ReasonSchema,
   ReserveMaxSchema,
-  newId,
   type LeaseRef,
   type ListQueueInput,
   type QueueEntry,
   type QueueLease,
   type QueueOps,
 } from '../queue';
+import { leaseToken as leaseTokenOf } from './gone-leases';
 import { rowToEntry, type QueueRow } from './sqlite-queue';
 
 /** A row of `inbox_entries`: a queue row without the columns the inbox does not need. */
@@ -46,6 +46,8 @@ export class SqliteInboxQueue implements QueueOps {
   constructor(
     db: Database,
     private readonly clock: Clock,
+    /** Named in every lease token, so a restart can tell leases a crashed process left (`gone-leases.ts`). */
+    private readonly owner?: string,
   ) {
     this.sql = prepare(db);
     this.reserveTx = db.transaction((now: number, leaseMs: number, max: number) => this.reserveNow(now, leaseMs, max)).immediate;
@@ -72,7 +74,7 @@ export class SqliteInboxQueue implements QueueOps {
       // a leased entry's available_at moves to its lease's end, so the next lookup finds another one
       const row = this.sql.nextDue.get(now) as { seq: number } | undefined;
       if (!row) break;
-      const leaseToken = newId();
+      const leaseToken = leaseTokenOf(this.owner);
       const leased = this.sql.lease.get({ seq: row.seq, until: now + leaseMs, token: leaseToken }) as InboxRow;
       const entry = toEntry(leased, now);
       // a poison entry goes to the dead letters in this same step, and the next one is looked up

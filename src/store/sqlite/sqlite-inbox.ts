@@ -13,6 +13,8 @@ export interface SqliteInboxOptions {
   batchWindowMs: number;
   maxBatch: number;
   onBatchCommit?: (size: number) => void;
+  /** The store's owner id, named in lease tokens (see `SqliteQueue`). */
+  owner?: string;
 }
 
 type Parsed = ReturnType<typeof AcceptInputSchema.parse>;
@@ -32,7 +34,7 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
     private readonly clock: Clock,
     private readonly options: SqliteInboxOptions,
   ) {
-    super(new SqliteInboxQueue(db, clock));
+    super(new SqliteInboxQueue(db, clock, options.owner));
     this.dedupe = new DedupeLog(db);
     const commitBatch = db.transaction((items: Parsed[]) => {
       const now = this.clock.now();

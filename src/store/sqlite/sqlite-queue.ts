@@ -12,7 +12,6 @@ import {
   LOST_LEASES_REASON,
   MAX_LOST_LEASES,
   newEntryId,
-  newId,
   readStoredPayload,
   type EnqueueInput,
   type LeaseRef,
@@ -20,6 +19,7 @@ import {
   type QueueEntry,
   type QueueLease,
 } from '../queue';
+import { leaseToken as leaseTokenOf } from './gone-leases';
 
 export interface QueueRow {
   seq: number;
@@ -79,6 +79,8 @@ export class SqliteQueue {
     db: Database,
     private readonly queue: string,
     private readonly clock: Clock,
+    /** Named in every lease token, so a restart can tell leases a crashed process left (`gone-leases.ts`). */
+    private readonly owner?: string,
   ) {
     this.sql = prepareQueueStatements(db);
     this.tx = {
@@ -131,7 +133,7 @@ export class SqliteQueue {
       // a leased head's available_at moves to its lease's end, so the next lookup finds another entry
       const row = this.sql.nextDue!.get({ queue: this.queue, now }) as QueueRow | undefined;
       if (!row) break;
-      const leaseToken = newId();
+      const leaseToken = leaseTokenOf(this.owner);
       const leased = this.sql.lease!.get({ seq: row.seq, until: now + leaseMs, token: leaseToken }) as QueueRow;
       const entry = rowToEntry(leased, now);
       // a poison entry goes to the dead letters in this same step, and the next one is looked up

@@ -9,6 +9,7 @@ import { KvNamespaceSchema, type KvSpace } from '../kv';
 import { createProvisioningState } from '../provisioning';
 import { type OutboxQueue } from '../queue';
 import { newClaimOwner } from '../claim-owner';
+import { releaseLeasesOfGoneOwners } from './gone-leases';
 import { createSecrets } from '../secrets';
 import type { Store } from '../store';
 import { StoreUnavailableError } from '../store-errors';
@@ -86,8 +87,17 @@ function openDatabase(path: string, synchronous: 'NORMAL' | 'FULL'): Db {
 
 function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
   const { clock } = options;
+  const owner = newClaimOwner();
+  // entries a crashed process on this host left leased are due now, not when their leases run out (a
+  // failure, say another process holding the file busy, only leaves them to run out as before)
+  try {
+    releaseLeasesOfGoneOwners(db, clock.now());
+  } catch {
+    // nothing lost: the leases end on their own
+  }
   const stats: SqliteStoreStats = { inboxBatches: 0, inboxAccepts: 0 };
   const inbox = new SqliteInbox(db, clock, {
+    owner,
     dedupeTtlMs: options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
     batchWindowMs: options.inboxBatchWindowMs ?? 0,
     maxBatch: options.inboxMaxBatch ?? 512,
@@ -96,7 +106,7 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
       stats.inboxAccepts += size;
     },
   });
-  const outbox: OutboxQueue = new SqliteQueue(db, 'outbox', clock);
+  const outbox: OutboxQueue = new SqliteQueue(db, 'outbox', clock, owner);
   const kvSql = prepareKv(db);
   const kv = (namespace: string): KvSpace => new SqliteKvSpace(kvSql, parseOrThrow(KvNamespaceSchema, namespace, 'namespace'), clock);
   const sweeper = startSweeper(db, clock, () => inbox.sweep());
@@ -111,7 +121,7 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
     stats,
     inbox,
     outbox,
-    claims: new SqliteClaims(db, newClaimOwner(), clock),
+    claims: new SqliteClaims(db, owner, clock),
     rate: new SqliteRate(db, clock),
     secrets: createSecrets(sqliteSecretStorage(db, clock), options.secretKey),
     provisioning: createProvisioningState(kv, clock),

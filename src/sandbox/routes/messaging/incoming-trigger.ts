@@ -64,7 +64,7 @@ function storePostMedia(ctx: SandboxContext, media: DownloadedMedia[]): number[]
   return media.map((m, i) => {
     if (isAudio(m.mime_type)) throw validationError(`media.${i}.url`, `${m.url} is audio (${m.mime_type}); only images, videos and documents are accepted`);
     const size = m.type === 'image' ? imageSize(m.bytes) : null;
-    const filename = decodeURIComponent(new URL(m.url).pathname.split('/').pop() || 'download');
+    const filename = fileNameOf(m.url);
     const record = ctx.db.insert(POSTS_KIND.media, {
       type: m.type,
       mime_type: m.mime_type,
@@ -129,4 +129,14 @@ export function registerIncomingTrigger(router: ApiRouter, ctx: SandboxContext):
     },
     { status: incomingWebhookEndpoints['incomingWebhooks.send'].successStatus },
   );
+}
+
+/** The file name a media URL ends with, decoded; a malformed escape (`%E0%A4%A`) is kept as written, not a 500. */
+function fileNameOf(url: string): string {
+  const last = new URL(url).pathname.split('/').pop() || 'download';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
