@@ -193,6 +193,7 @@ export class BotEngine {
     const { tenant, bot, manifest } = deployment;
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
+      clock: this.deps.clock,
       bot: { name: bot.name, manifest, userId: deployment.provisioned?.botUserId },
       config: deployment.config,
       api: tenant.api,
