@@ -60,7 +60,12 @@ export function checkedReportPayload<R extends ReportName>(report: R, payload: R
 }
 
 /** The `post.created` or `comment.created` payload of an employee writing `text`. */
-export function commandPayload(text: string, options: CommandOptions, id: number, at: number): { event: 'post.created' | 'comment.created'; payload: Record<string, unknown> } {
+export function commandPayload(
+  text: string,
+  options: CommandOptions,
+  id: number,
+  at: number,
+): { event: 'post.created' | 'comment.created'; payload: Record<string, unknown> } {
   const user = options.user ?? DEFAULT_USER;
   const wall = { ...DEFAULT_WALL, ...options.wall };
   const author = { id: user.id, name: user.name, email: user.email ?? `user${user.id}@example.test` };

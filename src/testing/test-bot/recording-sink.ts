@@ -1,5 +1,6 @@
 import type { EntrySink } from '../../bots/bot-context';
-import type { OutboxEntryInput } from '../../outbox/entry';
+import type { OutboxEntry, OutboxEntryInput } from '../../outbox/entry';
+import { parseEntry } from '../../outbox/outbox';
 
 /** An attachment as sent: a file's path, stashed bytes by file name, or a URL the platform downloads. */
 export interface SentMedia {
@@ -34,8 +35,9 @@ export class RecordingSink implements EntrySink {
   readonly sent: Sent[] = [];
   private readonly blobs = new Map<string, Uint8Array>();
 
-  async enqueue(entry: OutboxEntryInput): Promise<{ id: string }> {
-    this.sent.push(sentOf(entry));
+  async enqueue(input: OutboxEntryInput): Promise<{ id: string }> {
+    // checked and normalised as the runtime's outbox does (texts trimmed, bodies validated)
+    this.sent.push(sentOf(parseEntry(input)));
     return { id: `testbot-${this.sent.length}` };
   }
 
@@ -46,10 +48,10 @@ export class RecordingSink implements EntrySink {
   }
 }
 
-function sentOf(entry: OutboxEntryInput): Sent {
+function sentOf(entry: OutboxEntry): Sent {
   switch (entry.kind) {
     case 'post':
-      return withMedia({ kind: 'post', wall: entry.wallId ?? entry.wallName!, text: entry.body }, entry.media);
+      return withMedia({ kind: 'post', wall: entry.wallId ?? entry.wallName ?? '', text: entry.body }, entry.media);
     case 'comment':
       return { kind: 'comment', postId: entry.postId, text: entry.body };
     case 'dm':

@@ -105,7 +105,8 @@ export function createStubApi(initial: ApiStubs = {}): StubApi {
       if (!(error instanceof StubbedFailure)) throw error;
       value = error;
     }
-    if (value instanceof StubbedFailure) throw errorFromResponse({ method: call.method, path: call.path, status: value.status }, { message: value.message }, {}, 0);
+    if (value instanceof StubbedFailure)
+      throw errorFromResponse({ method: call.method, path: call.path, status: value.status }, { message: value.message }, {}, 0);
     if (value instanceof Error) throw value;
     return structuredClone(value);
   };
@@ -121,8 +122,9 @@ export function createStubApi(initial: ApiStubs = {}): StubApi {
     async call(endpoint, input = {}) {
       const value = await answer(callOf(endpoint, input as CallInput<AnyEndpoint>));
       if (endpoint.responseKind === 'empty') return undefined as never;
-      const listed = endpoint.responseKind === 'list' || endpoint.responseKind === 'meta-list' || endpoint.responseKind === 'array';
-      return (listed && Array.isArray(value) ? { data: value } : value) as never;
+      // a page is `{ data, links, meta }`; an `array` answer is the items themselves, as the real client returns them
+      const paged = endpoint.responseKind === 'list' || endpoint.responseKind === 'meta-list';
+      return (paged && Array.isArray(value) ? { data: value } : value) as never;
     },
     async *paginate(endpoint, input = {}) {
       const value = await answer(callOf(endpoint, input as CallInput<AnyEndpoint>));
@@ -173,7 +175,10 @@ function compile(key: string, answer: ApiStub): CompiledStub {
 }
 
 function split(path: string): string[] {
-  return path.split('?')[0]!.split('/').filter((s) => s !== '');
+  return path
+    .split('?')[0]!
+    .split('/')
+    .filter((s) => s !== '');
 }
 
 function matches(pattern: readonly string[], path: string): boolean {

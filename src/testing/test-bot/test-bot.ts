@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createBotContext, botStore, type ReplySource } from '../../bots/bot-context';
 import type { BotContext, BotLogger, BotStore } from '../../bots/context';
 import type { DispatchDeps, DispatchOutcome } from '../../bots/dispatch';
@@ -92,13 +92,16 @@ export interface TestBot<Config = Record<string, unknown>> {
  * routed by the runtime's dispatch (chat-ops, `help`, permissions, loop prevention, time limits).
  * `ctx.api` is answered by stubs; time is a clock that stands still until the test moves it.
  *
+ * `botDir` is the bot's folder: a path (relative to the working directory) or a file URL, such as
+ * `new URL('.', import.meta.url)` in a test beside the bot.
+ *
  * @example
  * const bot = await testBot('bots/kudos', { now: '2026-06-10T09:00:00+02:00', api: { 'users.list': [ada] } });
  * const sent = await bot.command('/kudos Ada Lovelace for the keynote', { user: { id: 7, name: 'Grace Hopper' } });
  * expect(sent).toEqual([{ kind: 'comment', postId: 5001, text: expect.stringContaining('Ada Lovelace received') }]);
  */
-export async function testBot<Config = Record<string, unknown>>(botDir: string, options: TestBotOptions = {}): Promise<TestBot<Config>> {
-  const dir = resolve(botDir);
+export async function testBot<Config = Record<string, unknown>>(botDir: string | URL, options: TestBotOptions = {}): Promise<TestBot<Config>> {
+  const dir = botDir instanceof URL ? fileURLToPath(botDir) : resolve(botDir);
   const env = options.env ?? withSandboxEnv(process.env, process.cwd());
   const loaded = await loadBot(dir, env);
   const tenant = { id: options.tenant?.id ?? 'sandbox', timezone: options.tenant?.timezone ?? 'Europe/Berlin', locale: options.tenant?.locale ?? 'en' };
@@ -111,9 +114,14 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string, 
   const loopGuard = new LoopGuard(new MemoryKv(clock));
   const botUserId = options.botUserId ?? 9000;
   await loopGuard.noteBotUsers(tenant.id, { [loaded.name]: botUserId }, []);
-  const templates = createTemplateEngine({ dirs: [join(dir, 'templates'), options.templatesDir ?? resolve('templates')], timezone: tenant.timezone, locale: 'en-GB' });
+  const templates = createTemplateEngine({
+    dirs: [join(dir, 'templates'), options.templatesDir ?? resolve('templates')],
+    timezone: tenant.timezone,
+    locale: 'en-GB',
+  });
   const logs: LogLine[] = [];
-  const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) => void logs.push({ level, message, ...(fields ? { fields } : {}) });
+  const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
+    void logs.push({ level, message, ...(fields ? { fields } : {}) });
   const logger: BotLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
   const timeoutMs = options.handlerTimeoutMs ?? 30_000;
   let nextId = 5001;
