@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { IntrabotError } from '../errors';
+import { withTimeLimit } from '../clock/time-limit';
 import type { Envelope } from '../webhooks/envelope';
 import { isEventName, isReportName } from '../webhooks/events';
 import { checkPermission, formatHelp, parseCommand, suggest, type CommandUser } from './commands';
@@ -8,13 +8,6 @@ import type { AnyBotDefinition, BotEvent, CommandInvocation, ReportDelivery } fr
 import type { ReplySource } from './bot-context';
 import type { LoopGuard } from './loop-guard';
 import type { BotManifest } from './manifest';
-
-/** A handler ran past its time limit: that bot's failure alone, retried per policy. */
-export class HandlerTimeoutError extends IntrabotError {
-  constructor(what: string, ms: number) {
-    super('handler_timeout', `${what} ran past its time limit of ${ms} ms`);
-  }
-}
 
 export type DispatchOutcome = { status: 'handled'; what: string } | { status: 'ignored'; reason: string };
 
@@ -30,27 +23,6 @@ export interface DispatchDeps {
   /** The full user (groups, managers) for command permissions; the event carries only id and name. */
   fetchUser(id: number): Promise<CommandUser & { name?: string }>;
   timeoutMs: number;
-}
-
-/**
- * Runs `fn` with an abort signal that fires after `ms` on the injected clock, rejecting with
- * `HandlerTimeoutError` then; a handler that ignores its signal is abandoned, not awaited.
- */
-export async function withTimeLimit<T>(clock: Clock, ms: number, what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: ReturnType<Clock['setTimeout']> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = clock.setTimeout(() => {
-      const error = new HandlerTimeoutError(what, ms);
-      controller.abort(error);
-      reject(error);
-    }, ms);
-  });
-  try {
-    return await Promise.race([fn(controller.signal), timeout]);
-  } finally {
-    if (timer) clock.clearTimeout(timer);
-  }
 }
 
 /** One inbox entry for one bot: a report, a chat-ops command, or an event handler; loops prevented. */

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IntrabotError } from '../errors';
 import type { Clock } from '../clock';
 import type { Scheduler } from '../scheduler/scheduler';
-import { UnknownJobError } from '../scheduler/scheduler-errors';
 import type { Store } from '../store/store';
 import type { RuntimeConfig } from './config';
 import type { DeliveryLog } from './delivery-log';
@@ -43,14 +42,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
     admin.post<{ Params: { tenant: string; bot: string; job: string } }>('/_admin/jobs/:tenant/:bot/:job/run', async (request) => {
       const { tenant, bot, job } = request.params;
-      try {
-        return { ok: true, run: await deps.scheduler.runNow(tenant, bot, job) };
-      } catch (error) {
-        if (!(error instanceof UnknownJobError)) throw error;
-        // a job no schedule names still runs on demand, through the same context and outbox
-        await deps.engine.runJob({ tenant, bot, job, slotMs: deps.clock.now() });
-        return { ok: true, run: { outcome: 'ok', trigger: 'manual' } };
-      }
+      return { ok: true, run: await deps.scheduler.runNow(tenant, bot, job) };
     });
 
     admin.get('/_admin/jobs', async () => ({ data: await deps.scheduler.listJobs() }));

@@ -11,7 +11,8 @@ import type { Clock } from '../clock';
 import { Outbox } from '../outbox/outbox';
 import { OutboxSender } from '../outbox/sender';
 import { SharedRateLimiter } from '../outbox/shared-rate-limiter';
-import { Scheduler } from '../scheduler/scheduler';
+import { Scheduler, type RunNowOptions } from '../scheduler/scheduler';
+import type { RunRecord } from '../scheduler/run-record';
 import { schedulesFromManifest } from '../scheduler/schedule-entry';
 import type { Store } from '../store/store';
 import { fromPlatformEvent } from '../webhooks/events';
@@ -88,6 +89,11 @@ export interface Runtime {
   start(): Promise<string>;
   /** Provisions and starts the workers once the app listens (what `start` does after listening). */
   activate(): Promise<string>;
+  /**
+   * Runs a bot's job now, as `intrabot run` and the console do: recorded as a manual run, under its
+   * schedule's overlap policy and time limit. Resolves with the run's record (its outcome, its error).
+   */
+  runJob(tenant: string, bot: string, job: string, options?: RunNowOptions): Promise<RunRecord>;
   /** Provisioning alone (the CLI's `provision [--dry-run]`). */
   provision(options?: { dryRun?: boolean; publicUrl?: string; onTenant?: (tenant: string, index: number, total: number) => void }): Promise<ProvisionResult[]>;
   /** Records a delivery as the receiver does, without HTTP (Probot's `receive` door). */
@@ -205,7 +211,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     }
   };
   const scheduler = new Scheduler(
-    { clock, store, runJob, logger: schedulerLogger(logger) },
+    {
+      clock,
+      store,
+      runJob,
+      logger: schedulerLogger(logger),
+      defaultTimeoutMs: engine.jobTimeoutMs,
+      hasJob: (tenant, bot, job) => engine.hasJob(tenant, bot, job),
+    },
     engine
       .deployments()
       .flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone })),
@@ -373,6 +386,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
       ready = true;
       return runtime.url;
     },
+    runJob: (tenant, bot, job, options) => scheduler.runNow(tenant, bot, job, options),
     receive: async (delivery) => {
       const prefix = config.tenants.find((t) => t.id === delivery.tenant)?.event_prefix;
       const event = typeof delivery.envelope.event === 'string' ? fromPlatformEvent(delivery.envelope.event, prefix) : undefined;

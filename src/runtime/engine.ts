@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { IntrabotApi } from '../api/create-api-client';
 import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../bots/bot-context';
 import type { BotContext, BotLogger } from '../bots/context';
-import { dispatchDelivery, withTimeLimit, type DispatchOutcome } from '../bots/dispatch';
+import { dispatchDelivery, type DispatchOutcome } from '../bots/dispatch';
 import { ANY_JOB } from '../bots/define-bot';
 import type { LoopGuard } from '../bots/loop-guard';
 import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest';
@@ -152,20 +152,26 @@ export class BotEngine {
     return outcome;
   }
 
-  /** Runs one job of a bot on a tenant (a cron slot, a catch-up, or `intrabot run`). */
-  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs'> & { signal?: AbortSignal; onProgress?: (text: string) => void }): Promise<void> {
+  /** Whether a bot on a tenant has a job of that name (its own handler, or a `'*'` one). */
+  hasJob(tenantId: string, botName: string, job: string): boolean {
+    const jobs = this.deployment(tenantId, botName)?.bot.definition.jobs;
+    return jobs !== undefined && (jobs[job] !== undefined || jobs[ANY_JOB] !== undefined);
+  }
+
+  /** Runs one job of a bot on a tenant (for the scheduler's job runner, which owns its time limit and record). */
+  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress'>): Promise<void> {
     const deployment = this.deployment(run.tenant, run.bot);
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
     const jobs = deployment.bot.definition.jobs;
     const job = jobs[run.job] ?? jobs[ANY_JOB];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
     const log = this.logger(deployment, { job: run.job });
-    // the schedule's own `timeout` when it has one (a weekly directory re-sync may take minutes)
-    const limit = deployment.manifest.schedules.find((s) => s.job === run.job)?.timeout ?? this.timeoutMs * 10;
-    await withTimeLimit(this.deps.clock, limit, `${run.bot} job ${run.job}`, async (signal) => {
-      const combined = run.signal ? AbortSignal.any([signal, run.signal]) : signal;
-      await job(this.context(deployment, undefined, combined, log, undefined, run.onProgress), { name: run.job, slot: run.slotMs });
-    });
+    await job(this.context(deployment, undefined, run.signal, log, undefined, run.onProgress), { name: run.job, slot: run.slotMs });
+  }
+
+  /** The time limit of a job whose schedule sets none, and of a job run on demand. */
+  get jobTimeoutMs(): number {
+    return this.timeoutMs * 10;
   }
 
   /** A context outside any delivery (tests, `intrabot run`, alert inputs); `sink` replaces the outbox. */

@@ -1,5 +1,5 @@
 export { Scheduler } from './scheduler';
-export type { SchedulerDeps } from './scheduler';
+export type { RunNowOptions, SchedulerDeps } from './scheduler';
 export type { JobRunRequest, SchedulerLogger } from './job-runner';
 export { ScheduleEntrySchema, scheduleId, schedulesFromManifest } from './schedule-entry';
 export type { ScheduleEntry, ScheduleEntryInput } from './schedule-entry';
@@ -12,4 +12,4 @@ export { latestSlot, latestSlots, MAX_SLOT_SCAN, nextSlot, runningKey, slotKey, 
 export type { SlotSpan } from './slots';
 export { dueSlots, planCatchUp, START_GRACE_MS } from './catch-up';
 export type { CatchUpInput, CatchUpPlan, DueSlots } from './catch-up';
-export { JobAbortedError, JobTimeoutError, UnknownJobError } from './scheduler-errors';
+export { JobAbortedError, UnknownJobError } from './scheduler-errors';

@@ -3,7 +3,8 @@ import type { Store } from '../store';
 import type { JobRecords } from './job-records';
 import type { RunOutcome, RunRecord, RunTrigger } from './run-record';
 import { scheduleId, type ScheduleEntry } from './schedule-entry';
-import { JobAbortedError, JobTimeoutError } from './scheduler-errors';
+import { JobAbortedError } from './scheduler-errors';
+import { TimeLimitError, withTimeLimit } from '../clock/time-limit';
 import { runningKey } from './slots';
 
 /** What the scheduler hands the runtime for one run of a job. */
@@ -18,6 +19,8 @@ export interface JobRunRequest {
   trigger: RunTrigger;
   /** Aborted when the schedule's time limit passes, or when the scheduler stops and stops waiting. */
   signal: AbortSignal;
+  /** Where the job's `ctx.progress` goes (`intrabot run` shows it as its progress line). */
+  onProgress?: (text: string) => void;
 }
 
 /** Structured logging, message first (the runtime adapts its pino logger). */
@@ -39,10 +42,12 @@ export interface JobRunnerDeps {
 
 interface InFlight {
   job: string;
-  /** Settles when the job's own promise does (it may outlive its run after a timeout). */
-  done: Promise<unknown>;
+  /** Aborted when the scheduler stops waiting for the run. */
   controller: AbortController;
 }
+
+/** What the runner needs of a job: who it is, its overlap policy and its time limit (a schedule, or a job run on demand). */
+export type RunnableJob = Pick<ScheduleEntry, 'tenant' | 'bot' | 'job' | 'overlap' | 'timeoutMs'>;
 
 const MAX_ERROR_LENGTH = 500;
 
@@ -63,15 +68,15 @@ export class JobRunner {
 
   constructor(private readonly deps: JobRunnerDeps) {}
 
-  run(entry: ScheduleEntry, slotMs: number, trigger: RunTrigger): Promise<RunRecord> {
-    const handled = this.handle(entry, slotMs, trigger);
+  run(entry: RunnableJob, slotMs: number, trigger: RunTrigger, onProgress?: (text: string) => void): Promise<RunRecord> {
+    const handled = this.handle(entry, slotMs, trigger, onProgress);
     this.handling.add(handled);
     // handle() records failures instead of throwing; were it to throw, the caller gets it from `handled`
     void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);
     return handled;
   }
 
-  private async handle(entry: ScheduleEntry, slotMs: number, trigger: RunTrigger): Promise<RunRecord> {
+  private async handle(entry: RunnableJob, slotMs: number, trigger: RunTrigger, onProgress?: (text: string) => void): Promise<RunRecord> {
     const base = { tenant: entry.tenant, bot: entry.bot, job: entry.job, slot: slotMs, trigger, started: this.deps.clock.now() };
     // counted before the first await, so two slots firing together in this process see each other
     if (!this.enter(entry)) return this.skipOverlap(base);
@@ -81,7 +86,7 @@ export class JobRunner {
       if (entry.overlap === 'skip' && !(await this.deps.store.claims.claim(running, this.deps.leaseMs, { lock: true }))) {
         return await this.skipOverlap(base);
       }
-      return await this.execute(entry, base);
+      return await this.execute(entry, base, onProgress);
     } catch (error) {
       // only the store can fail here (the job's own errors are caught in execute)
       this.deps.logger.error('scheduler could not run a job', { ...this.fields(base), error: messageOf(error) });
@@ -105,7 +110,7 @@ export class JobRunner {
     await Promise.allSettled([...this.handling]);
   }
 
-  private enter(entry: ScheduleEntry): boolean {
+  private enter(entry: RunnableJob): boolean {
     const id = scheduleId(entry);
     const count = this.active.get(id) ?? 0;
     if (entry.overlap === 'skip' && count > 0) return false;
@@ -113,7 +118,7 @@ export class JobRunner {
     return true;
   }
 
-  private leave(entry: ScheduleEntry): void {
+  private leave(entry: RunnableJob): void {
     const id = scheduleId(entry);
     const count = (this.active.get(id) ?? 1) - 1;
     if (count > 0) this.active.set(id, count);
@@ -127,11 +132,11 @@ export class JobRunner {
     return record;
   }
 
-  private async execute(entry: ScheduleEntry, base: Omit<RunRecord, 'outcome'>): Promise<RunRecord> {
+  private async execute(entry: RunnableJob, base: Omit<RunRecord, 'outcome'>, onProgress?: (text: string) => void): Promise<RunRecord> {
     const key = await this.save({ ...base, outcome: 'running' });
     const lease = entry.overlap === 'skip' ? this.keepLease(entry) : undefined;
     try {
-      const { outcome, error } = await this.attempt(entry, base);
+      const { outcome, error } = await this.attempt(entry, base, onProgress);
       const record: RunRecord = { ...base, outcome, finished: this.deps.clock.now(), ...(error === undefined ? {} : { error }) };
       this.log(record);
       await this.save(record, key);
@@ -142,32 +147,31 @@ export class JobRunner {
     }
   }
 
-  /** Runs the job against its time limit; the job's promise is tracked until it settles, even after a timeout. */
-  private async attempt(entry: ScheduleEntry, base: Omit<RunRecord, 'outcome'>): Promise<{ outcome: RunOutcome; error?: string }> {
+  /** Runs the job against its time limit (the only owner of a job's limit); a run the scheduler drains ends at once. */
+  private async attempt(
+    entry: RunnableJob,
+    base: Omit<RunRecord, 'outcome'>,
+    onProgress?: (text: string) => void,
+  ): Promise<{ outcome: RunOutcome; error?: string }> {
     const controller = new AbortController();
-    const request: JobRunRequest = { ...this.fields(base, true), catchUp: base.trigger === 'catch-up', trigger: base.trigger, signal: controller.signal };
-    const job = Promise.resolve().then(() => this.deps.runJob(request));
-    const flight: InFlight = { job: entry.job, done: job.catch(() => undefined), controller };
+    const flight: InFlight = { job: entry.job, controller };
     this.inFlight.add(flight);
-    void flight.done.then(() => this.inFlight.delete(flight));
-    // at the time limit the run ends (and an `overlap: skip` job's next slot may start), even if the job ignores its signal
-    const timer =
-      entry.timeoutMs === undefined
-        ? undefined
-        : this.deps.clock.setTimeout(() => controller.abort(new JobTimeoutError(entry.job, entry.timeoutMs ?? 0)), entry.timeoutMs);
+    const request = { ...this.fields(base, true), catchUp: base.trigger === 'catch-up', trigger: base.trigger, ...(onProgress ? { onProgress } : {}) };
     try {
-      await Promise.race([job, abortion(controller.signal)]);
+      // at the time limit the run ends (and an `overlap: skip` job's next slot may start), even if the job ignores its signal
+      await withTimeLimit(this.deps.clock, entry.timeoutMs, `job "${entry.job}"`, (signal) => this.deps.runJob({ ...request, signal }), {
+        signal: controller.signal,
+      });
       return { outcome: 'ok' };
     } catch (error) {
-      const timedOut = controller.signal.reason instanceof JobTimeoutError;
-      return { outcome: timedOut ? 'timeout' : 'failed', error: messageOf(timedOut ? controller.signal.reason : error) };
+      return { outcome: error instanceof TimeLimitError ? 'timeout' : 'failed', error: messageOf(error) };
     } finally {
-      if (timer) this.deps.clock.clearTimeout(timer);
+      this.inFlight.delete(flight);
     }
   }
 
   /** Renews the "running" claim while the job runs, so a long job keeps other replicas from overlapping. */
-  private keepLease(entry: ScheduleEntry): { stop(): void } {
+  private keepLease(entry: RunnableJob): { stop(): void } {
     const { clock, store, leaseMs } = this.deps;
     let timer = clock.setTimeout(renew, leaseMs / 3);
     let stopped = false;
@@ -208,14 +212,4 @@ export class JobRunner {
     const base = { tenant: run.tenant, bot: run.bot, job: run.job, slotMs: run.slot };
     return raw ? base : { ...base, slot: new Date(run.slot).toISOString() };
   }
-}
-
-/** Rejects with the signal's reason once it aborts (an abort after the race is over is nobody's error). */
-function abortion(signal: AbortSignal): Promise<never> {
-  const aborted = new Promise<never>((_resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
-  return aborted;
 }

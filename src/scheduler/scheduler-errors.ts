@@ -1,16 +1,9 @@
-import { IntrabotError, type IntrabotErrorOptions } from '../errors';
+import { IntrabotError } from '../errors';
 
-/** A job ran past its schedule's `timeout`: its signal is aborted with this. */
-export class JobTimeoutError extends IntrabotError {
-  constructor(job: string, timeoutMs: number, options: IntrabotErrorOptions = {}) {
-    super('handler_timeout', `job "${job}" ran past its time limit of ${timeoutMs} ms`, { ...options, details: { job, timeoutMs } });
-  }
-}
-
-/** `runNow` named a job no schedule has. */
+/** `runNow` named a job the bot does not have (no schedule names it, and the bot has no handler for it). */
 export class UnknownJobError extends IntrabotError {
   constructor(tenant: string, bot: string, job: string) {
-    super('not_found', `no scheduled job "${job}" for bot "${bot}" on tenant "${tenant}"`, { details: { tenant, bot, job } });
+    super('not_found', `bot "${bot}" on tenant "${tenant}" has no job "${job}"`, { details: { tenant, bot, job } });
   }
 }
 

@@ -4,7 +4,7 @@ import type { Store } from '../store';
 import { dueSlots, planCatchUp, type DueSlots } from './catch-up';
 import { listJobs, type JobListing } from './job-listing';
 import { JobRecords } from './job-records';
-import { JobRunner, type JobRunRequest, type SchedulerLogger } from './job-runner';
+import { JobRunner, type JobRunRequest, type RunnableJob, type SchedulerLogger } from './job-runner';
 import type { RunRecord, RunTrigger } from './run-record';
 import { ScheduleEntrySchema, scheduleId, type ScheduleEntry, type ScheduleEntryInput } from './schedule-entry';
 import { UnknownJobError } from './scheduler-errors';
@@ -28,6 +28,21 @@ export interface SchedulerDeps {
   leaseMs?: number;
   /** How long `stop()` waits for running jobs before aborting them (default 30 s on the clock). */
   stopTimeoutMs?: number;
+  /** The time limit of a job whose schedule sets none, and of a job run on demand (default: none). */
+  defaultTimeoutMs?: number;
+  /**
+   * Whether a bot has a job no schedule names (a job run on demand only, or one a `'*'` handler takes):
+   * `runNow` runs it like a schedule's, recorded, under `overlap: skip` and `defaultTimeoutMs`.
+   */
+  hasJob?: (tenant: string, bot: string, job: string) => boolean;
+}
+
+/** How `runNow` runs a job. */
+export interface RunNowOptions {
+  /** The slot the run is for, as the job sees it (default: now). */
+  slotMs?: number;
+  /** Where the job's `ctx.progress` goes. */
+  onProgress?: (text: string) => void;
 }
 
 interface Armed {
@@ -66,7 +81,7 @@ export class Scheduler {
     private readonly deps: SchedulerDeps,
     schedules: readonly ScheduleEntryInput[],
   ) {
-    this.entries = schedules.map((s, i) => checkEntry(s, i));
+    this.entries = schedules.map((s, i) => withDefaultLimit(checkEntry(s, i), deps.defaultTimeoutMs));
     const ids = new Set<string>();
     this.entries.forEach((entry, i) => {
       if (ids.has(scheduleId(entry))) throw new InvalidInputError(`schedules.${i}.job`, `schedules.${i}.job: "${scheduleId(entry)}" is scheduled twice`);
@@ -107,13 +122,17 @@ export class Scheduler {
   }
 
   /**
-   * Runs a scheduled job now (`intrabot run <bot> <job>`), outside any slot: not claimed, recorded as
-   * `manual`, under the schedule's overlap policy and time limit. Resolves when the run has ended.
+   * Runs a job now (`intrabot run <bot> <job>`, the console's "run now"), outside any slot: not claimed,
+   * recorded as `manual`, under the schedule's overlap policy and time limit (a job no schedule names:
+   * `overlap: skip` and the default limit). Resolves with the run's record when it has ended; throws
+   * `UnknownJobError` for a job the bot does not have.
    */
-  async runNow(tenant: string, bot: string, job: string): Promise<RunRecord> {
-    const entry = this.entries.find((e) => e.tenant === tenant && e.bot === bot && e.job === job);
+  async runNow(tenant: string, bot: string, job: string, options: RunNowOptions = {}): Promise<RunRecord> {
+    const entry: RunnableJob | undefined =
+      this.entries.find((e) => e.tenant === tenant && e.bot === bot && e.job === job) ??
+      (this.deps.hasJob?.(tenant, bot, job) ? { tenant, bot, job, overlap: 'skip', timeoutMs: this.deps.defaultTimeoutMs } : undefined);
     if (!entry) throw new UnknownJobError(tenant, bot, job);
-    return this.runner.run(entry, this.deps.clock.now(), 'manual');
+    return this.runner.run(entry, options.slotMs ?? this.deps.clock.now(), 'manual', options.onProgress);
   }
 
   /** Each schedule with its next slot and last runs (from the store: runs on every replica count). */
@@ -208,4 +227,8 @@ function checkEntry(input: ScheduleEntryInput, index: number): ScheduleEntry {
     throw new InvalidInputError(`schedules.${index}.cron`, `schedules.${index}.cron: ${(error as Error).message}`);
   }
   return parsed.data;
+}
+
+function withDefaultLimit(entry: ScheduleEntry, timeoutMs: number | undefined): ScheduleEntry {
+  return entry.timeoutMs === undefined && timeoutMs !== undefined ? { ...entry, timeoutMs } : entry;
 }

@@ -5,6 +5,7 @@ import { AdjustableClock } from '../clock';
 import { buildRuntime, type Runtime } from '../runtime/build-runtime';
 import { loadConfig } from '../runtime/config';
 import { createSandbox, type Sandbox } from '../sandbox/sandbox';
+import type { RunRecord } from '../scheduler/run-record';
 import type { Store } from '../store/store';
 import type { SeedName } from '../sandbox/module';
 import { botStore } from '../bots/bot-context';
@@ -61,11 +62,6 @@ export interface Pair {
    * expect(await pair.platform.wallPosts(refs.company_wall_id)).toHaveLength(before);
    */
   settle(options?: SettleOptions): Promise<void>;
-  /**
-   * Runs a bot's job now, as its cron slot `slot` would (default: the clock's now), and resolves when the
-   * job has finished (its messages queued, not yet sent: `settle()` waits for those).
-   */
-  runJob(bot: string, job: string, options?: { slot?: number; tenant?: string }): Promise<void>;
   /** The user id of a bot on the platform (provisioned at start). */
   botUserId(bot: string): number;
   /** A bot's own key-value store (what `ctx.store` reads and writes), for a test to look into. */
@@ -75,6 +71,12 @@ export interface Pair {
    * running `whileDown` in between.
    */
   restartRuntime(whileDown?: () => Promise<void>): Promise<Runtime>;
+  /**
+   * Runs a bot's job now on the sandbox tenant, as `intrabot run` does (recorded, under its overlap
+   * policy and time limit), and resolves once it has ended; rejects with the job's error when it failed
+   * or timed out. `slotMs` is the cron slot the job sees (default: now on the pair's clock).
+   */
+  runJob(bot: string, job: string, options?: { slotMs?: number }): Promise<RunRecord>;
   close(): Promise<void>;
 }
 
@@ -146,8 +148,6 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
         },
         settleOptions,
       ),
-    runJob: (bot, job, runOptions = {}) =>
-      pair.runtime.engine.runJob({ tenant: runOptions.tenant ?? 'sandbox', bot, job, slotMs: runOptions.slot ?? clock.now() }),
     botUserId(bot) {
       const id = pair.runtime.provisionResults.map((r) => r.bots[bot]?.botUserId).find((found) => found !== undefined);
       if (id === undefined) throw new Error(`botUserId: bot "${bot}" has no bot user (is it among the pair's bots?)`);
@@ -160,6 +160,11 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
       pair.runtime = await build();
       await pair.runtime.start();
       return pair.runtime;
+    },
+    async runJob(bot, job, runOptions = {}) {
+      const record = await pair.runtime.runJob(config.tenants[0]!.id, bot, job, runOptions);
+      if (record.outcome !== 'ok') throw new Error(`job ${bot}/${job}: ${record.outcome}${record.error ? `: ${record.error}` : ''}`);
+      return record;
     },
     async close() {
       await pair.runtime.close();

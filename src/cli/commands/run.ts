@@ -3,6 +3,7 @@ import { createSystemClock, type Clock } from '../../clock';
 import { OutboxRecordSchema } from '../../outbox/entry';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
+import type { RunRecord } from '../../scheduler/run-record';
 import type { QueueEntry } from '../../store/queue';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, progress, type CliIo } from '../output';
@@ -115,10 +116,15 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
     await runtime.provision();
     const deadBefore = new Set((await entriesOf(runtime, tenant.id, 'dead')).map((e) => e.id));
     const line = progress(deps, `running ${args.bot}/${args.job}`);
+    let run: RunRecord;
     try {
-      await runtime.engine.runJob({ tenant: tenant.id, bot: args.bot, job: args.job, slotMs: clock.now(), onProgress: (text) => line.update(text) });
+      run = await runtime.runJob(tenant.id, args.bot, args.job, { onProgress: (text) => line.update(text) });
     } finally {
       line.done(`${args.bot}/${args.job} done`);
+    }
+    if (run.outcome !== 'ok') {
+      deps.stderr(`intrabot run: ${args.bot}/${args.job} ${c.red(run.outcome)}${run.error ? `: ${run.error}` : ''}\n`);
+      return 1;
     }
     const queued = (await entriesOf(runtime, tenant.id, 'live')).length;
     deps.stdout(`${c.green('ran')} ${args.bot}/${args.job} on ${tenant.id}; ${queued} message(s) queued\n`);

@@ -1,6 +1,7 @@
 import type { BotContext } from '../../bots/context';
 import { ANY_JOB, type AnyBotDefinition } from '../../bots/define-bot';
-import { dispatchDelivery, withTimeLimit, type DispatchDeps, type DispatchOutcome } from '../../bots/dispatch';
+import { dispatchDelivery, type DispatchDeps, type DispatchOutcome } from '../../bots/dispatch';
+import { withTimeLimit } from '../../clock/time-limit';
 import type { Clock } from '../../clock';
 import type { Envelope } from '../../webhooks/envelope';
 
