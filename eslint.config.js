@@ -40,6 +40,10 @@ export default defineConfig([
               message: "A bot imports the framework by its package name: 'intrabot', 'intrabot/helpers' or, in tests, 'intrabot/testing'.",
             },
             { regex: '^intrabot/(?!(helpers|testing)$)', message: "intrabot's public entry points are 'intrabot', 'intrabot/helpers' and 'intrabot/testing'." },
+            {
+              regex: '^(\\.\\./)+test(/|$)',
+              message: "A bot's tests take what they need from 'intrabot/testing' (startPair, testBot, freePort...), never from intrabot's own test helpers.",
+            },
           ],
         },
       ],

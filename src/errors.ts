@@ -53,6 +53,7 @@ export const ERROR_CODES = {
   // handlers and jobs
   handler_timeout: { status: 500, summary: 'A bot handler ran past its time limit.' },
   internal: { status: 500, summary: 'An unexpected error.' },
+  unstubbed_call: { status: 500, summary: 'testBot: a handler called the platform API where no stub answers; the message names the call and how to stub it.' },
   template_error: { status: 500, summary: 'A template is missing or failed to render; the message names the template.' },
   job_aborted: { status: 503, summary: 'A scheduled job was aborted because the scheduler is stopping.' },
   conformance_mismatch: { status: 500, summary: 'A conformance check found the host answering differently from the spec; the message says how.' },

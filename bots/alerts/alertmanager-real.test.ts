@@ -2,9 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../test/helpers/free-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefsOf, type Pair, startPair } from 'intrabot/testing';
+import { freePort, type Pair, startPair } from 'intrabot/testing';
 
 // Debian's prometheus-alertmanager; .ci/run installs it. Elsewhere the test says why it is skipped.
 const BINARY = ['prometheus-alertmanager', 'alertmanager'].find((b) => spawnSync(b, ['--version']).status === 0);
@@ -67,7 +66,7 @@ describe.skipIf(!BINARY)('a real Prometheus Alertmanager sending to the alerts b
     const alert = [{ labels: { alertname: 'DiskAlmostFull', severity: 'warning', instance: 'db-1' }, annotations: { summary: 'Disk on db-1 is 93% full' } }];
     const res = await fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alert) });
     expect(res.ok).toBe(true);
-    const wall = directoryRefsOf(pair)!.department_walls.Operations!;
+    const wall = (await pair.refs()).department_walls.Operations!;
     const posts = await pair.platform.waitFor(
       () => pair.platform.wallPosts(wall),
       (p) => p.some((x) => x.body?.includes('DiskAlmostFull')),

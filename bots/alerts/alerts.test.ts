@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefsOf, type Pair, startPair } from 'intrabot/testing';
+import { type Pair, startPair } from 'intrabot/testing';
 
 const fixture = (name: string): string => readFileSync(`test/fixtures/alerts/${name}`, 'utf8');
 
@@ -16,12 +16,14 @@ describe('the alerts bot', () => {
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['alerts'] });
-    opsWall = directoryRefsOf(pair)!.department_walls.Operations!;
+    opsWall = (await pair.refs()).department_walls.Operations!;
     await pair.platform.settings({ rate_limit_per_minute: 600 });
   });
   afterAll(async () => pair?.close());
 
-  it('refuses a missing or wrong token with 401 and queues nothing', async () => {
+  it('refuses a missing or wrong token with 401 and sends nothing', async () => {
+    const before = (await pair.platform.wallPosts(opsWall)).length;
+    const chatBefore = (await pair.platform.messages({ kind: 'chat' })).length;
     expect((await post('alertmanager', fixture('alertmanager-firing.json'), 'wrong')).status).toBe(401);
     const none = await fetch(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, {
       method: 'POST',
@@ -29,7 +31,9 @@ describe('the alerts bot', () => {
       body: fixture('alertmanager-firing.json'),
     });
     expect(none.status).toBe(401);
-    expect(await pair.runtime.inspect().store.outbox.list({ state: 'live' })).toEqual([]);
+    await pair.settle();
+    expect((await pair.platform.wallPosts(opsWall)).length).toBe(before);
+    expect((await pair.platform.messages({ kind: 'chat' })).length).toBe(chatBefore);
   });
 
   it('posts firing Alertmanager alerts on the Operations wall and sends the critical one to the on-call chat', async () => {
@@ -49,7 +53,7 @@ describe('the alerts bot', () => {
   it('does not post an unchanged repeat of the group again', async () => {
     const before = (await pair.platform.wallPosts(opsWall)).length;
     expect((await post('alertmanager', fixture('alertmanager-firing.json'))).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 500));
+    await pair.settle();
     expect((await pair.platform.wallPosts(opsWall)).length).toBe(before);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
+import { type Pair, type SeedRefs, startPair } from 'intrabot/testing';
 
 // 07:00 in Berlin (UTC+2), before the 08:00 cron slot: the tests run the job themselves
 const START = Date.UTC(2026, 5, 10, 5);
@@ -47,11 +47,11 @@ async function anniversaryPosts(pair: Pair, wallId: number) {
 
 describe('anniversary bot with a custom award (mode: both)', () => {
   let pair: Pair;
-  let refs: DirectorySeedRefs;
+  let refs: SeedRefs;
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['anniversary'], start: START, env: { ANNIVERSARY_MODE: 'both', ANNIVERSARY_AWARD_TITLE: 'Team player' } });
-    refs = directoryRefsOf(pair)!;
+    refs = await pair.refs();
     await runGreet(pair);
   });
   afterAll(async () => pair?.close());
@@ -96,11 +96,11 @@ describe('anniversary bot with a custom award (mode: both)', () => {
 
 describe('anniversary bot configured with an employment achievement', () => {
   let pair: Pair;
-  let refs: DirectorySeedRefs;
+  let refs: SeedRefs;
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['anniversary'], start: START, env: { ANNIVERSARY_AWARD_TITLE: 'One year with us' } });
-    refs = directoryRefsOf(pair)!;
+    refs = await pair.refs();
   });
   afterAll(async () => pair?.close());
 

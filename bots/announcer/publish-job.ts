@@ -26,7 +26,7 @@ export async function publishJob(ctx: BotContext<AnnouncerConfig>, run: JobRun):
 }
 
 async function createEvent(ctx: BotContext<AnnouncerConfig>, entry: AnnouncementJob, groups: number[], slot: number): Promise<void> {
-  const timing = eventTiming(slot, entry.starts_in, entry.publish_in_advance, ctx.tenant.timezone);
+  const timing = eventTiming(slot, entry.starts_in, entry.publish_in_advance, (ms) => ctx.dateOf(ms));
   const body = (await ctx.render(entry.template, { ...templateData(entry, slot), starts_at: timing.starts_at })).trim();
   await ctx.createEvent({
     title: entry.title,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeDirectory } from 'intrabot/helpers';
+import { decodeDirectory, localDate } from 'intrabot/helpers';
 import { InvalidInputError } from 'intrabot';
-import { directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
+import { type Pair, type SeedRefs, startPair } from 'intrabot/testing';
 import birthday from './index';
 
 const DAY_S = 86_400;
@@ -25,11 +25,11 @@ async function birthdayPosts(pair: Pair, wallId: number) {
 
 /** The sandbox's local calendar date `days` after the pair's clock, as `MM-DD`. */
 function monthDayAfter(pair: Pair, days: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', month: '2-digit', day: '2-digit' }).format(pair.clock.now() + days * DAY_S * 1000);
+  return localDate(pair.clock.now() + days * DAY_S * 1000, 'Europe/Berlin').slice(5);
 }
 
 async function readCopy(pair: Pair) {
-  return decodeDirectory(await pair.runtime.inspect().store.kv('bot:sandbox:birthday').get('directory'));
+  return decodeDirectory(await pair.botStore('birthday').get('directory'));
 }
 
 describe('birthday bot config', () => {
@@ -59,12 +59,12 @@ describe('birthday bot config', () => {
 
 describe('birthday bot on the demo directory (mode: both)', () => {
   let pair: Pair;
-  let refs: DirectorySeedRefs;
+  let refs: SeedRefs;
 
   beforeAll(async () => {
     // 07:00 in Berlin, before the 08:00 cron slot, so the scheduler leaves the runs to the tests
     pair = await startPair({ bots: ['birthday'], start: Date.UTC(2026, 5, 10, 5), env: { BIRTHDAY_MODE: 'both' } });
-    refs = directoryRefsOf(pair)!;
+    refs = await pair.refs();
   });
   afterAll(async () => pair?.close());
 
@@ -92,8 +92,8 @@ describe('birthday bot on the demo directory (mode: both)', () => {
 
   it('posts nothing new when the job runs again the same day', async () => {
     await runGreet(pair);
-    // the first run's post is delivered; a second one would be queued by now and delivered within the poll interval
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // whatever the second run queued has been sent once the pair has settled
+    await pair.settle();
     expect(await birthdayPosts(pair, refs.company_wall_id)).toHaveLength(1);
     expect(await pair.platform.messages({ kind: 'direct' })).toHaveLength(2);
   });
@@ -140,12 +140,12 @@ describe('birthday bot on the demo directory (mode: both)', () => {
 
 describe('birthday bot on February 28 of a common year', () => {
   let pair: Pair;
-  let refs: DirectorySeedRefs;
+  let refs: SeedRefs;
 
   beforeAll(async () => {
     // 07:00 in Berlin (UTC+1) on 2027-02-28, before the cron slot; the seed puts two birthdays on the clock's today
     pair = await startPair({ bots: ['birthday'], start: Date.UTC(2027, 1, 28, 6) });
-    refs = directoryRefsOf(pair)!;
+    refs = await pair.refs();
   });
   afterAll(async () => pair?.close());
 
@@ -163,7 +163,7 @@ describe('birthday bot on February 28 of a common year', () => {
   it('does not greet them again on March 1', async () => {
     await pair.platform.advance(DAY_S);
     await runGreet(pair);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await pair.settle();
     const leapName = await nameOf(pair, refs.leap_day_birthday_user_id);
     const posts = await birthdayPosts(pair, refs.company_wall_id);
     expect(posts.filter((p) => String(p.body).includes(leapName))).toHaveLength(1);

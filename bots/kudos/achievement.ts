@@ -20,8 +20,3 @@ export async function kudosAchievementId(ctx: BotContext<unknown>, configured: s
   }
   throw new ConfigError('config.achievement', `no published custom achievement titled "${configured}"`);
 }
-
-/** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
-export function dayIn(isoInstant: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(isoInstant));
-}

@@ -1,5 +1,5 @@
 import { type Achievement, ApiForbiddenError, ApiNotFoundError, ApiValidationError, type BotContext, type CommandInvocation, ConfigError } from 'intrabot';
-import { dayIn, kudosAchievementId } from './achievement';
+import { kudosAchievementId } from './achievement';
 import { congratulationWall } from './congratulation-wall';
 import { resolvePerson, type Person } from './directory';
 import type { KudosConfig } from './kudos-config';
@@ -43,7 +43,7 @@ export async function giveKudos(cmd: CommandInvocation, ctx: BotContext<KudosCon
 async function awardKudos(ctx: BotContext<KudosConfig>, cmd: CommandInvocation, person: Person): Promise<Achievement> {
   const api = ctx.api;
   const achievementId = await kudosAchievementId(ctx, ctx.config.achievement);
-  const day = dayIn(await commandTime(cmd, ctx), ctx.tenant.timezone);
+  const day = ctx.dateOf(await commandTime(cmd, ctx));
   await markPendingAward(ctx.store, achievementId, person.id);
   const [award] = await api.achievements.award(achievementId, [
     { user_id: person.id, awarded_at: day, ...(person.department ? { department_id: person.department.id } : {}) },
@@ -61,7 +61,12 @@ function describe(person: Person): { name: string; department: string; email: st
   return { name: person.name, department: person.department?.name ?? 'no department', email: person.email };
 }
 
-/** When the command was written: the post's or comment's `created_at` (the platform's clock, not ours). */
+/**
+ * When the command was written: the post's or comment's `created_at` (the platform's clock, not ours).
+ * Not `ctx.today()`: a command handled late (retried, or recovered after the runtime was down) across
+ * midnight would be dated the next day, and the platform takes an award on another day for a new one
+ * (spec: Award rules 3 and 4), so a retry would award twice.
+ */
 async function commandTime(cmd: CommandInvocation, ctx: BotContext<unknown>): Promise<string> {
   const api = ctx.api;
   const { postId, wallId, commentId } = cmd.source;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { achievementRefsOf, directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
+import { type Pair, type SeedRefs, startPair } from 'intrabot/testing';
 
 type Json = Record<string, unknown>;
 interface User {
@@ -10,9 +10,11 @@ interface User {
 
 const API = '/api/open/v1';
 
+// End to end: the sandbox delivers the events over signed HTTP, the runtime handles them and sends
+// through its outbox. The command's answers in detail are tested in process in give-kudos.test.ts.
 describe('kudos bot', () => {
   let pair: Pair;
-  let refs: DirectorySeedRefs;
+  let refs: SeedRefs;
   let teamPlayer: number;
   let botUserId: number;
 
@@ -27,24 +29,15 @@ describe('kudos bot', () => {
     );
     return String(comments[0]!.body);
   };
-  /** Until the platform has delivered everything and the runtime has handled and sent it all. */
-  const quiet = async () => {
-    for (let calm = 0; calm < 2;) {
-      await pair.platform.deliveries();
-      const busy = (await pair.runtime.inspect().store.inbox.list()).length + (await pair.runtime.inspect().store.outbox.list()).length;
-      calm = busy === 0 ? calm + 1 : 0;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
   const postsMentioning = async (wallId: number, text: string) => (await pair.platform.wallPosts(wallId)).filter((p) => String(p.body).includes(text));
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['kudos'] });
     // the test reads comments back through the API with the runtime's token: room for both
     await pair.platform.settings({ rate_limit_per_minute: 600 });
-    refs = directoryRefsOf(pair)!;
-    teamPlayer = achievementRefsOf(pair)!.custom_public_id;
-    botUserId = pair.runtime.inspect().provisionResults[0]!.bots.kudos!.botUserId!;
+    refs = await pair.refs();
+    teamPlayer = refs.achievements.custom_public_id;
+    botUserId = pair.botUserId('kudos');
     // a namesake of the head of Engineering, in Sales, before the bot first reads the directory
     await pair.platform.request('POST', `${API}/users`, {
       email: 'ada.lovelace2@sandbox.example',
@@ -76,25 +69,10 @@ describe('kudos bot', () => {
     });
     const holder = await user(refs.employee_ids[2]!);
     await award(personal.data.id, holder);
-    await quiet();
+    await pair.settle();
     const wall = refs.department_walls[departmentOf(holder).name]!;
     expect(await postsMentioning(wall, 'Quiet helper')).toEqual([]);
     expect(await postsMentioning(refs.company_wall_id, 'Quiet helper')).toEqual([]);
-  });
-
-  it('asks back, listing departments, when several people have the name', async () => {
-    const answer = await command('/kudos Ada Lovelace for the keynote');
-    expect(answer).toContain('Several people are named Ada Lovelace');
-    expect(answer).toContain('Ada Lovelace, Engineering');
-    expect(answer).toContain('Ada Lovelace, Sales');
-  });
-
-  it('answers that nobody has a name missing from the directory', async () => {
-    expect(await command('/kudos Nobody Atall for trying')).toBe('I found nobody named Nobody Atall in the directory.');
-  });
-
-  it('explains the usage when the reason is missing', async () => {
-    expect(await command('/kudos Ada Lovelace')).toContain('Usage: /kudos Full Name for the reason');
   });
 
   it('awards the achievement and posts the reason once, not again for its own award event', async () => {
@@ -102,18 +80,13 @@ describe('kudos bot', () => {
     const wall = refs.department_walls[departmentOf(holder).name]!;
     const answer = await command(`/kudos ${holder.name.toUpperCase()} for shipping the release`);
     expect(answer).toContain(`${holder.name} received "Team player"`);
-    await quiet();
+    await pair.settle();
     const awards = await pair.platform.request<{ data: { user: { id: number } }[] }>('GET', `${API}/achievements/${teamPlayer}/awards?per_page=50`);
     expect(awards.data.filter((a) => a.user.id === holder.id)).toHaveLength(1);
     const posts = await postsMentioning(wall, holder.name);
     expect(posts.map((p) => p.body)).toEqual([
       `🤝 Kudos to ${holder.name} from ${(await user(refs.employee_ids[0]!)).name} for shipping the release!\nThey have been awarded "Team player".`,
     ]);
-  });
-
-  it('refuses kudos to oneself', async () => {
-    const self = await user(refs.employee_ids[0]!);
-    expect(await command(`/kudos ${self.name} for being me`)).toBe('Kudos are for colleagues: ask someone else to send yours. 😉');
   });
 
   it('takes the command in a comment too', async () => {
@@ -125,14 +98,14 @@ describe('kudos bot', () => {
       (c) => c.length > 1,
     );
     expect(comments.map((c) => c.body)).toContainEqual(expect.stringContaining(`${holder.name} received "Team player"`));
-    await quiet();
+    await pair.settle();
     expect(await postsMentioning(refs.department_walls[departmentOf(holder).name]!, 'for the release notes')).toHaveLength(1);
   });
 
   it('picks one namesake when the department is given in brackets', async () => {
     const answer = await command('/kudos Ada Lovelace (Sales) for the pitch');
     expect(answer).toContain('Ada Lovelace received "Team player"');
-    await quiet();
+    await pair.settle();
     const posts = await postsMentioning(refs.department_walls.Sales!, 'for the pitch');
     expect(posts).toHaveLength(1);
     expect(await postsMentioning(refs.department_walls.Engineering!, 'for the pitch')).toEqual([]);
@@ -148,13 +121,16 @@ describe('kudos bot with an achievement that cannot be awarded', () => {
   afterAll(async () => pair?.close());
 
   it('answers the command with the problem instead of retrying it', async () => {
-    const refs = directoryRefsOf(pair)!;
+    const refs = await pair.refs();
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/kudos Ada Lovelace for the keynote' });
     const comments = await pair.platform.waitFor(
       () => pair.platform.commentsOn(post.id),
       (c) => c.length > 0,
     );
     expect(comments[0]!.body).toBe('Sorry, I cannot award kudos right now (the kudos achievement is not set up). Please tell an administrator.');
-    expect((await pair.runtime.inspect().store.inbox.list({ state: 'dead' })).length + (await pair.runtime.inspect().store.inbox.list()).length).toBe(0);
+    // handled, not retried: nothing is left live, and nothing went to the dead letters
+    await pair.settle();
+    const dead = (await (await fetch(`${pair.runtime.inspect().url}/_admin/deliveries?state=dead`)).json()) as { data: unknown[] };
+    expect(dead.data).toEqual([]);
   });
 });

@@ -1,8 +1,51 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefsOf, type Pair, startPair } from 'intrabot/testing';
+import { type Pair, startPair, testBot } from 'intrabot/testing';
 import { TodoListStatsReportSchema } from 'intrabot';
 import { summarize } from './summarize';
 
+const department = (name: string, completed: number, total: number) => ({
+  id: name.length,
+  name,
+  list_count: 1,
+  total_tasks: total,
+  completed_tasks: completed,
+  completion_percentage: total === 0 ? 0 : Math.round((completed / total) * 10_000) / 100,
+  todo_list_templates: { data: [] },
+});
+const report = (departments: ReturnType<typeof department>[]) => ({
+  data: {
+    total_lists: departments.length,
+    total_tasks: departments.reduce((n, d) => n + d.total_tasks, 0),
+    completed_tasks: departments.reduce((n, d) => n + d.completed_tasks, 0),
+    departments,
+  },
+});
+
+describe('todo-digest reports, in process', () => {
+  const at = '2026-06-10T16:00:00Z';
+
+  it('posts the digest on its target wall, the departments behind marked and named', async () => {
+    const bot = await testBot(new URL('.', import.meta.url), { now: at });
+    const sent = await bot.report('todoliststats.daily', report([department('Sales', 2, 10), department('People', 9, 10)]));
+    expect(sent).toEqual([
+      {
+        kind: 'post',
+        wall: 'Company',
+        text: ['✅ Todo lists, 10 June 2026: 55% done (11 of 20 tasks)', '• People: 90% (9/10)', '⚠️ Sales: 20% (2/10)', 'Behind (under 50%): Sales.'].join(
+          '\n',
+        ),
+      },
+    ]);
+  });
+
+  it('posts nothing for a report without tasks, and says so in its log', async () => {
+    const bot = await testBot(new URL('.', import.meta.url), { now: at });
+    expect(await bot.report('todoliststats.weekly', report([department('Sales', 0, 0)]))).toEqual([]);
+    expect(bot.logs).toContainEqual({ level: 'info', message: 'weekly todo report without tasks: no digest' });
+  });
+});
+
+// End to end: the sandbox sends its signed outgoing reports to the runtime.
 describe('todo-digest bot', () => {
   let pair: Pair;
 
@@ -12,7 +55,7 @@ describe('todo-digest bot', () => {
   afterAll(async () => pair?.close());
 
   it('posts a per-department summary of the report the platform sends, marking those behind', async () => {
-    const wall = directoryRefsOf(pair)!.company_wall_id;
+    const wall = (await pair.refs()).company_wall_id;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
       url: `${pair.runtime.inspect().url}/reports/sandbox/todo-digest`,
       schedule: 'daily',
@@ -43,7 +86,7 @@ describe('todo-digest bot', () => {
   });
 
   it('posts the weekly report too, saying it covers the week (spec: Outgoing reports, schedules daily and weekly)', async () => {
-    const wall = directoryRefsOf(pair)!.company_wall_id;
+    const wall = (await pair.refs()).company_wall_id;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
       url: `${pair.runtime.inspect().url}/reports/sandbox/todo-digest`,
       schedule: 'weekly',
@@ -61,7 +104,7 @@ describe('todo-digest bot', () => {
   });
 
   it('refuses a report signed with another secret, posting nothing', async () => {
-    const wall = directoryRefsOf(pair)!.company_wall_id;
+    const wall = (await pair.refs()).company_wall_id;
     const before = (await pair.platform.wallPosts(wall)).length;
     const report = await pair.platform.request<{ data: { id: number } }>('POST', '/_sandbox/reports', {
       url: `${pair.runtime.inspect().url}/reports/sandbox/todo-digest`,
@@ -75,24 +118,6 @@ describe('todo-digest bot', () => {
 });
 
 describe('summarize', () => {
-  const department = (name: string, completed: number, total: number) => ({
-    id: name.length,
-    name,
-    list_count: 1,
-    total_tasks: total,
-    completed_tasks: completed,
-    completion_percentage: total === 0 ? 0 : Math.round((completed / total) * 10_000) / 100,
-    todo_list_templates: { data: [] },
-  });
-  const report = (departments: ReturnType<typeof department>[]) => ({
-    data: {
-      total_lists: departments.length,
-      total_tasks: departments.reduce((n, d) => n + d.total_tasks, 0),
-      completed_tasks: departments.reduce((n, d) => n + d.completed_tasks, 0),
-      departments,
-    },
-  });
-
   it('orders departments best first and marks those under the threshold as behind', () => {
     const summary = summarize(report([department('Sales', 2, 3), department('People', 9, 10), department('Operations', 7, 10)]), 70);
     expect(summary.departments.map((d) => [d.name, d.percent, d.behind])).toEqual([

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { directoryRefsOf, type DirectorySeedRefs, type Pair, startPair } from 'intrabot/testing';
+import { type Pair, type SeedRefs, startPair } from 'intrabot/testing';
 
 describe('welcome bot', () => {
   let pair: Pair;
-  let refs: DirectorySeedRefs;
+  let refs: SeedRefs;
   let botUserId: number;
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['welcome'] });
-    refs = directoryRefsOf(pair)!;
-    botUserId = pair.runtime.inspect().provisionResults[0]!.bots.welcome!.botUserId!;
+    refs = await pair.refs();
+    botUserId = pair.botUserId('welcome');
   });
   afterAll(async () => pair?.close());
 

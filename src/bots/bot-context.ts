@@ -1,4 +1,6 @@
 import type { IntrabotApi } from '../api/create-api-client';
+import type { Clock } from '../clock';
+import { localDate } from '../clock/local-date';
 import { InvalidInputError } from '../errors';
 import type { EnqueueOptions } from '../outbox/outbox';
 import type { OutboxEntryInput, PostMedia } from '../outbox/entry';
@@ -25,6 +27,8 @@ export interface EntrySink {
 /** Everything one handler run's context is made of, passed in once. */
 export interface BotContextDeps<Config> {
   tenant: { id: string; timezone: string; locale?: string };
+  /** The runtime's clock: `ctx.now()`, `ctx.today()` and `ctx.dateOf()` read it. */
+  clock: Pick<Clock, 'now'>;
   bot: { name: string; manifest: BotManifest; userId: number | undefined };
   config: Config;
   api: IntrabotApi;
@@ -166,6 +170,9 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     store: botStore(deps.kv),
     log: deps.log,
     progress: (text) => (deps.progress ? deps.progress(text) : deps.log.debug(text)),
+    now: () => deps.clock.now(),
+    today: () => localDate(deps.clock.now(), tenant.timezone),
+    dateOf: (instant) => localDate(instant, tenant.timezone),
     config: deps.config,
     tenant: { id: tenant.id, timezone: tenant.timezone, locale: tenant.locale ?? 'en' },
     bot: { name: bot.name, userId: bot.userId },
@@ -180,7 +187,8 @@ function chatTargetName(manifest: BotManifest, chatId: number): string {
   throw new InvalidInputError('chat', `no target of this bot posts to chat ${chatId}: add { chat: ${chatId} } to its targets`);
 }
 
-function botStore(kv: KvSpace): BotStore {
+/** `ctx.store`: the bot's key-value space, as the `BotStore` a handler sees. */
+export function botStore(kv: KvSpace): BotStore {
   return {
     get: async <T>(key: string) => (await kv.get(key)) as T | undefined,
     set: async (key, value, options) => kv.set(key, value as never, options?.ttlMs ? { ttlMs: options.ttlMs } : {}),

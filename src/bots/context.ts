@@ -139,6 +139,32 @@ export interface BotContext<Config = Record<string, unknown>> {
    * line; anywhere else it is a debug log line.
    */
   progress(text: string): void;
+  /**
+   * The current time, in milliseconds since the epoch, on the runtime's clock: the one a test moves
+   * (`pair.platform.advance`, `testBot`'s `clock`), never `Date.now()`.
+   *
+   * @example
+   * await ctx.store.set('last-seen', ctx.now());
+   */
+  now(): number;
+  /**
+   * Today's date in the tenant's time zone (`ctx.tenant.timezone`), as `YYYY-MM-DD`: the form the
+   * platform's date fields take, and one that sorts and compares as a date. Near midnight it differs
+   * from the UTC date: at 23:30 UTC on Dec 31 it is already `'2027-01-01'` in Berlin.
+   *
+   * @example
+   * await ctx.api.achievements.award(7, [{ user_id: cmd.user.id, awarded_at: ctx.today() }]);
+   */
+  today(): string;
+  /**
+   * The date (`YYYY-MM-DD`) an instant falls on in the tenant's time zone: ms since the epoch, an ISO
+   * 8601 string or a `Date`. For a job, prefer the day of its slot to today: a run caught up after
+   * midnight still does the work of the day it was scheduled for.
+   *
+   * @example
+   * jobs: { greet: async (ctx, run) => ctx.post('team', `Good morning! It is ${ctx.dateOf(run.slot)}.`) }
+   */
+  dateOf(instant: number | string | Date): string;
   /** The manifest's `config` (with this tenant's overrides), parsed by the bot's config schema. */
   readonly config: Config;
   readonly tenant: BotTenant;

@@ -146,7 +146,8 @@ export function manifestForTenant(manifest: BotManifest, tenantId: string): BotM
   };
 }
 
-function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+/** `over` merged into `base`: nested objects merge key by key, anything else in `over` replaces. */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = out[key];

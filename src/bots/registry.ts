@@ -6,7 +6,7 @@ import { RUNNING_FROM_SOURCE, bundleBot, stopBundler } from './bot-bundler';
 import { isBotDefinition, type AnyBotDefinition } from './define-bot';
 import type { BotManifest } from './manifest';
 import { checkBotAgainstManifest, type BotProblem } from './manifest-check';
-import { MANIFEST_FILE, duplicateName, lineOfField, loadBotDirs } from './manifest-loader';
+import { MANIFEST_FILE, duplicateName, lineOfField, loadBotDirs, loadManifest } from './manifest-loader';
 
 /** A bot the runtime can run: its manifest, its module and where it lives. */
 export interface LoadedBotModule {
@@ -70,6 +70,19 @@ export async function loadBots(
     await stopBundler();
   }
   return registry;
+}
+
+/**
+ * One bot folder, loaded as `loadBots` loads each (manifest, module, the checks between them), for
+ * `testBot`: throws the error that would have refused the bot.
+ */
+export async function loadBot(dir: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedBotModule> {
+  const manifest = await loadManifest(join(dir, MANIFEST_FILE), env);
+  try {
+    return await loadModule(manifest, dir, undefined);
+  } finally {
+    await stopBundler();
+  }
 }
 
 /** Every bot that passes its own checks, in folder order; the others go to `registry.failures`. */

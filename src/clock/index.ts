@@ -1,4 +1,5 @@
 export { AdjustableClock, createSystemClock } from './clock';
 export type { Clock, TimerHandle, AdjustableClockOptions } from './clock';
+export { localDate } from './local-date';
 export { TimeLimitError, withTimeLimit } from './time-limit';
 export type { TimeLimitOptions } from './time-limit';

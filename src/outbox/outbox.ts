@@ -68,8 +68,7 @@ export class Outbox {
   constructor(private readonly options: OutboxOptions) {}
 
   async enqueue(input: unknown, options: EnqueueOptions = {}): Promise<{ id: string }> {
-    const entry = parseOrThrow(OutboxEntrySchema, input, 'entry');
-    checkBody(entry);
+    const entry = parseEntry(input);
     const opts = parseOrThrow(EnqueueOptionsSchema, options, 'options');
     const now = this.options.clock.now();
     const record: OutboxRecord = {
@@ -107,6 +106,16 @@ export class Outbox {
 }
 
 /** Checks a body against the endpoint's schema now, so a bad message fails its caller instead of a dead letter later. */
+/**
+ * An entry as the outbox takes it: the entry's own schema (texts trimmed), then the body its platform
+ * endpoint takes. Throws `InvalidInputError` naming the field; `testBot`'s recording outbox uses it too.
+ */
+export function parseEntry(input: unknown): OutboxEntry {
+  const entry = parseOrThrow(OutboxEntrySchema, input, 'entry');
+  checkBody(entry);
+  return entry;
+}
+
 function checkBody(entry: OutboxEntry): void {
   switch (entry.kind) {
     case 'incoming':

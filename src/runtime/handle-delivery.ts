@@ -1,15 +1,38 @@
 import type { LoopGuard } from '../bots/loop-guard';
-import { checkPermission } from '../bots/commands';
+import type { ReplySource } from '../bots/bot-context';
+import { checkPermission, type CommandUser } from '../bots/commands';
+import type { BotContext } from '../bots/context';
+import type { AnyBotDefinition } from '../bots/define-bot';
+import type { BotManifest } from '../bots/manifest';
 import { loopCheckApplies, routeDelivery, type Route } from '../bots/route-delivery';
-import type { Logger } from '../log';
 import type { InboxItem } from '../store/inbox';
 import type { Envelope } from '../webhooks/envelope';
 import { normaliseDelivery } from '../webhooks/normalise';
-import type { Deployment, DeploymentTable } from './deployments';
+import type { DeploymentTable } from './deployments';
 import type { HandlerRunner } from './handler-runner';
 
 /** What became of one delivery for one bot: what ran, or why nothing did. */
 export type DeliveryOutcome = { status: 'handled'; what: string } | { status: 'ignored'; reason: string };
+
+/** How a routed delivery's code runs: the runtime's handler runner, or `testBot`'s recording one. */
+export interface RouteExecutor {
+  /** Runs `fn` with a context whose `ctx.reply` answers `source`, under the handler time limit. */
+  run(what: string, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource | undefined): Promise<void>;
+  /** The full user (groups, managers) for a command's permissions; the event carries only id and name. */
+  fetchUser(id: number): Promise<CommandUser>;
+}
+
+/** One delivery for one bot, past its deployment: what `deliverToBot` needs. */
+export interface BotDelivery {
+  tenant: string;
+  bot: string;
+  /** The event name without the brand prefix, as the receiver named it. */
+  event: string;
+  envelope: Envelope;
+  definition: AnyBotDefinition;
+  manifest: BotManifest;
+  loopGuard: LoopGuard;
+}
 
 export interface DeliveryHandlerDeps {
   table: DeploymentTable;
@@ -18,7 +41,7 @@ export interface DeliveryHandlerDeps {
 }
 
 /**
- * One inbox item through the bot: `deployment -> loop check -> route -> run`. The item carries the
+ * One inbox item through its bot: `deployment -> loop check -> route -> run`. The item carries the
  * envelope and event name the receiver checked; nothing is parsed again. Throws when the bot's code fails
  * (the inbox retries, then dead-letters).
  */
@@ -33,52 +56,62 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem)
   const event = item.event ?? normaliseDelivery(envelope, deployment.tenant.config.event_prefix).event;
   const entity = (envelope.payload as { id?: unknown }).id;
   const log = deps.runner.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
-  const looped = await loopVerdict(deps.loopGuard, deployment, event, envelope);
-  const route = routeDelivery({ event, envelope, definition: deployment.bot.definition, manifest: deployment.manifest, looped });
-  const outcome = await runRoute(deps.runner, deployment, route, log);
+  const executor: RouteExecutor = {
+    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log }),
+    fetchUser: async (id) => (await deployment.tenant.api.users.get(id)) as CommandUser,
+  };
+  const { definition } = deployment.bot;
+  const outcome = await deliverToBot(
+    { tenant: item.tenant, bot: item.bot, event, envelope, definition, manifest: deployment.manifest, loopGuard: deps.loopGuard },
+    executor,
+  );
   log.info({}, `delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
   return outcome;
 }
 
-async function loopVerdict(loopGuard: LoopGuard, deployment: Deployment, event: string, envelope: Envelope): Promise<string | undefined> {
-  if (!loopCheckApplies(event)) return undefined;
-  const verdict = await loopGuard.check({
-    tenant: deployment.tenant.config.id,
-    bot: deployment.bot.name,
-    event,
-    payload: envelope.payload as Record<string, unknown>,
-    reactToBots: deployment.manifest.react_to_bots,
+/** `loop check -> route -> run` for one bot: the path the runtime and `testBot` share. */
+export async function deliverToBot(delivery: BotDelivery, executor: RouteExecutor): Promise<DeliveryOutcome> {
+  const looped = await loopVerdict(delivery);
+  const route = routeDelivery({ event: delivery.event, envelope: delivery.envelope, definition: delivery.definition, manifest: delivery.manifest, looped });
+  return runRoute(executor, delivery.definition, route);
+}
+
+async function loopVerdict(delivery: BotDelivery): Promise<string | undefined> {
+  if (!loopCheckApplies(delivery.event)) return undefined;
+  const verdict = await delivery.loopGuard.check({
+    tenant: delivery.tenant,
+    bot: delivery.bot,
+    event: delivery.event,
+    payload: delivery.envelope.payload as Record<string, unknown>,
+    reactToBots: delivery.manifest.react_to_bots,
   });
   return verdict.ignore ? verdict.reason : undefined;
 }
 
 /** Runs what the route names with the bot's handler; a command's permissions are checked first, against the full user. */
-async function runRoute(runner: HandlerRunner, deployment: Deployment, route: Route, log: Logger): Promise<DeliveryOutcome> {
-  const { definition } = deployment.bot;
+async function runRoute(executor: RouteExecutor, definition: AnyBotDefinition, route: Route): Promise<DeliveryOutcome> {
   switch (route.kind) {
     case 'ignored':
       return { status: 'ignored', reason: route.reason };
     case 'report':
-      await runner.run(deployment, route.what, (ctx) => definition.reports[route.report.name]!(route.report as never, ctx), { log });
+      await executor.run(route.what, (ctx) => definition.reports[route.report.name]!(route.report as never, ctx), undefined);
       break;
     case 'event':
-      await runner.run(deployment, route.what, (ctx) => definition.on[route.event.name]!(route.event as never, ctx), { source: route.source, log });
+      await executor.run(route.what, (ctx) => definition.on[route.event.name]!(route.event as never, ctx), route.source);
       break;
     case 'help':
     case 'unknown':
-      await runner.run(deployment, route.what, (ctx) => ctx.reply(route.text), { source: route.source, log });
+      await executor.run(route.what, (ctx) => ctx.reply(route.text), route.source);
       break;
     case 'command': {
       if (route.command.permissions) {
-        // the event carries only the author's id and name; groups and managers come from the platform
-        const user = await deployment.tenant.api.users.get(route.invocation.user.id);
-        const verdict = checkPermission(route.command, user as never);
+        const verdict = checkPermission(route.command, await executor.fetchUser(route.invocation.user.id));
         if (!verdict.ok) {
-          await runner.run(deployment, 'permission refused', (ctx) => ctx.reply(verdict.reason), { source: route.source, log });
+          await executor.run('permission refused', (ctx) => ctx.reply(verdict.reason), route.source);
           return { status: 'handled', what: `refused ${route.what}` };
         }
       }
-      await runner.run(deployment, route.what, (ctx) => route.command.run(route.invocation, ctx), { source: route.source, log });
+      await executor.run(route.what, (ctx) => route.command.run(route.invocation, ctx), route.source);
       break;
     }
   }

@@ -78,6 +78,7 @@ export class HandlerRunner {
     const { files } = this.deps;
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
+      clock: this.deps.clock,
       bot: { name: bot.name, manifest, userId: this.deps.table.provisionedBot(tenant.config.id, bot.name)?.botUserId },
       config: deployment.config,
       api: tenant.api,

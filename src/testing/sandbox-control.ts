@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SeedRefsSchema, type SeedRefs } from '../sandbox/seed/seed-refs';
 import { ALL_SCOPES } from '../sandbox/state/records';
 
 type Json = Record<string, unknown>;
@@ -44,6 +45,24 @@ export class SandboxControl {
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...auth },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+  }
+
+  /**
+   * The seed's named ids (`GET /_sandbox/refs`): employees, managers, departments and groups, walls,
+   * chat rooms and the demo achievements, so a test never hard-codes an id. Rejects after the `empty`
+   * seed, which names nothing.
+   *
+   * @example
+   * const refs = await platform.refs();
+   * await platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.department_walls.Sales!, body: '/hello' });
+   */
+  async refs(): Promise<SeedRefs> {
+    return SeedRefsSchema.parse(await this.request('GET', '/_sandbox/refs'));
+  }
+
+  /** Resolves once no outgoing-webhook delivery of the sandbox is in flight (each has its answer). */
+  async settleDeliveries(): Promise<void> {
+    await this.request('POST', '/_sandbox/deliveries/settle', {});
   }
 
   /** An employee posts on a wall (fires `post.created`). */
@@ -106,7 +125,7 @@ export class SandboxControl {
 
   /** Every outgoing-webhook attempt, once none is in flight. */
   async deliveries(query: { event?: string } = {}): Promise<Json[]> {
-    await this.request('POST', '/_sandbox/deliveries/settle', {});
+    await this.settleDeliveries();
     const qs = query.event ? `?event=${encodeURIComponent(query.event)}` : '';
     return (await this.request<{ data: Json[] }>('GET', `/_sandbox/deliveries${qs}`)).data;
   }

@@ -8,7 +8,11 @@ import { createSandbox, type Sandbox } from '../sandbox/sandbox';
 import type { RunRecord } from '../scheduler/run-record';
 import type { Store } from '../store/store';
 import type { SeedName } from '../sandbox/module';
+import { botStore } from '../bots/bot-context';
+import type { BotStore } from '../bots/context';
+import type { SeedRefs } from '../sandbox/seed/seed-refs';
 import { SandboxControl } from './sandbox-control';
+import { settle, type SettleOptions } from './settle';
 
 export interface StartPairOptions {
   /** Bots to load from `botsDir` (default: every bot). */
@@ -38,6 +42,30 @@ export interface Pair {
   clock: AdjustableClock;
   /** The sandbox's control API and read-backs, plus `waitFor`. */
   platform: SandboxControl;
+  /**
+   * The seed's named ids, over HTTP (`GET /_sandbox/refs`): employees, managers, departments and groups,
+   * walls, chat rooms by name, the demo achievements.
+   *
+   * @example
+   * const refs = await pair.refs();
+   * await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
+   */
+  refs(): Promise<SeedRefs>;
+  /**
+   * Resolves once everything set in motion has played out: the sandbox has no delivery in flight, and
+   * the runtime's inbox and outbox are empty (every event handled, every message sent), including the
+   * events the bots' own messages fired. Use it before asserting that something did NOT happen.
+   *
+   * @example
+   * await pair.platform.award(refs.achievements.draft_id, refs.employee_ids[0]!);
+   * await pair.settle();
+   * expect(await pair.platform.wallPosts(refs.company_wall_id)).toHaveLength(before);
+   */
+  settle(options?: SettleOptions): Promise<void>;
+  /** The user id of a bot on the platform (provisioned at start). */
+  botUserId(bot: string): number;
+  /** A bot's own key-value store (what `ctx.store` reads and writes), for a test to look into. */
+  botStore(bot: string, tenant?: string): BotStore;
   /**
    * Stops the runtime and starts a new one on the same store (a restart; the sandbox keeps running),
    * running `whileDown` in between.
@@ -101,11 +129,38 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
     await sandbox.close();
     throw error;
   }
+  const platform = new SandboxControl(sandbox.baseUrl);
   const pair: Pair = {
     sandbox,
     runtime,
     clock,
-    platform: new SandboxControl(sandbox.baseUrl),
+    platform,
+    refs: () => platform.refs(),
+    settle: (settleOptions) =>
+      settle(
+        {
+          settleDeliveries: () => platform.settleDeliveries(),
+          advance: async (seconds) => {
+            await platform.advance(seconds);
+          },
+          liveWork: async () => {
+            // the inbox first: a handler's sends reach the outbox before its delivery leaves the inbox
+            const inbox = await pair.runtime.inspect().store.inbox.list({ limit: 10 });
+            const outbox = await pair.runtime.inspect().store.outbox.list({ limit: 10 });
+            return { inbox: inbox.map((e) => `${e.payload.bot} ${e.payload.event ?? 'delivery'}`), outbox: outbox.map((e) => e.target) };
+          },
+        },
+        settleOptions,
+      ),
+    botUserId(bot) {
+      const id = pair.runtime
+        .inspect()
+        .provisionResults.map((r) => r.bots[bot]?.botUserId)
+        .find((found) => found !== undefined);
+      if (id === undefined) throw new Error(`botUserId: bot "${bot}" has no bot user (is it among the pair's bots?)`);
+      return id;
+    },
+    botStore: (bot, tenant = 'sandbox') => botStore(pair.runtime.inspect().store.kv(`bot:${tenant}:${bot}`)),
     async restartRuntime(whileDown) {
       await pair.runtime.close();
       await whileDown?.();

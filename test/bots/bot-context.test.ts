@@ -20,6 +20,8 @@ function contextWith(
     source?: ReplySource;
     userId?: number | undefined;
     wallOf?: (name: string, field: string) => Promise<WallRef>;
+    now?: number;
+    timezone?: string;
   } = {},
 ) {
   const sent: { entry: OutboxEntryInput; options: EnqueueOptions | undefined }[] = [];
@@ -37,7 +39,8 @@ function contextWith(
   const manifest = BotManifestSchema.parse({ name: 'probe', display_name: 'Probe', targets, ...(extra.reply ? { reply: extra.reply } : {}) });
   const silent = { debug() {}, info() {}, warn() {}, error() {} };
   const ctx = createBotContext({
-    tenant: { id: 't', timezone: 'Europe/Berlin' },
+    tenant: { id: 't', timezone: extra.timezone ?? 'Europe/Berlin' },
+    clock: { now: () => extra.now ?? Date.UTC(2026, 5, 10, 9) },
     bot: { name: 'probe', manifest, userId: 'userId' in extra ? extra.userId : 42 },
     config: {},
     api: {} as never,
@@ -149,5 +152,21 @@ describe('the handler context', () => {
     const { ctx, sent } = contextWith({ team: { wall: 3 } });
     await ctx.post('team', { text: 'report', media: [{ type: 'document', url: `${origin}/reports/q3%E0%A4%A.pdf` }] });
     expect(sent[0]?.entry).toMatchObject({ kind: 'post', media: [{ type: 'document', filename: 'q3%E0%A4%A.pdf' }] });
+  });
+
+  it("reads now from the runtime's clock and today in the tenant's zone, past midnight there before UTC", () => {
+    const lateOnNewYearsEve = Date.UTC(2026, 11, 31, 23, 30);
+    const { ctx } = contextWith({}, { now: lateOnNewYearsEve });
+    expect(ctx.now()).toBe(lateOnNewYearsEve);
+    expect(ctx.today()).toBe('2027-01-01');
+    expect(contextWith({}, { now: lateOnNewYearsEve, timezone: 'America/New_York' }).ctx.today()).toBe('2026-12-31');
+  });
+
+  it("dates an instant given as ms, ISO text or Date in the tenant's zone, and refuses what is not an instant", () => {
+    const { ctx } = contextWith({}, { timezone: 'Europe/Berlin' });
+    expect(ctx.dateOf(Date.UTC(2026, 5, 1, 22, 30))).toBe('2026-06-02');
+    expect(ctx.dateOf('2026-06-01T22:30:00Z')).toBe('2026-06-02');
+    expect(ctx.dateOf(new Date('2026-06-01T21:59:00Z'))).toBe('2026-06-01');
+    expect(() => ctx.dateOf('next tuesday')).toThrow(/not an instant: next tuesday/);
   });
 });

@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBots } from '../../src/bots/registry';
 import { runNew } from '../../src/cli/commands/new';
-import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
-import { startPair, type Pair } from '../../src/testing';
+import { startPair, testBot, type Pair } from '../../src/testing';
 import { captureIo } from './cli-io';
 
 describe('intrabot new', () => {
@@ -49,13 +48,18 @@ describe('intrabot new', () => {
     expect(registry.bots.map((b) => b.name)).toEqual(['standup-helper']);
     // the generated test's steps, run here
     pair = await startPair({ bots: ['standup-helper'], botsDir });
-    const refs = directoryRefs(pair.sandbox.ctx)!;
+    const refs = await pair.refs();
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
     const comments = await pair.platform.waitFor(
       () => pair!.platform.commentsOn(post.id),
       (c) => c.length > 0,
     );
     expect(comments[0]?.body).toMatch(/^Hello, \S.*!$/);
+  });
+
+  it('scaffolds a bot whose command the in-process door runs, as its own test expects', async () => {
+    const bot = await testBot(join(botsDir, 'standup-helper'));
+    expect(await bot.command('/hello', { user: { id: 7, name: 'Ada Lovelace' } })).toEqual([{ kind: 'comment', postId: 5001, text: 'Hello, Ada Lovelace!' }]);
   });
 
   it('scaffolds a test that passes as it is, run by vitest itself', async () => {
@@ -80,7 +84,7 @@ describe('intrabot new', () => {
         timeout: 120_000,
       });
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-      expect(run.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+\d+ passed/);
+      expect(run.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+2 passed/);
     } finally {
       rmSync(repoTmp, { recursive: true, force: true });
     }

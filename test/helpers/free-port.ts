@@ -1,13 +1,2 @@
-import { createServer } from 'node:net';
-
-/** A port free on 127.0.0.1 right now, for a child process that must be told its port up front. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+// bot authors get it from intrabot/testing; the framework's own tests share the one definition
+export { freePort } from '../../src/testing/free-port';

@@ -10,4 +10,16 @@ describe('SandboxControl (testing helpers)', () => {
     await h.reset();
     expect(await h.platform.commentsOn(postId)).toEqual(before);
   });
+
+  it("reads the seed's named ids over HTTP, parsed into their types", async () => {
+    const refs = await h.platform.refs();
+    expect(refs).toMatchObject({ company_wall_id: h.refs.company_wall_id, employee_ids: h.refs.employee_ids });
+    expect(refs.chats.General).toEqual(expect.any(Number));
+    expect(refs.achievements.custom_public_id).toEqual(expect.any(Number));
+  });
+
+  it('refuses to name ids after the empty seed, saying why', async () => {
+    await h.reset('empty');
+    await expect(h.platform.refs()).rejects.toThrow(/404.*seeded empty/);
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BotContext, TargetRef } from '../context';
 import type { JobRun } from '../define-bot';
-import { LeapDayRuleSchema, localDate, type CelebrationFilter } from './celebrations';
+import { LeapDayRuleSchema, type CelebrationFilter } from './celebrations';
 import { resolveGroups, type Directory, type DirectoryUser } from './directory-copy';
 import { confirmUsers, syncDirectory } from './directory-sync';
 
@@ -65,7 +65,8 @@ export function greetedKey(kind: string, date: string): string {
  * jobs: { greet: (ctx, run) => runCelebration(ctx, run, { kind: 'birthday', select: (users, date, filter) => birthdaysOn(users, date, filter).map((user) => ({ user })) }) }
  */
 export async function runCelebration<C extends CelebrationConfig>(ctx: BotContext<C>, run: JobRun, spec: CelebrationSpec<C>): Promise<Celebrant[]> {
-  const date = localDate(run.slot, ctx.tenant.timezone);
+  // the slot's day, not today: a run caught up after midnight greets the people of the day it was for
+  const date = ctx.dateOf(run.slot);
   const marker = greetedKey(spec.kind, date);
   const seen = await ctx.store.get<{ state?: string }>(marker);
   if (seen) {

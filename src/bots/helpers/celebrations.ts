@@ -111,13 +111,5 @@ export function anniversariesOn<P extends CelebrationPerson>(
   return out;
 }
 
-/**
- * The calendar date of an instant in a time zone, `YYYY-MM-DD`: "today" for a tenant.
- *
- * @example localDate(Date.UTC(2026, 11, 31, 23, 30), 'Europe/Berlin') // => '2027-01-01'
- */
-export function localDate(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(ms);
-  const get = (type: string): string => parts.find((part) => part.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
+// the one "which day is it there" of the package; `ctx.today()` and `ctx.dateOf()` use it too
+export { localDate } from '../../clock/local-date';

@@ -58,7 +58,7 @@ const PER_PAGE = 50;
  *
  * @example
  * const { directory } = await syncDirectory({ api: ctx.api, store: ctx.store, now: run.slot, log: ctx.log });
- * const celebrants = birthdaysOn(directory.users, localDate(run.slot, ctx.tenant.timezone));
+ * const celebrants = birthdaysOn(directory.users, ctx.dateOf(run.slot));
  */
 export async function syncDirectory(deps: DirectorySyncDeps, options: DirectorySyncOptions = {}): Promise<DirectorySyncResult> {
   const key = options.key ?? DEFAULT_KEY;

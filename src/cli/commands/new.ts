@@ -57,10 +57,21 @@ export default defineBot({
 
 function botTest(name: string): string {
   return `import { fileURLToPath } from 'node:url';
-import { directoryRefsOf, startPair, type Pair } from 'intrabot/testing';
+import { startPair, testBot, type Pair } from 'intrabot/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-describe('${name}', () => {
+// In process: the command runs against a context that records what it sends; no sandbox, no HTTP.
+// Fast, so most of a bot's tests look like this one (\`ctx.api\` answers come from stubs: see testBot).
+describe('${name}, in process', () => {
+  it('answers /hello with a greeting that names the author', async () => {
+    const bot = await testBot(new URL('.', import.meta.url));
+    const sent = await bot.command('/hello', { user: { id: 7, name: 'Ada Lovelace' } });
+    expect(sent).toEqual([{ kind: 'comment', postId: expect.any(Number), text: 'Hello, Ada Lovelace!' }]);
+  });
+});
+
+// End to end: a sandbox and a runtime with this bot, over real HTTP, as in production.
+describe('${name}, end to end', () => {
   let pair: Pair;
 
   beforeAll(async () => {
@@ -69,8 +80,8 @@ describe('${name}', () => {
   });
   afterAll(async () => pair?.close());
 
-  it('answers /hello with a greeting that names the author', async () => {
-    const refs = directoryRefsOf(pair)!;
+  it('answers /hello posted on the sandbox with a comment', async () => {
+    const refs = await pair.refs();
     const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
     const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
     expect(comments[0]?.body).toMatch(/^Hello, \\S.*!$/);

@@ -150,7 +150,7 @@ With no tenant configured, everything runs against intrabot's embedded emulator 
 
 \`\`\`sh
 npm install
-npm test        # the bots' tests, each against a sandbox of its own
+npm test        # the bots' tests: in process, and end to end against a sandbox of their own
 npm start       # the runtime on :3000, the sandbox on :4010
 \`\`\`
 
@@ -174,7 +174,9 @@ npx intrabot --help      # every command: trigger an event, run a job, call the 
 
 A bot imports what it needs from \`intrabot\` (\`defineBot\`, \`z\`, the context and payload types, the
 errors), \`intrabot/helpers\` (birthdays, anniversaries, a synced copy of the directory) and, in
-tests, \`intrabot/testing\` (\`startPair\`: a sandbox and a runtime with your bots, over real HTTP).
+tests, \`intrabot/testing\`: \`testBot\` runs one handler, command, job or report in process and answers
+what it sent (fast: most tests), \`startPair\` a sandbox and a runtime with your bots over real HTTP
+(end to end). \`bots/hello/hello.test.ts\` shows both.
 Shared templates go in \`templates/\`; intrabot's own (the alert messages) are used when you have none
 of that name. \`sandbox.env\` holds values that only sandbox mode reads.
 

@@ -4,7 +4,7 @@ import { ApiNotFoundError } from '../../../src/api/errors';
 import type { AnyEndpoint } from '../../../src/api/schemas/endpoint';
 import type { BotContext, OutgoingMessage } from '../../../src/bots/context';
 import { CelebrationConfigSchema, greetedKey, runCelebration, type CelebrationConfig, type CelebrationSpec } from '../../../src/bots/helpers/celebration-job';
-import { birthdaysOn } from '../../../src/bots/helpers/celebrations';
+import { birthdaysOn, localDate } from '../../../src/bots/helpers/celebrations';
 
 // 08:00 in Berlin on 2026-06-10
 const SLOT = Date.UTC(2026, 5, 10, 6);
@@ -61,6 +61,7 @@ function fakeContext(users: FakeUser[], config: Partial<CelebrationConfig> = {})
     progress: (text: string) => void logs.push({ level: 'progress', message: text }),
     config: CelebrationConfigSchema.parse({ templates: { post: 'birthday/post', dm: 'birthday/dm' }, ...config }),
     tenant: { id: 't', timezone: 'Europe/Berlin', locale: 'en' },
+    dateOf: (instant: number) => localDate(instant, 'Europe/Berlin'),
     signal: new AbortController().signal,
     post: async (target: unknown, message: OutgoingMessage) => {
       sent.posts.push({ target, message });

@@ -1,0 +1,59 @@
+import type { ReplySource } from '../../bots/bot-context';
+import type { CommandUser } from '../../bots/commands';
+import type { BotContext } from '../../bots/context';
+import { ANY_JOB, type AnyBotDefinition } from '../../bots/define-bot';
+import type { LoopGuard } from '../../bots/loop-guard';
+import type { BotManifest } from '../../bots/manifest';
+import { withTimeLimit } from '../../clock/time-limit';
+import type { Clock } from '../../clock';
+import { deliverToBot, type DeliveryOutcome } from '../../runtime/handle-delivery';
+import type { Envelope } from '../../webhooks/envelope';
+
+/** What `testBot` runs a bot with: its definition and manifest, the recording context, the fake clock. */
+export interface TestRunDeps {
+  tenant: string;
+  botName: string;
+  manifest: BotManifest;
+  definition: AnyBotDefinition;
+  clock: Clock;
+  loopGuard: LoopGuard;
+  timeoutMs: number;
+  /** A context for one run; `source` is what `ctx.reply` answers. */
+  context(source: ReplySource | undefined, signal: AbortSignal): BotContext<unknown>;
+  /** The full user for a command's permissions. */
+  fetchUser(id: number): Promise<CommandUser>;
+}
+
+/**
+ * `testBot`'s door into the runtime's delivery path: an event, a command or a report for one bot, loop
+ * checked, routed and run exactly as the inbox worker has it done (chat-ops parsing, `help`, permissions,
+ * loop prevention), under the handler time limit on the fake clock.
+ */
+export function deliver(deps: TestRunDeps, event: string, envelope: Envelope): Promise<DeliveryOutcome> {
+  const { tenant, botName: bot, manifest, definition, loopGuard } = deps;
+  return deliverToBot(
+    { tenant, bot, event, envelope, definition, manifest, loopGuard },
+    {
+      run: (what, fn, source) =>
+        withTimeLimit(deps.clock, deps.timeoutMs, `${bot} ${what}`, async (signal) => {
+          await fn(deps.context(source, signal));
+        }),
+      fetchUser: (id) => deps.fetchUser(id),
+    },
+  );
+}
+
+/** A job run as the runtime runs one: its own handler or the `'*'` one, under the time limit. */
+export async function runJob(
+  input: { definition: AnyBotDefinition; botName: string; clock: Clock; timeoutMs: number },
+  job: string,
+  slot: number,
+  context: (signal: AbortSignal) => BotContext<unknown>,
+): Promise<DeliveryOutcome> {
+  const handler = input.definition.jobs[job] ?? input.definition.jobs[ANY_JOB];
+  if (!handler) return { status: 'ignored', reason: `bot ${input.botName} has no job "${job}"` };
+  await withTimeLimit(input.clock, input.timeoutMs, `${input.botName} job ${job}`, async (signal) => {
+    await handler(context(signal), { name: job, slot });
+  });
+  return { status: 'handled', what: `job ${job}` };
+}

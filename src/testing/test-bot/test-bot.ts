@@ -1,0 +1,226 @@
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createBotContext, botStore, type ReplySource } from '../../bots/bot-context';
+import type { BotContext, BotLogger, BotStore } from '../../bots/context';
+import type { DeliveryOutcome } from '../../runtime/handle-delivery';
+import { LoopGuard } from '../../bots/loop-guard';
+import { deepMerge, manifestForTenant, type BotManifest } from '../../bots/manifest';
+import { loadBot } from '../../bots/registry';
+import { AdjustableClock } from '../../clock';
+import { IntrabotError, InvalidInputError } from '../../errors';
+import { withSandboxEnv } from '../../runtime/sandbox-env';
+import { createTemplateEngine } from '../../templates';
+import type { EventName, ReportName } from '../../webhooks/events';
+import {
+  DEFAULT_USER,
+  checkedEventPayload,
+  checkedReportPayload,
+  commandPayload,
+  envelopeOf,
+  type CommandOptions,
+  type EventPayloadInput,
+  type ReportPayloadInput,
+} from './deliveries';
+import { MemoryKv } from './memory-kv';
+import { RecordingSink, type Sent } from './recording-sink';
+import { deliver, runJob, type TestRunDeps } from './run-handler';
+import { createStubApi, UnstubbedCallError, type ApiCall, type ApiStub, type ApiStubs } from './stub-api';
+
+export interface TestBotOptions {
+  /** Values over the manifest's `config` (merged key by key), validated with the bot's config schema. */
+  config?: Record<string, unknown>;
+  /** Where the fake clock stands (ms, ISO 8601 or a Date). It stands still until the test moves it. Default: the real time. */
+  now?: number | string | Date;
+  /** The tenant the bot runs for. Default: `{ id: 'sandbox', timezone: 'Europe/Berlin' }` (as under `npm start`). */
+  tenant?: { id?: string; timezone?: string; locale?: string };
+  /** For `${env:...}` in `bot.yaml`. Default: the process's environment over `sandbox.env`, as in sandbox mode. */
+  env?: Record<string, string | undefined>;
+  /** Answers for `ctx.api` (see `ApiStubs`); a call without one fails the run with `UnstubbedCallError`. */
+  api?: ApiStubs;
+  /** Wall ids by name, for targets that name a wall. A wall not listed is recorded by its name. */
+  walls?: Record<string, number>;
+  /** The bot's own user on the platform (its posts are ignored as its own). Default 9000. */
+  botUserId?: number;
+  /** The shared templates. Default: `templates` in the working directory, as the runtime. */
+  templatesDir?: string;
+  /** A handler's time limit on the fake clock. Default 30 s. */
+  handlerTimeoutMs?: number;
+}
+
+export interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+/** A bot loaded for in-process tests: each door runs one handler and answers what it sent. */
+export interface TestBot<Config = Record<string, unknown>> {
+  readonly name: string;
+  /** The manifest as this tenant sees it. */
+  readonly manifest: BotManifest;
+  /** `ctx.config`: the manifest's config with `options.config` over it, parsed by the bot's schema. */
+  readonly config: Config;
+  /** The fake clock: `clock.set(ms)`, `clock.advance(ms)`; `ctx.now()` and `ctx.today()` read it. */
+  readonly clock: AdjustableClock;
+  /** `ctx.store`, kept across runs, with TTLs on the fake clock. */
+  readonly store: BotStore;
+  /** Every `ctx.api` call so far, in order. */
+  readonly calls: readonly ApiCall[];
+  /** Everything sent so far, in order (a run that threw included). */
+  readonly sent: readonly Sent[];
+  readonly logs: readonly LogLine[];
+  /** What the last run did: handled (and by what), or ignored (and why: loop prevention, not a command...). */
+  readonly outcome: DeliveryOutcome | undefined;
+  /** An event as the platform delivers it; the payload is checked against the event's schema first. */
+  event<E extends EventName>(name: E, payload: EventPayloadInput<E>, options?: { recovered?: boolean }): Promise<Sent[]>;
+  /** An employee writes `text` (`/kudos Ada for the talk`, `@Bot Name help`) in a post, or a comment with `commentOn`. */
+  command(text: string, options?: CommandOptions): Promise<Sent[]>;
+  /** A job for the cron slot `slot` (default: the clock's now). */
+  job(name: string, options?: { slot?: number | string | Date }): Promise<Sent[]>;
+  /** An outgoing report delivery; the payload is checked against the report's schema first. */
+  report<R extends ReportName>(name: R, payload: ReportPayloadInput<R>): Promise<Sent[]>;
+  /** Adds or replaces an answer of `ctx.api` (same keys as `options.api`). */
+  stub(key: string, answer: ApiStub): void;
+}
+
+/**
+ * A bot's handlers, commands, jobs and reports run in this process, against a context that records
+ * what they send instead of sending it: the fast door for unit tests, next to `startPair` (real HTTP)
+ * for end-to-end ones. The bot is loaded as the runtime loads it (`bot.yaml` validated, `${env:...}`
+ * resolved, the module checked against the manifest), its config parsed by its own schema, its
+ * templates rendered by the runtime's engine (its `templates/`, then the shared ones), and deliveries
+ * routed by the runtime's dispatch (chat-ops, `help`, permissions, loop prevention, time limits).
+ * `ctx.api` is answered by stubs; time is a clock that stands still until the test moves it.
+ *
+ * `botDir` is the bot's folder: a path (relative to the working directory) or a file URL, such as
+ * `new URL('.', import.meta.url)` in a test beside the bot.
+ *
+ * @example
+ * const bot = await testBot('bots/kudos', { now: '2026-06-10T09:00:00+02:00', api: { 'users.list': [ada] } });
+ * const sent = await bot.command('/kudos Ada Lovelace for the keynote', { user: { id: 7, name: 'Grace Hopper' } });
+ * expect(sent).toEqual([{ kind: 'comment', postId: 5001, text: expect.stringContaining('Ada Lovelace received') }]);
+ */
+export async function testBot<Config = Record<string, unknown>>(botDir: string | URL, options: TestBotOptions = {}): Promise<TestBot<Config>> {
+  const dir = botDir instanceof URL ? fileURLToPath(botDir) : resolve(botDir);
+  const env = options.env ?? withSandboxEnv(process.env, process.cwd());
+  const loaded = await loadBot(dir, env);
+  const tenant = { id: options.tenant?.id ?? 'sandbox', timezone: options.tenant?.timezone ?? 'Europe/Berlin', locale: options.tenant?.locale ?? 'en' };
+  const manifest = manifestForTenant(loaded.manifest, tenant.id);
+  const config = loaded.definition.parseConfig(deepMerge(manifest.config, options.config ?? {})) as Config;
+  const clock = new AdjustableClock({ start: instantOf(options.now ?? Date.now(), 'now'), frozen: true });
+  const stubs = createStubApi(options.api);
+  const sink = new RecordingSink();
+  const kv = new MemoryKv(clock);
+  const loopGuard = new LoopGuard(new MemoryKv(clock));
+  const botUserId = options.botUserId ?? 9000;
+  await loopGuard.noteBotUsers(tenant.id, { [loaded.name]: botUserId }, []);
+  const templates = createTemplateEngine({
+    dirs: [join(dir, 'templates'), options.templatesDir ?? resolve('templates')],
+    timezone: tenant.timezone,
+    locale: 'en-GB',
+  });
+  const logs: LogLine[] = [];
+  const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
+    void logs.push({ level, message, ...(fields ? { fields } : {}) });
+  const logger: BotLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+  const timeoutMs = options.handlerTimeoutMs ?? 30_000;
+  let nextId = 5001;
+  let outcome: DeliveryOutcome | undefined;
+
+  const context = (source: ReplySource | undefined, signal: AbortSignal): BotContext<unknown> =>
+    createBotContext({
+      tenant,
+      clock,
+      bot: { name: loaded.name, manifest, userId: botUserId },
+      config,
+      api: stubs.api,
+      sink,
+      kv,
+      templates,
+      log: logger,
+      signal,
+      wallOf: async (name) => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name }),
+      fileUrl: async (file) => ('path' in file ? pathToFileURL(resolve(file.path)).href : `https://testbot.invalid/files/${encodeURIComponent(file.filename)}`),
+      source,
+    });
+
+  const dispatchDeps = (user: CommandOptions['user']): TestRunDeps => ({
+    tenant: tenant.id,
+    botName: loaded.name,
+    manifest,
+    definition: loaded.definition,
+    clock,
+    loopGuard,
+    context,
+    // the runtime reads the full user for permissions; a test that gives groups or is_manager has said who it is
+    fetchUser: async (id: number) =>
+      user && user.id === id && (user.groups !== undefined || user.is_manager !== undefined) ? user : ((await stubs.api.users.get(id)) as never),
+    timeoutMs,
+  });
+
+  /** One run: what it sent, or its error; a call no stub answered fails it even when the handler caught the error. */
+  const recorded = async (run: () => Promise<DeliveryOutcome>): Promise<Sent[]> => {
+    const before = sink.sent.length;
+    stubs.takeUnstubbed();
+    outcome = undefined;
+    try {
+      outcome = await run();
+    } finally {
+      const missing = stubs.takeUnstubbed();
+      if (missing.length > 0) throw new UnstubbedCallError(missing[0]!);
+    }
+    return sink.sent.slice(before);
+  };
+
+  const subscribed = (event: EventName): void => {
+    if (!manifest.events.some((s) => s.event === event))
+      throw new InvalidInputError('event', `event: bot ${loaded.name} does not subscribe to ${event} (bot.yaml events), so the runtime never delivers it`);
+  };
+
+  return {
+    name: loaded.name,
+    manifest,
+    config,
+    clock,
+    store: botStore(kv),
+    calls: stubs.calls,
+    sent: sink.sent,
+    logs,
+    get outcome() {
+      return outcome;
+    },
+    event: (name, payload, eventOptions = {}) =>
+      recorded(async () => {
+        subscribed(name);
+        const checked = checkedEventPayload(name, payload);
+        return deliver(dispatchDeps(undefined), name, envelopeOf(name, checked, clock.now(), tenant.id, eventOptions.recovered));
+      }),
+    command: (text, commandOptions = {}) =>
+      recorded(async () => {
+        const { event, payload } = commandPayload(text, commandOptions, commandOptions.id ?? nextId++, clock.now());
+        subscribed(event);
+        return deliver(dispatchDeps(commandOptions.user ?? DEFAULT_USER), event, envelopeOf(event, payload, clock.now(), tenant.id));
+      }),
+    job: (name, jobOptions = {}) =>
+      recorded(async () => {
+        const slot = jobOptions.slot === undefined ? clock.now() : instantOf(jobOptions.slot, 'slot');
+        const ran = await runJob({ definition: loaded.definition, botName: loaded.name, clock, timeoutMs }, name, slot, (signal) => context(undefined, signal));
+        if (ran.status === 'ignored') throw new IntrabotError('not_found', ran.reason);
+        return ran;
+      }),
+    report: (name, payload) =>
+      recorded(async () => {
+        if (!manifest.reports.some((r) => r.report === name))
+          throw new InvalidInputError('report', `report: bot ${loaded.name} does not receive ${name} (bot.yaml reports)`);
+        const checked = checkedReportPayload(name, payload);
+        return deliver(dispatchDeps(undefined), name, envelopeOf(name, checked, clock.now(), tenant.id));
+      }),
+    stub: (key, answer) => stubs.stub(key, answer),
+  };
+}
+
+function instantOf(value: number | string | Date, field: string): number {
+  const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : value.getTime();
+  if (!Number.isFinite(ms)) throw new InvalidInputError(field, `${field}: not an instant: ${String(value)}`);
+  return ms;
+}
