@@ -10,6 +10,5 @@ export * from './created-items';
 export * from './media';
 export * from './failure';
 export * from './attempt-note';
-export * from './lease-heartbeat';
 export type { SendClient } from './send-client';
 export { sendEntry, isReconcilable, isRepeatable, type SendOutcome, type SendEntryContext } from './send-entry';

@@ -1,4 +1,6 @@
 import type { Clock, TimerHandle } from '../clock';
+import { keepAlive } from '../clock/keep-alive';
+import { WorkerLanes } from '../clock/worker-lanes';
 import type { KvSpace } from '../store/kv';
 import type { QueueLease } from '../store/queue';
 import type { Store } from '../store/store';
@@ -7,7 +9,6 @@ import { DEFAULT_BACKOFF, planRetry, retryDelayMs, type BackoffPolicy } from './
 import { DEFAULT_COALESCE, digestKey, prepareDigest, type CoalesceOptions, type DigestState } from './coalesce';
 import { OutboxRecordSchema, withText, type OutboxEntry, type OutboxRecord } from './entry';
 import { classifyFailure } from './failure';
-import { keepLeaseAlive } from './lease-heartbeat';
 import { DONE_TTL_MS, doneKey, OUTBOX_KV } from './outbox';
 import { messagesWithin } from './pacer';
 import { CreatedItems, ITEM_CLAIM_TTL_MS } from './created-items';
@@ -89,9 +90,7 @@ export class OutboxSender {
   private readonly kv: KvSpace;
   private readonly items: CreatedItems;
   private readonly abort = new AbortController();
-  private readonly lanes: Promise<void>[] = [];
-  private readonly wakers = new Set<() => void>();
-  private stopping = false;
+  private readonly lanes: WorkerLanes;
 
   constructor(options: OutboxSenderOptions) {
     this.o = {
@@ -107,16 +106,22 @@ export class OutboxSender {
     this.coalesce = options.coalesce === false ? undefined : { ...DEFAULT_COALESCE, ...options.coalesce };
     this.kv = options.store.kv(OUTBOX_KV);
     this.items = new CreatedItems(options.store.claims, this.kv);
+    this.lanes = new WorkerLanes({
+      clock: this.o.clock,
+      lanes: this.o.lanes,
+      pollMs: this.o.pollMs,
+      take: () => this.runOnce(),
+      onError: (error) => this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: the store failed; trying again'),
+    });
   }
 
   start(): void {
-    if (this.lanes.length > 0 || this.stopping) return;
-    for (let i = 0; i < this.o.lanes; i += 1) this.lanes.push(this.lane());
+    this.lanes.start();
   }
 
   /** Look for work now (after an enqueue in this process). */
   wake(): void {
-    for (const wake of this.wakers) wake();
+    this.lanes.wake();
   }
 
   /**
@@ -124,9 +129,7 @@ export class OutboxSender {
    * aborted and the entries released (an aborted create is reconciled by whoever sends it next).
    */
   async stop(graceMs = 10_000): Promise<void> {
-    this.stopping = true;
-    this.wake();
-    const all = Promise.all(this.lanes);
+    const all = this.lanes.stop();
     let timer: TimerHandle | undefined;
     const grace = new Promise<void>((resolve) => (timer = this.o.clock.setTimeout(resolve, graceMs)));
     await Promise.race([all, grace]);
@@ -143,30 +146,6 @@ export class OutboxSender {
     return true;
   }
 
-  private async lane(): Promise<void> {
-    while (!this.stopping) {
-      let worked = false;
-      try {
-        worked = await this.runOnce();
-      } catch (error) {
-        this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: the store failed; trying again');
-      }
-      if (!worked && !this.stopping) await this.idle();
-    }
-  }
-
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.o.clock.clearTimeout(handle);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const handle = this.o.clock.setTimeout(done, this.o.pollMs);
-      this.wakers.add(done);
-    });
-  }
-
   private async process(lease: QueueLease): Promise<void> {
     const parsed = OutboxRecordSchema.safeParse(lease.payload);
     if (!parsed.success) {
@@ -179,7 +158,8 @@ export class OutboxSender {
       await this.o.store.outbox.deadLetter(lease, `deadline passed before it could be sent${lease.lastError ? `; last error: ${lease.lastError}` : ''}`);
       return;
     }
-    const stopBeat = keepLeaseAlive(this.o.store.outbox, this.o.clock, lease, this.o.leaseMs);
+    // a long send (pacing waits, uploads, a digest of many parts) keeps its lease: it runs out only when this process is gone
+    const stopBeat = keepAlive(this.o.clock, this.o.leaseMs / 3, () => this.o.store.outbox.extend(lease, this.o.leaseMs));
     try {
       const delivery = await this.deliver(lease, record);
       if (delivery.kind === 'drop') await this.o.store.outbox.deadLetter(lease, delivery.reason);

@@ -1,5 +1,6 @@
 import type { Logger } from '../log';
 import type { Clock } from '../clock';
+import { WorkerLanes } from '../clock/worker-lanes';
 import type { Inbox, InboxEntry, InboxItem } from '../store/inbox';
 import type { QueueLease } from '../store/queue';
 
@@ -29,10 +30,7 @@ export interface InboxWorkerOptions {
  */
 export class InboxWorker {
   private readonly o: Required<Omit<InboxWorkerOptions, 'inbox' | 'clock' | 'handle' | 'logger'>>;
-  private readonly lanes: Promise<void>[] = [];
-  private wakers: (() => void)[] = [];
-  private stopping = false;
-  private readonly idle = new AbortController();
+  private readonly lanes: WorkerLanes;
 
   constructor(private readonly options: InboxWorkerOptions) {
     this.o = {
@@ -42,50 +40,44 @@ export class InboxWorker {
       concurrency: options.concurrency ?? 4,
       pollMs: options.pollMs ?? 1_000,
     };
+    this.lanes = new WorkerLanes({
+      clock: options.clock,
+      lanes: this.o.concurrency,
+      pollMs: this.o.pollMs,
+      take: () => this.takeOne(),
+      onError: (error) => this.options.logger.error({ err: error }, 'inbox: reserve failed'),
+    });
   }
 
   start(): void {
-    // a lane catches its own failures; this only keeps a bug in one from being an unhandled rejection
-    for (let i = 0; i < this.o.concurrency; i++)
-      this.lanes.push(this.lane().catch((error: unknown) => this.options.logger.error({ err: error }, 'inbox: a lane stopped')));
+    this.lanes.start();
   }
 
   /** A delivery was accepted: an idle lane takes it at once. */
   wake(): void {
-    const wakers = this.wakers;
-    this.wakers = [];
-    for (const wake of wakers) wake();
+    this.lanes.wake();
   }
 
   /** Finishes what is running; what is not taken stays in the inbox for the next start. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.idle.abort();
-    this.wake();
-    await Promise.allSettled(this.lanes);
+    await this.lanes.stop();
   }
 
-  private async lane(): Promise<void> {
-    while (!this.stopping) {
-      const lease = await this.options.inbox.reserve(this.o.leaseMs).catch((error: unknown) => {
-        this.options.logger.error({ err: error }, 'inbox: reserve failed');
-        return null;
-      });
-      if (!lease) {
-        await this.waitForWork();
-        continue;
-      }
-      const item = lease.payload;
-      const log = this.options.logger.child({ delivery: item.deliveryId, bot: item.bot, tenant: item.tenant });
-      try {
-        const outcome = await this.options.handle(item);
-        await this.options.inbox.complete(lease);
-        log.debug({ outcome }, 'delivery handled');
-      } catch (error) {
-        // the store failing too must not end the lane: the lease runs out and the delivery comes back
-        await this.recordFailure(lease, log, error).catch((err: unknown) => log.error({ err }, 'inbox: could not record a failed delivery'));
-      }
+  /** Takes one delivery and handles it; false when none was due. */
+  private async takeOne(): Promise<boolean> {
+    const lease = await this.options.inbox.reserve(this.o.leaseMs);
+    if (!lease) return false;
+    const item = lease.payload;
+    const log = this.options.logger.child({ delivery: item.deliveryId, bot: item.bot, tenant: item.tenant });
+    try {
+      const outcome = await this.options.handle(item);
+      await this.options.inbox.complete(lease);
+      log.debug({ outcome }, 'delivery handled');
+    } catch (error) {
+      // the store failing too must not end the lane: the lease runs out and the delivery comes back
+      await this.recordFailure(lease, log, error).catch((err: unknown) => log.error({ err }, 'inbox: could not record a failed delivery'));
     }
+    return true;
   }
 
   private async recordFailure(lease: InboxLease, log: Logger, error: unknown): Promise<void> {
@@ -98,18 +90,5 @@ export class InboxWorker {
       log.warn({ err: error, attempts: lease.attempts, retryInMs: wait }, 'delivery failed: will retry');
       await this.options.inbox.retry(lease, this.options.clock.now() + wait, message);
     }
-  }
-
-  private async waitForWork(): Promise<void> {
-    // one timer per wait, cancelled when woken early, so a frozen test clock collects no stale timers
-    const wait = new AbortController();
-    const stop = (): void => wait.abort();
-    this.idle.signal.addEventListener('abort', stop, { once: true });
-    await new Promise<void>((resolve) => {
-      this.wakers.push(resolve);
-      this.options.clock.sleep(this.o.pollMs, wait.signal).then(resolve, resolve);
-    });
-    wait.abort();
-    this.idle.signal.removeEventListener('abort', stop);
   }
 }

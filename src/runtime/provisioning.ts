@@ -2,6 +2,7 @@ import { configuredIncomingSecretName } from '../bots/target-entry';
 import type { LoopGuard } from '../bots/loop-guard';
 import { provisionTenant, type ProvisionResult } from '../bots/provision/provisioner';
 import type { Clock } from '../clock';
+import { keepAlive } from '../clock/keep-alive';
 import { IntrabotError } from '../errors';
 import type { Store } from '../store/store';
 import type { Logger } from '../log';
@@ -87,13 +88,13 @@ async function asLeader(input: ProvisionAllInput, tenantId: string, run: () => P
   let told = false;
   while (performance.now() < deadline) {
     if (await input.store.claims.claim(key, PROVISION_LEASE_MS, { lock: true })) {
-      const renewal = keepClaim(input, key);
+      const stopRenewing = keepClaim(input, key);
       try {
         const result = await run();
         await kv.set(tenantId, { at: input.clock.now(), result: JSON.parse(JSON.stringify(result)) });
         return result;
       } finally {
-        renewal.stop();
+        stopRenewing();
         await input.store.claims.release(key);
       }
     }
@@ -107,25 +108,12 @@ async function asLeader(input: ProvisionAllInput, tenantId: string, run: () => P
 }
 
 /** Renews the provisioning claim on the clock while the work runs; a renewal that fails is logged, and the work goes on. */
-function keepClaim(input: ProvisionAllInput, key: string): { stop(): void } {
-  let stopped = false;
-  let timer = input.clock.setTimeout(renew, RENEW_EVERY_MS);
-  function renew(): void {
-    if (stopped) return;
-    input.store.claims
-      .renew(key, PROVISION_LEASE_MS)
-      .then((held) => {
-        if (!held) input.logger.warn({ claim: key }, 'provisioning: the claim ran out before it could be renewed; another replica may provision too');
-      })
-      .catch((err: unknown) => input.logger.warn({ err, claim: key }, 'provisioning: could not renew the claim'));
-    timer = input.clock.setTimeout(renew, RENEW_EVERY_MS);
-  }
-  return {
-    stop: () => {
-      stopped = true;
-      input.clock.clearTimeout(timer);
-    },
+function keepClaim(input: ProvisionAllInput, key: string): () => void {
+  const renew = async (): Promise<void> => {
+    if (!(await input.store.claims.renew(key, PROVISION_LEASE_MS)))
+      input.logger.warn({ claim: key }, 'provisioning: the claim ran out before it could be renewed; another replica may provision too');
   };
+  return keepAlive(input.clock, RENEW_EVERY_MS, renew, (err) => input.logger.warn({ err, claim: key }, 'provisioning: could not renew the claim'));
 }
 
 /** Incoming-webhook URLs given in configuration are secrets: kept encrypted, referenced by name. */

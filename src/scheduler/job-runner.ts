@@ -5,6 +5,7 @@ import type { JobRecords } from './job-records';
 import type { RunOutcome, RunRecord, RunTrigger } from './run-record';
 import { scheduleId, type ScheduleEntry } from './schedule-entry';
 import { JobAbortedError } from './scheduler-errors';
+import { keepAlive } from '../clock/keep-alive';
 import { TimeLimitError, withTimeLimit } from '../clock/time-limit';
 import { runningKey } from './slots';
 
@@ -131,7 +132,7 @@ export class JobRunner {
 
   private async execute(entry: RunnableJob, base: Omit<RunRecord, 'outcome'>, onProgress?: (text: string) => void): Promise<RunRecord> {
     const key = await this.save({ ...base, outcome: 'running' });
-    const lease = entry.overlap === 'skip' ? this.keepLease(entry) : undefined;
+    const stopLease = entry.overlap === 'skip' ? this.keepLease(entry) : undefined;
     try {
       const { outcome, error } = await this.attempt(entry, base, onProgress);
       const record: RunRecord = { ...base, outcome, finished: this.deps.clock.now(), ...(error === undefined ? {} : { error }) };
@@ -139,8 +140,8 @@ export class JobRunner {
       await this.save(record, key);
       return record;
     } finally {
-      lease?.stop();
-      if (lease) await this.deps.store.claims.release(runningKey(entry.tenant, entry.bot, entry.job)).catch(() => false);
+      stopLease?.();
+      if (stopLease) await this.deps.store.claims.release(runningKey(entry.tenant, entry.bot, entry.job)).catch(() => false);
     }
   }
 
@@ -168,21 +169,9 @@ export class JobRunner {
   }
 
   /** Renews the "running" claim while the job runs, so a long job keeps other replicas from overlapping. */
-  private keepLease(entry: RunnableJob): { stop(): void } {
+  private keepLease(entry: RunnableJob): () => void {
     const { clock, store, leaseMs } = this.deps;
-    let timer = clock.setTimeout(renew, leaseMs / 3);
-    let stopped = false;
-    function renew(): void {
-      if (stopped) return;
-      void store.claims.renew(runningKey(entry.tenant, entry.bot, entry.job), leaseMs).catch(() => false);
-      timer = clock.setTimeout(renew, leaseMs / 3);
-    }
-    return {
-      stop: () => {
-        stopped = true;
-        clock.clearTimeout(timer);
-      },
-    };
+    return keepAlive(clock, leaseMs / 3, () => store.claims.renew(runningKey(entry.tenant, entry.bot, entry.job), leaseMs));
   }
 
   /** Records a run; returns its key (the end of a run replaces its start), undefined when the store failed. */
