@@ -41,7 +41,6 @@ export interface DispatchDeps {
   state: AlertInputState;
   templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
-  onCreated?: (info: { tenant: string; bot: string; input: string; target: string; dedupeKey: string; id: string }) => void;
   logger: AlertLogger;
   /**
    * Why a target cannot receive messages (its wall is not on the tenant), or undefined. Answered from
@@ -112,8 +111,8 @@ async function planTarget(
   const engine = deps.templates(input.bot, tenant);
   const previous = state.targets[target] ?? { seq: 0, alerts: {} };
   const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
-  const known = forgetStale(previous.alerts, now, windowMs);
-  const { changes, next } = dedupeGroup(known, { ...group, alerts }, { now, retentionMs: windowMs });
+  // an alert not mentioned within the window is forgotten, so it counts as new when it comes back
+  const { changes, next } = dedupeGroup(previous.alerts, { ...group, alerts }, { now, retentionMs: windowMs });
   const refs = await deps.state.refs(
     tenant,
     input.bot,
@@ -130,15 +129,6 @@ async function planTarget(
     render: (kind, view) => renderMessage(engine, input.template, kind, view),
   };
   return { target, previous, next, messages: planTargetMessages(context, target, changes, refs) };
-}
-
-/**
- * The states seen within the window. `dedupeGroup` prunes old entries from what it returns but
- * still compares this notification's alerts with them, so an alert back after the window would
- * count as known; forgetting first makes it new, as the window promises.
- */
-function forgetStale(alerts: AlertStateMap, now: number, windowMs: number): AlertStateMap {
-  return Object.fromEntries(Object.entries(alerts).filter(([, entry]) => entry.seenAt >= now - windowMs));
 }
 
 /** `<template>/<kind>` of the input's own template base when it has one, else `alerts/<kind>`. */
@@ -183,9 +173,8 @@ async function queueMessage(deps: DispatchDeps, tenant: string, input: ResolvedA
     const dedupeKey = message.keys[index] as string;
     const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
     const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys } : {};
-    const { id } = await deps.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey });
+    await deps.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey });
     queued += 1;
-    deps.onCreated?.({ tenant, bot: input.bot, input: input.input, target: message.target, dedupeKey, id });
   }
   return queued;
 }

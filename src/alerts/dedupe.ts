@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { AlertStatusSchema, type Alert, type AlertGroup } from './alert';
 
 /**
- * What the caller keeps per fingerprint between notifications (in the store, per alert input).
- * `refs` is the caller's: e.g. the id of the post that reported the alert firing per target, so
- * the resolved notice can answer it. Dedupe carries it forward untouched.
+ * What the caller keeps per fingerprint between notifications (in the store, per alert input). The
+ * posts a resolution answers are kept apart, by ref (src/alerts/alert-input-state.ts).
  */
 export const AlertStateEntrySchema = z.object({
   status: AlertStatusSchema,
@@ -13,7 +12,6 @@ export const AlertStateEntrySchema = z.object({
   changedAt: z.number(),
   /** When a notification last mentioned this alert (ms, caller's clock). */
   seenAt: z.number(),
-  refs: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type AlertStateEntry = z.infer<typeof AlertStateEntrySchema>;
 
@@ -26,7 +24,7 @@ export type AlertChangeKind = 'new' | 'resolved' | 'refired';
 export interface AlertChange {
   kind: AlertChangeKind;
   alert: Alert;
-  /** The state before this notification (with the caller's `refs`), if the alert was known. */
+  /** The state before this notification, if the alert was known. */
   previous?: AlertStateEntry;
 }
 
@@ -84,8 +82,6 @@ function nextEntry(before: AlertStateEntry | undefined, alert: Alert, changed: b
     ...(startedAt !== undefined && { startedAt }),
     changedAt: changed || !before ? now : before.changedAt,
     seenAt: now,
-    // a new firing gets new posts: old refs would make its resolution answer an older incident
-    ...(before?.refs && !(changed && alert.status === 'firing') && { refs: before.refs }),
   };
 }
 
@@ -96,22 +92,4 @@ function pruned(previous: AlertStateMap, options: DedupeOptions): AlertStateMap 
     if (entry.seenAt >= horizon) kept[fingerprint] = entry;
   }
   return kept;
-}
-
-/**
- * Remember where an alert was posted (per target), so its resolution can answer that post: the
- * caller records the post id after sending a `new`/`refired` change, and reads it back from
- * `change.previous.refs[target]` when the `resolved` change comes. Pure: returns a new map.
- *
- * @example next = recordRef(next, alert.fingerprint, 'ops-wall', post.id);
- */
-export function recordRef(state: AlertStateMap, fingerprint: string, target: string, ref: string | number): AlertStateMap {
-  const entry = state[fingerprint];
-  if (!entry) return state;
-  return { ...state, [fingerprint]: { ...entry, refs: { ...entry.refs, [target]: ref } } };
-}
-
-/** The post a change should answer on `target`: set for a resolution of an alert posted there. */
-export function replyRef(change: AlertChange, target: string): string | number | undefined {
-  return change.kind === 'resolved' ? change.previous?.refs?.[target] : undefined;
 }

@@ -25,8 +25,6 @@ export interface AlertInputsOptions {
   /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
   templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
-  /** Told after each message part is queued. */
-  onCreated?: DispatchDeps['onCreated'];
   /** Why a target cannot receive messages, from what provisioning stored (see `DispatchDeps.targetProblem`). */
   targetProblem?: DispatchDeps['targetProblem'];
   logger: AlertLogger;
@@ -72,7 +70,6 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
     templates: options.templates,
     send: options.send,
     logger: options.logger,
-    ...(options.onCreated && { onCreated: options.onCreated }),
     ...(options.targetProblem && { targetProblem: options.targetProblem }),
   };
   const located = new WeakMap<FastifyRequest, Located>();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertGroup } from '../../src/alerts/alert';
 import { parseAlertmanager } from '../../src/alerts/adapters/alertmanager';
-import { dedupeGroup, recordRef, replyRef, type AlertStateMap } from '../../src/alerts/dedupe';
+import { dedupeGroup, type AlertStateMap } from '../../src/alerts/dedupe';
 import { fixture } from './load-fixture';
 
 const T0 = Date.parse('2026-08-20T09:10:00Z');
@@ -27,13 +27,12 @@ describe('dedupeGroup', () => {
     expect(repeat.next['5bb08dc1260ca0dd']).toMatchObject({ changedAt: T0, seenAt: T0 + 5 * MINUTE });
   });
 
-  it('reports firing → resolved with the previous state and its refs', () => {
+  it('reports firing → resolved with the previous state', () => {
     const first = dedupeGroup({}, firing(), { now: T0 });
-    const withRefs: AlertStateMap = { ...first.next, '5bb08dc1260ca0dd': { ...first.next['5bb08dc1260ca0dd']!, refs: { 'ops-wall': 4711 } } };
-    const { changes, next } = dedupeGroup(withRefs, resolved(), { now: T0 + 30 * MINUTE });
+    const { changes, next } = dedupeGroup(first.next, resolved(), { now: T0 + 30 * MINUTE });
     expect(changes.map((c) => c.kind)).toEqual(['resolved', 'resolved', 'resolved']);
-    expect(changes[0]?.previous).toMatchObject({ status: 'firing', refs: { 'ops-wall': 4711 } });
-    expect(next['5bb08dc1260ca0dd']).toMatchObject({ status: 'resolved', changedAt: T0 + 30 * MINUTE, refs: { 'ops-wall': 4711 } });
+    expect(changes[0]?.previous).toMatchObject({ status: 'firing' });
+    expect(next['5bb08dc1260ca0dd']).toMatchObject({ status: 'resolved', changedAt: T0 + 30 * MINUTE });
   });
 
   it('reports only the alert whose state changed when the rest of the group repeats', () => {
@@ -76,37 +75,5 @@ describe('dedupeGroup', () => {
     const previous: AlertStateMap = {};
     dedupeGroup(previous, firing(), { now: T0 });
     expect(previous).toEqual({});
-  });
-});
-
-describe('recordRef / replyRef', () => {
-  it('answers the post that reported the alert firing on that target only', () => {
-    const first = dedupeGroup({}, firing(), { now: T0 });
-    const posted = recordRef(first.next, '5bb08dc1260ca0dd', 'ops-wall', 4711);
-    const { changes } = dedupeGroup(posted, resolved(), { now: T0 + 30 * MINUTE });
-    expect(replyRef(changes[0]!, 'ops-wall')).toBe(4711);
-    expect(replyRef(changes[0]!, 'oncall-chat')).toBeUndefined();
-    expect(replyRef(changes[1]!, 'ops-wall')).toBeUndefined();
-  });
-
-  it('drops the old post when the alert fires again, so its next resolution does not answer it', () => {
-    const first = dedupeGroup({}, firing(), { now: T0 });
-    const posted = recordRef(first.next, '5bb08dc1260ca0dd', 'ops-wall', 4711);
-    const second = dedupeGroup(posted, resolved(), { now: T0 + 30 * MINUTE });
-    const third = dedupeGroup(second.next, firing(), { now: T0 + 60 * MINUTE });
-    expect(third.next['5bb08dc1260ca0dd']).not.toHaveProperty('refs');
-    expect(recordRef(third.next, 'unknown', 'ops-wall', 1)).toBe(third.next);
-  });
-});
-
-describe('dedupeGroup retention', () => {
-  it('reports an alert again when it comes back after its state expired', async () => {
-    const { parseAlerts } = await import('../../src/alerts');
-    const { readFileSync } = await import('node:fs');
-    const group = parseAlerts('alertmanager', JSON.parse(readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8')))[0]!;
-    const first = dedupeGroup({}, group, { now: 0, retentionMs: 1_000 });
-    const again = dedupeGroup(first.next, group, { now: 5_000, retentionMs: 1_000 });
-    expect(again.changes.map((c) => c.kind)).toEqual(first.changes.map((c) => c.kind));
-    expect(again.changes.length).toBeGreaterThan(0);
   });
 });
