@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient } from '../src/api/create-api-client';
 import type { RateLimiter } from '../src/api/rate-limiter';
 import { OUTBOX_PACE } from '../src/outbox/send-client';
-import { SharedRateLimiter } from '../src/outbox/shared-rate-limiter';
+import { SharedRateLimiter } from '../src/api/shared-rate-limiter';
 import { openStore, type StoreConfig } from '../src/store';
 import { warpClock, type WarpParams } from './lib/warp-clock';
 

@@ -36,7 +36,7 @@ export interface AlertLogger {
   error(details: Record<string, unknown>, message: string): void;
 }
 
-export interface DispatchDeps {
+export interface AlertDispatchDeps {
   clock: Clock;
   state: AlertInputState;
   templates: (bot: string, tenant: string) => TemplateEngine;
@@ -63,7 +63,7 @@ interface TargetPlan {
  * exist is skipped (its alerts keep their state too) and, once the others are queued, reported with
  * `AlertTargetMissingError`. Answers the number of messages (parts) queued.
  */
-export async function dispatchGroup(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, group: AlertGroup): Promise<number> {
+export async function dispatchGroup(deps: AlertDispatchDeps, tenant: string, input: ResolvedAlertInput, group: AlertGroup): Promise<number> {
   const key = groupStateKey(input.input, group.groupKey);
   return deps.state.exclusive(tenant, input.bot, key, async () => {
     const state = await deps.state.load(tenant, input.bot, key);
@@ -77,7 +77,7 @@ export async function dispatchGroup(deps: DispatchDeps, tenant: string, input: R
 }
 
 async function planGroup(
-  deps: DispatchDeps,
+  deps: AlertDispatchDeps,
   tenant: string,
   input: ResolvedAlertInput,
   group: AlertGroup,
@@ -100,7 +100,7 @@ async function planGroup(
 
 /** Dedupe the target's alerts against what it was last sent, and plan the messages of what changed. */
 async function planTarget(
-  deps: DispatchDeps,
+  deps: AlertDispatchDeps,
   tenant: string,
   input: ResolvedAlertInput,
   group: AlertGroup,
@@ -148,7 +148,7 @@ interface QueueOutcome {
 }
 
 /** Sends in order and stops at the first failure: the outbox is likely down, and order matters. */
-async function queueAll(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[]): Promise<QueueOutcome> {
+async function queueAll(deps: AlertDispatchDeps, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[]): Promise<QueueOutcome> {
   const messages = plans.flatMap((plan) => plan.messages);
   const outcome: QueueOutcome = { queued: 0, unsent: new Set() };
   for (const message of messages) {
@@ -167,7 +167,7 @@ async function queueAll(deps: DispatchDeps, tenant: string, input: ResolvedAlert
   return outcome;
 }
 
-async function queueMessage(deps: DispatchDeps, tenant: string, input: ResolvedAlertInput, message: PlannedMessage): Promise<number> {
+async function queueMessage(deps: AlertDispatchDeps, tenant: string, input: ResolvedAlertInput, message: PlannedMessage): Promise<number> {
   let queued = 0;
   for (const [index, text] of message.parts.entries()) {
     const dedupeKey = message.keys[index] as string;

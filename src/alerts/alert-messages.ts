@@ -2,7 +2,7 @@ import type { AlertGroup } from './alert';
 import type { AlertChange } from './dedupe';
 import { messageView, type AlertMessageView } from './alert-view';
 import { hashOf } from './alert-input-state';
-import { splitMessage } from './split';
+import { splitMessage } from '../templates/split-message';
 
 /** Which default template a message uses. */
 export type AlertTemplateKind = 'firing' | 'resolved' | 'digest';

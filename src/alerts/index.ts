@@ -7,7 +7,6 @@ export { interpolate } from './interpolate';
 export * from './adapters';
 export * from './dedupe';
 export * from './routing';
-export * from './split';
 export * from './sanitize';
 export * from './input-route';
 export * from './alert-input';

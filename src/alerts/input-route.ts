@@ -7,7 +7,7 @@ import { parseAlerts } from './adapters/parse-alerts';
 import type { AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
 import { AlertInputState } from './alert-input-state';
-import { dispatchGroup, type AlertLogger, type AlertSend, type DispatchDeps } from './alert-dispatch';
+import { dispatchGroup, type AlertLogger, type AlertSend, type AlertDispatchDeps } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
 import { AlertTargetMissingError } from './input-errors';
@@ -25,8 +25,8 @@ export interface AlertInputsOptions {
   /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
   templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
-  /** Why a target cannot receive messages, from what provisioning stored (see `DispatchDeps.targetProblem`). */
-  targetProblem?: DispatchDeps['targetProblem'];
+  /** Why a target cannot receive messages, from what provisioning stored (see `AlertDispatchDeps.targetProblem`). */
+  targetProblem?: AlertDispatchDeps['targetProblem'];
   logger: AlertLogger;
   /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. Default `default`. */
   defaultTenant?: string;
@@ -64,7 +64,7 @@ interface AlertParams {
  */
 export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): AlertInputsHandle {
   const state = options.state ?? new AlertInputState(options.store);
-  const deps: DispatchDeps = {
+  const deps: AlertDispatchDeps = {
     clock: options.clock,
     state,
     templates: options.templates,

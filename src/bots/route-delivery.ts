@@ -1,6 +1,6 @@
 import type { Envelope } from '../webhooks/envelope';
 import { isEventName, isReportName } from '../webhooks/events';
-import type { ReplySource } from './bot-context';
+import type { ReplySource } from './create-bot-context';
 import { formatHelp, parseCommand, suggest } from './commands';
 import type { AnyBotDefinition, BotEvent, CommandInvocation, DefinedCommand, ReportDelivery } from './define-bot';
 import type { BotManifest } from './manifest';

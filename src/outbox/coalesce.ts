@@ -1,4 +1,4 @@
-import { splitMessage } from '../alerts/split';
+import { splitMessage } from '../templates/split-message';
 import type { KvSpace } from '../store/kv';
 import type { OutboxQueue, QueueLease } from '../store/queue';
 import { mergeableText, OutboxRecordSchema, sameChannel, type OutboxRecord } from './entry';

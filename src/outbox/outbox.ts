@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AnnouncementCreateSchema } from '../api/schemas/announcement';
 import { AwardCreateSchema } from '../api/schemas/award';
-import { endpoints } from '../api/schemas/endpoints';
+import { endpointById } from '../api/schemas/endpoints';
 import type { AnyEndpoint } from '../api/schemas/endpoint';
 import { EventCreateSchema } from '../api/schemas/event';
 import { INCOMING_PAYLOAD_SCHEMAS } from '../api/schemas/incoming-webhook';
@@ -144,9 +144,4 @@ function checkBody(entry: OutboxEntry): void {
     default:
       return;
   }
-}
-
-/** An endpoint of the catalog by id. */
-export function endpointById(id: string): AnyEndpoint | undefined {
-  return Object.hasOwn(endpoints, id) ? (endpoints as Record<string, AnyEndpoint>)[id] : undefined;
 }

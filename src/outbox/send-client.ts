@@ -27,7 +27,7 @@ export interface LooseCall {
  * The outbox's sends (posts, comments, messages, incoming-webhook calls, uploads, and the reads of a
  * reconcile) are spread at least one spacing apart per token and per incoming webhook even after a quiet
  * minute: a storm must not go out half a minute's worth at once (issue #12, defect 11). The runtime's
- * other calls may still burst on a quiet budget (src/outbox/pacer.ts).
+ * other calls may still burst on a quiet budget (src/api/pacing.ts).
  */
 export const OUTBOX_PACE: Pace = 'spread';
 

@@ -5,68 +5,18 @@ import type { KvSpace } from '../store/kv';
 import type { QueueLease } from '../store/queue';
 import type { Store } from '../store/store';
 import { attemptKey, forgetEntry, readNote, writeNote } from './attempt-note';
-import { DEFAULT_BACKOFF, planRetry, retryDelayMs, type BackoffPolicy } from './backoff';
+import { classifyFailure, DEFAULT_BACKOFF, planRetry, retryDelayMs, type BackoffPolicy } from './retry-plan';
 import { DEFAULT_COALESCE, digestKey, prepareDigest, type CoalesceOptions, type DigestState } from './coalesce';
 import { OutboxRecordSchema, withText, type OutboxEntry, type OutboxRecord } from './entry';
-import { classifyFailure } from './failure';
 import { DONE_TTL_MS, doneKey, OUTBOX_KV } from './outbox';
-import { messagesWithin } from './pacer';
+import { messagesWithin } from '../api/pacing';
 import { CreatedItems, ITEM_CLAIM_TTL_MS } from './created-items';
 import { RECONCILE_SKEW_MS, reconcileEntry } from './reconcile';
 import type { SendClient } from './send-client';
 import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
-/** Called after content is created, so the loop guard ignores the events it causes (src/bots/loop-guard.ts). */
-/** What an entry created on the platform, told to `onCreated`. */
-export interface CreatedByEntry {
-  tenant: string;
-  kind: 'post' | 'comment';
-  id: number;
-  /** The outbox entry that created it (the id `Outbox.enqueue` answered). */
-  entryId: string;
-  tokenUser?: TokenUser;
-  /** A post of an alert input's firing message: its bot and the refs of the alerts it reported. */
-  alert?: { bot: string; refs: string[] };
-}
-
-export interface OutboxHooks {
-  /** A post or comment an entry created (loop prevention learns it; an alert's post is recorded for its resolution). */
-  onCreated?(input: CreatedByEntry): Promise<void> | void;
-  onSentText?(input: { tenant: string; text: string }): Promise<void> | void;
-}
-
-export interface SenderLogger {
-  warn?(details: Record<string, unknown>, message: string): void;
-}
-
-export interface OutboxSenderOptions {
-  store: Pick<Store, 'outbox' | 'kv' | 'secrets' | 'claims'>;
-  clock: Clock;
-  /** The client of a tenant (an `ApiClient` with the shared limiter); undefined for an unknown tenant. */
-  clientFor: (tenant: string) => SendClient | undefined;
-  /** Concurrent lanes (entries of different targets in flight at once). Default 4. */
-  lanes?: number;
-  /** How long a taken entry is held before another replica may take it; kept alive while sending. Default 60 s. */
-  leaseMs?: number;
-  /** How often an idle lane looks for due entries. Default 500 ms. */
-  pollMs?: number;
-  backoff?: BackoffPolicy;
-  /** The least wait before reconciling an uncertain create (the platform may still be working on it). Default 30 s. */
-  uncertainDelayMs?: number;
-  /** `false` turns coalescing off. */
-  coalesce?: Partial<CoalesceOptions> | false;
-  /** Messages per minute a target may send (for coalescing). Default 60 (spec: Limits). */
-  limitPerMinute?: (target: string) => number;
-  hooks?: OutboxHooks;
-  logger?: SenderLogger;
-  random?: () => number;
-  /**
-   * Fills in what an entry left for send time (its bot's user, unknown while provisioning had not
-   * finished; a wall known by name only) and answers the entry to send; a throw counts as a failed
-   * attempt (retried, or dead-lettered for a refusal).
-   */
-  resolve?: (entry: OutboxEntry) => Promise<OutboxEntry>;
-}
+export type { CreatedByEntry, OutboxHooks, OutboxSenderOptions, SenderLogger } from './sender-options';
+import type { OutboxSenderOptions } from './sender-options';
 
 type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
 

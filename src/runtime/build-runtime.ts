@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { loadBots } from '../bots/registry';
 import type { Clock } from '../clock';
-import { SharedRateLimiter } from '../outbox/shared-rate-limiter';
+import { SharedRateLimiter } from '../api/shared-rate-limiter';
 import type { Store } from '../store/store';
 import { AlertActivity } from './alert-activity';
 import { BackgroundWork } from './background';

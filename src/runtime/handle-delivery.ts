@@ -1,5 +1,5 @@
 import type { LoopGuard } from '../bots/loop-guard';
-import type { ReplySource } from '../bots/bot-context';
+import type { ReplySource } from '../bots/create-bot-context';
 import { checkPermission, type CommandUser } from '../bots/commands';
 import type { BotContext } from '../bots/context';
 import type { AnyBotDefinition } from '../bots/define-bot';

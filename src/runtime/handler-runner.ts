@@ -1,4 +1,4 @@
-import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../bots/bot-context';
+import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../bots/create-bot-context';
 import { botLogger } from '../bots/bot-logger';
 import type { BotContext } from '../bots/context';
 import { ANY_JOB } from '../bots/define-bot';

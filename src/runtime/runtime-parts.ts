@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BotRegistry } from '../bots/registry';
 import type { Clock } from '../clock';
-import type { SharedRateLimiter } from '../outbox/shared-rate-limiter';
+import type { SharedRateLimiter } from '../api/shared-rate-limiter';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Store } from '../store/store';
 import type { AlertActivity } from './alert-activity';

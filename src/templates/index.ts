@@ -4,3 +4,4 @@ export * from './helpers';
 export * from './date-format';
 export * from './text-format';
 export * from './plain';
+export * from './split-message';

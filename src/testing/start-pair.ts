@@ -8,7 +8,7 @@ import { createSandbox, type Sandbox } from '../sandbox/sandbox';
 import type { RunRecord } from '../scheduler/run-record';
 import type { Store } from '../store/store';
 import type { SeedName } from '../sandbox/module';
-import { botStore } from '../bots/bot-context';
+import { botStore } from '../bots/create-bot-context';
 import type { BotStore } from '../bots/context';
 import type { SeedRefs } from '../sandbox/seed/seed-refs';
 import { SandboxControl } from './sandbox-control';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AlertSendMessage } from '../../src/alerts/alert-dispatch';
-import { stripPartNumber } from '../../src/alerts/split';
+import { stripPartNumber } from '../../src/templates/split-message';
 import { fixture } from './load-fixture';
 import { harness, post, textsTo } from './input-route-harness';
 

@@ -5,7 +5,7 @@ import { ApiClient } from '../../src/api/client';
 import { AdjustableClock, type Clock } from '../../src/clock';
 import { Outbox } from '../../src/outbox/outbox';
 import { OutboxSender, type OutboxSenderOptions } from '../../src/outbox/sender';
-import { SharedRateLimiter } from '../../src/outbox/shared-rate-limiter';
+import { SharedRateLimiter } from '../../src/api/shared-rate-limiter';
 import { POSTS_KIND, type PostRecord } from '../../src/sandbox/routes/posts/records';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { openStore, type Store, type StoreConfig } from '../../src/store';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pace } from '../../src/api/rate-limiter';
 import { AdjustableClock } from '../../src/clock';
-import { DEFAULT_PACING, pacedWindow } from '../../src/outbox/pacer';
-import { SharedRateLimiter } from '../../src/outbox/shared-rate-limiter';
+import { DEFAULT_PACING, pacedWindow } from '../../src/api/pacing';
+import { SharedRateLimiter } from '../../src/api/shared-rate-limiter';
 import { openStore, type Store, type StoreConfig } from '../../src/store';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
 import { fullestWindow, gapsOf, recordGrants } from './pacing-grants';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProvisionResult } from '../../src/bots/provision/provisioner';
 import type { WallNames } from '../../src/bots/provision/wall-names';
 import { InvalidInputError } from '../../src/errors';
-import { classifyFailure } from '../../src/outbox/failure';
+import { classifyFailure } from '../../src/outbox/retry-plan';
 import { BotUserPendingError, entryResolver } from '../../src/runtime/resolve-entry';
 
 const provisioned: ProvisionResult = {

@@ -1,4 +1,4 @@
-import type { EntrySink } from '../../bots/bot-context';
+import type { EntrySink } from '../../bots/create-bot-context';
 import type { OutboxEntry, OutboxEntryInput } from '../../outbox/entry';
 import { parseEntry } from '../../outbox/outbox';
 

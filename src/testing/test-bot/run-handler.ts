@@ -1,4 +1,4 @@
-import type { ReplySource } from '../../bots/bot-context';
+import type { ReplySource } from '../../bots/create-bot-context';
 import type { CommandUser } from '../../bots/commands';
 import type { BotContext } from '../../bots/context';
 import { ANY_JOB, type AnyBotDefinition } from '../../bots/define-bot';

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createBotContext, botStore, type ReplySource } from '../../bots/bot-context';
+import { createBotContext, botStore, type ReplySource } from '../../bots/create-bot-context';
 import type { BotContext, BotLogger, BotStore } from '../../bots/context';
 import type { DeliveryOutcome } from '../../runtime/handle-delivery';
 import { LoopGuard } from '../../bots/loop-guard';

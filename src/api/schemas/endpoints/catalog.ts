@@ -44,3 +44,8 @@ export type EndpointId = keyof Endpoints;
 
 /** The same endpoints as a list, in catalogue order. */
 export const endpointList: readonly AnyEndpoint[] = Object.values(endpoints);
+
+/** An endpoint of the catalog by its id (`'posts.create'`), or undefined for an id it does not have. */
+export function endpointById(id: string): AnyEndpoint | undefined {
+  return Object.hasOwn(endpoints, id) ? (endpoints as Record<string, AnyEndpoint>)[id] : undefined;
+}

@@ -1,4 +1,4 @@
-import type { Pace } from '../api/rate-limiter';
+import type { Pace } from './rate-limiter';
 import type { RateWindow } from '../store/rate-budget';
 
 /**

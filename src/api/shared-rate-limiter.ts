@@ -1,8 +1,8 @@
-import type { RateBudget } from '../api/rate-headers';
-import type { AcquireOptions, Pace, RateLimiter } from '../api/rate-limiter';
+import type { RateBudget } from './rate-headers';
+import type { AcquireOptions, Pace, RateLimiter } from './rate-limiter';
 import type { Clock } from '../clock';
 import type { SharedRateBudget } from '../store/rate-budget';
-import { DEFAULT_PACING, pacedWindow, type PacingOptions } from './pacer';
+import { DEFAULT_PACING, pacedWindow, type PacingOptions } from './pacing';
 
 export interface SharedRateLimiterOptions {
   rate: SharedRateBudget;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, DEFAULT_BACKOFF, planRetry, rateLimitedBackoffMs, retryDelayMs } from '../../src/outbox/backoff';
+import { backoffMs, DEFAULT_BACKOFF, planRetry, rateLimitedBackoffMs, retryDelayMs } from '../../src/outbox/retry-plan';
 
 describe('backoffMs', () => {
   const policy = { baseMs: 1_000, maxMs: 60_000 };

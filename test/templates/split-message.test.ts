@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { graphemesOf, measure, splitMessage, stripPartNumber } from '../../src/alerts/split';
+import { graphemesOf, measure, splitMessage, stripPartNumber } from '../../src/templates/split-message';
 import { InvalidInputError } from '../../src/errors';
-import { fixture } from './load-fixture';
+import { fixture } from '../alerts/load-fixture';
 
 /** A small deterministic PRNG so the property test is repeatable (mulberry32). */
 function random(seed: number): () => number {

@@ -9,7 +9,7 @@ import {
   UncertainWriteError,
 } from '../../src/api/errors';
 import { InvalidInputError } from '../../src/errors';
-import { classifyFailure } from '../../src/outbox/failure';
+import { classifyFailure } from '../../src/outbox/retry-plan';
 
 const at = { method: 'POST', path: '/api/open/v1/walls/1/posts' };
 

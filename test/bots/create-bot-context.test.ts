@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createServer } from 'node:http';
-import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../../src/bots/bot-context';
+import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../../src/bots/create-bot-context';
 import { WallNotFoundError } from '../../src/bots/provision/wall-names';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import type { EnqueueOptions } from '../../src/outbox/outbox';

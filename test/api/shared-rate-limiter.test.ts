@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
-import { SharedRateLimiter } from '../../src/outbox/shared-rate-limiter';
-import { openTempStore, type TestStore } from './helpers';
+import { SharedRateLimiter } from '../../src/api/shared-rate-limiter';
+import { openTempStore, type TestStore } from '../outbox/helpers';
 
 let temp: TestStore | undefined;
 afterEach(async () => {

@@ -1,0 +1,60 @@
+import type { Clock } from '../clock';
+import type { Store } from '../store/store';
+import type { CoalesceOptions } from './coalesce';
+import type { OutboxEntry } from './entry';
+import type { BackoffPolicy } from './retry-plan';
+import type { SendClient } from './send-client';
+import type { TokenUser } from './send-entry';
+
+/* What an OutboxSender is built from: its store, clock and clients, its tuning, and the hooks it calls. */
+
+/** What an entry created on the platform, told to `onCreated`. */
+export interface CreatedByEntry {
+  tenant: string;
+  kind: 'post' | 'comment';
+  id: number;
+  /** The outbox entry that created it (the id `Outbox.enqueue` answered). */
+  entryId: string;
+  tokenUser?: TokenUser;
+  /** A post of an alert input's firing message: its bot and the refs of the alerts it reported. */
+  alert?: { bot: string; refs: string[] };
+}
+
+export interface OutboxHooks {
+  /** A post or comment an entry created (loop prevention learns it; an alert's post is recorded for its resolution). */
+  onCreated?(input: CreatedByEntry): Promise<void> | void;
+  onSentText?(input: { tenant: string; text: string }): Promise<void> | void;
+}
+
+export interface SenderLogger {
+  warn?(details: Record<string, unknown>, message: string): void;
+}
+
+export interface OutboxSenderOptions {
+  store: Pick<Store, 'outbox' | 'kv' | 'secrets' | 'claims'>;
+  clock: Clock;
+  /** The client of a tenant (an `ApiClient` with the shared limiter); undefined for an unknown tenant. */
+  clientFor: (tenant: string) => SendClient | undefined;
+  /** Concurrent lanes (entries of different targets in flight at once). Default 4. */
+  lanes?: number;
+  /** How long a taken entry is held before another replica may take it; kept alive while sending. Default 60 s. */
+  leaseMs?: number;
+  /** How often an idle lane looks for due entries. Default 500 ms. */
+  pollMs?: number;
+  backoff?: BackoffPolicy;
+  /** The least wait before reconciling an uncertain create (the platform may still be working on it). Default 30 s. */
+  uncertainDelayMs?: number;
+  /** `false` turns coalescing off. */
+  coalesce?: Partial<CoalesceOptions> | false;
+  /** Messages per minute a target may send (for coalescing). Default 60 (spec: Limits). */
+  limitPerMinute?: (target: string) => number;
+  hooks?: OutboxHooks;
+  logger?: SenderLogger;
+  random?: () => number;
+  /**
+   * Fills in what an entry left for send time (its bot's user, unknown while provisioning had not
+   * finished; a wall known by name only) and answers the entry to send; a throw counts as a failed
+   * attempt (retried, or dead-lettered for a refusal).
+   */
+  resolve?: (entry: OutboxEntry) => Promise<OutboxEntry>;
+}
