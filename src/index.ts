@@ -38,6 +38,10 @@ export type {
 } from './bots/context';
 export { CronSchema, DurationSchema, SlugSchema, TimezoneSchema } from './bots/manifest-parts';
 
+// middleware: around every handler run (docs/middleware.md)
+export { defineLocal, type HandlerInput, type LocalKey, type Middleware, type Next } from './bots/middleware';
+export { cooldown, type CooldownOptions } from './bots/cooldown';
+
 // events and reports as handlers receive them
 export { EVENT_NAMES, REPORT_NAMES } from './webhooks/events';
 export type { EventName, ReportName } from './webhooks/events';

@@ -172,4 +172,9 @@ export interface BotContext<Config = Record<string, unknown>> {
   readonly bot: { name: string; userId: number | undefined };
   /** Aborted when the handler runs past its time limit or the runtime stops. */
   readonly signal: AbortSignal;
+  /**
+   * What middleware left for the steps and the handler after it, for this run only; read and write it
+   * typed through a `defineLocal` key (docs/middleware.md).
+   */
+  readonly locals: Record<string, unknown>;
 }

@@ -177,6 +177,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     tenant: { id: tenant.id, timezone: tenant.timezone, locale: tenant.locale ?? 'en' },
     bot: { name: bot.name, userId: bot.userId },
     signal: deps.signal,
+    locals: {},
   };
 }
 

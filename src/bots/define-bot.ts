@@ -7,6 +7,7 @@ import type { ReportPayloadOf } from '../webhooks/report';
 import { CommandArgSchema, CommandPermissionsSchema, type CommandArg, type CommandPermissions } from './commands/command-spec';
 import type { ParsedCommand } from './commands/parse-command';
 import type { BotContext } from './context';
+import type { Middleware } from './middleware';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -89,6 +90,14 @@ export interface BotDefinitionInput<S extends z.ZodType | undefined> {
    */
   jobs?: Record<string, JobHandler<ConfigOf<S>>>;
   reports?: { [R in ReportName]?: ReportHandler<R, ConfigOf<S>> };
+  /**
+   * Middleware around every event handler, command, job and report of this bot, first outermost, inside
+   * the runtime-wide list (`buildRuntime({ middleware })`). See docs/middleware.md.
+   *
+   * @example
+   * use: [cooldown({ per: '30s' })]
+   */
+  use?: Middleware<ConfigOf<S>>[];
 }
 
 export interface BotDefinition<C = Record<string, unknown>> {
@@ -97,6 +106,8 @@ export interface BotDefinition<C = Record<string, unknown>> {
   readonly commands: Readonly<Record<string, DefinedCommand<C>>>;
   readonly jobs: Readonly<Record<string, JobHandler<C>>>;
   readonly reports: { readonly [R in ReportName]?: ReportHandler<R, C> };
+  /** The bot's own middleware, first outermost. */
+  readonly use: readonly Middleware<C>[];
   /** Parses the manifest's `config`; throws `InvalidInputError` naming `config.<field>`. */
   parseConfig(raw: unknown): C;
 }
@@ -141,6 +152,7 @@ const DefinitionInputSchema = z.strictObject({
     .optional(),
   jobs: z.record(HandlerNameSchema.or(z.literal(ANY_JOB)), FunctionSchema).optional(),
   reports: z.record(z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'expected a report name such as todoliststats.daily'), FunctionSchema).optional(),
+  use: z.array(FunctionSchema).optional(),
 });
 
 /**
@@ -176,6 +188,7 @@ export function defineBot<S extends z.ZodType | undefined = undefined>(input: Bo
     commands: normalizeCommands(input.commands ?? {}),
     jobs: { ...input.jobs },
     reports: { ...input.reports },
+    use: Object.freeze([...(input.use ?? [])]),
     parseConfig: (raw: unknown): ConfigOf<S> =>
       (schema ? parseOrThrow(schema, raw ?? {}, 'config') : { ...(raw as Record<string, unknown> | undefined) }) as ConfigOf<S>,
   });

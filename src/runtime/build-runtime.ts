@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
+import type { Middleware } from '../bots/middleware';
 import { loadBots } from '../bots/registry';
 import type { Clock } from '../clock';
 import { SharedRateLimiter } from '../api/shared-rate-limiter';
@@ -53,6 +54,11 @@ export interface RuntimeDeps {
   poll?: { intervalMs: number };
   /** An existing Fastify app to serve the runtime's routes from (one encapsulated scope); see `intrabotPlugin`. */
   app?: FastifyInstance;
+  /**
+   * Middleware around every bot's event handlers, commands, jobs and reports, first outermost, outside
+   * each bot's own `use` (docs/middleware.md).
+   */
+  middleware?: readonly Middleware[];
 }
 
 const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
@@ -81,7 +87,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
   const handlerTimeoutMs = deps.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
-  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs });
+  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware: deps.middleware });
   const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10 });
 
   const alertActivity = new AlertActivity(clock, config.tenants[0]!.id);

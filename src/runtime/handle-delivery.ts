@@ -3,6 +3,7 @@ import type { ReplySource } from '../bots/create-bot-context';
 import { checkPermission, type CommandUser } from '../bots/commands';
 import type { BotContext } from '../bots/context';
 import type { AnyBotDefinition } from '../bots/define-bot';
+import { runThrough, type HandlerInput, type Middleware } from '../bots/middleware';
 import type { BotManifest } from '../bots/manifest';
 import { loopCheckApplies, routeDelivery, type Route } from '../bots/route-delivery';
 import type { InboxItem } from '../store/inbox';
@@ -20,6 +21,8 @@ export interface RouteExecutor {
   run(what: string, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource | undefined): Promise<void>;
   /** The full user (groups, managers) for a command's permissions; the event carries only id and name. */
   fetchUser(id: number): Promise<CommandUser>;
+  /** The runtime-wide middleware, around the bot's own (`defineBot({ use })`). */
+  middleware?: readonly Middleware[] | undefined;
 }
 
 /** One delivery for one bot, past its deployment: what `deliverToBot` needs. */
@@ -59,6 +62,7 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem)
   const executor: RouteExecutor = {
     run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log }),
     fetchUser: async (id) => (await deployment.tenant.api.users.get(id)) as CommandUser,
+    middleware: deps.runner.middleware,
   };
   const { definition } = deployment.bot;
   const outcome = await deliverToBot(
@@ -88,30 +92,48 @@ async function loopVerdict(delivery: BotDelivery): Promise<string | undefined> {
   return verdict.ignore ? verdict.reason : undefined;
 }
 
-/** Runs what the route names with the bot's handler; a command's permissions are checked first, against the full user. */
+/**
+ * Runs what the route names with the bot's handler, through the middleware (the runtime's, then the bot's);
+ * a command's permissions are checked first, against the full user, and a refusal's answer goes through
+ * the middleware as the command would.
+ */
 async function runRoute(executor: RouteExecutor, definition: AnyBotDefinition, route: Route): Promise<DeliveryOutcome> {
+  const chain = [...(executor.middleware ?? []), ...definition.use];
+  const run = (what: string, input: HandlerInput, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource | undefined): Promise<void> =>
+    executor.run(what, (ctx) => runThrough(chain, input, ctx, () => fn(ctx)), source);
   switch (route.kind) {
     case 'ignored':
       return { status: 'ignored', reason: route.reason };
     case 'report':
-      await executor.run(route.what, (ctx) => definition.reports[route.report.name]!(route.report as never, ctx), undefined);
+      await run(
+        route.what,
+        { kind: 'report', what: route.what, report: route.report },
+        (ctx) => definition.reports[route.report.name]!(route.report as never, ctx),
+        undefined,
+      );
       break;
     case 'event':
-      await executor.run(route.what, (ctx) => definition.on[route.event.name]!(route.event as never, ctx), route.source);
+      await run(
+        route.what,
+        { kind: 'event', what: route.what, event: route.event },
+        (ctx) => definition.on[route.event.name]!(route.event as never, ctx),
+        route.source,
+      );
       break;
     case 'help':
     case 'unknown':
-      await executor.run(route.what, (ctx) => ctx.reply(route.text), route.source);
+      await run(route.what, { kind: route.kind, what: route.what, text: route.text }, (ctx) => ctx.reply(route.text), route.source);
       break;
     case 'command': {
+      const input: HandlerInput = { kind: 'command', what: route.what, command: route.invocation };
       if (route.command.permissions) {
         const verdict = checkPermission(route.command, await executor.fetchUser(route.invocation.user.id));
         if (!verdict.ok) {
-          await executor.run('permission refused', (ctx) => ctx.reply(verdict.reason), route.source);
+          await run('permission refused', input, (ctx) => ctx.reply(verdict.reason), route.source);
           return { status: 'handled', what: `refused ${route.what}` };
         }
       }
-      await executor.run(route.what, (ctx) => route.command.run(route.invocation, ctx), route.source);
+      await run(route.what, input, (ctx) => route.command.run(route.invocation, ctx), route.source);
       break;
     }
   }

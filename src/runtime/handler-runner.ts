@@ -2,6 +2,7 @@ import { createBotContext, type EntrySink, type ReplySource, type WallRef } from
 import { botLogger } from '../bots/bot-logger';
 import type { BotContext } from '../bots/context';
 import { ANY_JOB } from '../bots/define-bot';
+import { runThrough, type Middleware } from '../bots/middleware';
 import { WallNotFoundError } from '../bots/provision/wall-names';
 import type { Clock } from '../clock';
 import { withTimeLimit } from '../clock/time-limit';
@@ -26,6 +27,8 @@ export interface HandlerRunnerDeps {
   /** A handler's time limit (DESIGN.md: a hang is that bot's failure alone). */
   timeoutMs: number;
   files?: FileServer | undefined;
+  /** Runtime-wide middleware, around every bot's own. */
+  middleware?: readonly Middleware[] | undefined;
 }
 
 /** How one handler run is made: where `ctx.reply` answers, its log, and `ctx.progress` for jobs. */
@@ -41,7 +44,12 @@ export interface RunOptions {
  * deliveries and jobs alike.
  */
 export class HandlerRunner {
-  constructor(private readonly deps: HandlerRunnerDeps) {}
+  /** The runtime-wide middleware (each bot's own `use` runs inside it). */
+  readonly middleware: readonly Middleware[];
+
+  constructor(private readonly deps: HandlerRunnerDeps) {
+    this.middleware = deps.middleware ?? [];
+  }
 
   /** Runs `fn` with a fresh context under the handler time limit; a throw or a timeout rejects (the inbox retries). */
   async run(deployment: Deployment, what: string, fn: (ctx: BotContext<unknown>) => unknown, options: RunOptions = {}): Promise<void> {
@@ -69,7 +77,9 @@ export class HandlerRunner {
     const job = jobs[run.job] ?? jobs[ANY_JOB];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
     const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress });
-    await job(ctx, { name: run.job, slot: run.slotMs });
+    const jobRun = { name: run.job, slot: run.slotMs };
+    const chain = [...this.middleware, ...deployment.bot.definition.use];
+    await runThrough(chain, { kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
   }
 
   /** A handler's context on a deployment. */

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { Middleware } from '../bots/middleware';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import type { AcceptedDelivery } from '../webhooks/receiver';
@@ -27,6 +28,8 @@ export interface InboxPipelineDeps {
   logger: Logger;
   handlerTimeoutMs: number;
   pollMs?: number | undefined;
+  /** Runtime-wide middleware, around every bot's own. */
+  middleware?: readonly Middleware[] | undefined;
 }
 
 /** A recorded delivery as the inbox hands it over: `handle -> count -> log` (see `handleRecorded`). */
@@ -40,6 +43,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     logger: deps.logger,
     timeoutMs: deps.handlerTimeoutMs,
     files: delivery.files,
+    middleware: deps.middleware,
   });
   const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
   const recorded: RecordedDeps = { table, runner, loopGuard: delivery.loopGuard, metrics: deps.metrics, deliveryLog, logger: deps.logger };

@@ -1,3 +1,4 @@
+import type { Middleware } from '../bots/middleware';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,6 +35,8 @@ export interface StartPairOptions {
    * caller. Default: a SQLite file in the pair's temporary folder.
    */
   store?: Store;
+  /** Runtime-wide middleware (`buildRuntime({ middleware })`), around each bot's own `use`. */
+  middleware?: readonly Middleware[];
 }
 
 export interface Pair {
@@ -120,6 +123,7 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
       ...(options.bots ? { only: options.bots } : {}),
       ...(options.handlerTimeoutMs ? { handlerTimeoutMs: options.handlerTimeoutMs } : {}),
       ...(options.poll ? { poll: options.poll } : {}),
+      ...(options.middleware ? { middleware: options.middleware } : {}),
     });
   const runtime = await build();
   try {

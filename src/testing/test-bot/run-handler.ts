@@ -3,6 +3,7 @@ import type { CommandUser } from '../../bots/commands';
 import type { BotContext } from '../../bots/context';
 import { ANY_JOB, type AnyBotDefinition } from '../../bots/define-bot';
 import type { LoopGuard } from '../../bots/loop-guard';
+import { runThrough, type Middleware } from '../../bots/middleware';
 import type { BotManifest } from '../../bots/manifest';
 import { withTimeLimit } from '../../clock/time-limit';
 import type { Clock } from '../../clock';
@@ -22,6 +23,8 @@ export interface TestRunDeps {
   context(source: ReplySource | undefined, signal: AbortSignal): BotContext<unknown>;
   /** The full user for a command's permissions. */
   fetchUser(id: number): Promise<CommandUser>;
+  /** Runtime-wide middleware, around the bot's own. */
+  middleware: readonly Middleware[];
 }
 
 /**
@@ -39,13 +42,14 @@ export function deliver(deps: TestRunDeps, event: string, envelope: Envelope): P
           await fn(deps.context(source, signal));
         }),
       fetchUser: (id) => deps.fetchUser(id),
+      middleware: deps.middleware,
     },
   );
 }
 
 /** A job run as the runtime runs one: its own handler or the `'*'` one, under the time limit. */
 export async function runJob(
-  input: { definition: AnyBotDefinition; botName: string; clock: Clock; timeoutMs: number },
+  input: { definition: AnyBotDefinition; botName: string; clock: Clock; timeoutMs: number; middleware: readonly Middleware[] },
   job: string,
   slot: number,
   context: (signal: AbortSignal) => BotContext<unknown>,
@@ -53,7 +57,9 @@ export async function runJob(
   const handler = input.definition.jobs[job] ?? input.definition.jobs[ANY_JOB];
   if (!handler) return { status: 'ignored', reason: `bot ${input.botName} has no job "${job}"` };
   await withTimeLimit(input.clock, input.timeoutMs, `${input.botName} job ${job}`, async (signal) => {
-    await handler(context(signal), { name: job, slot });
+    const ctx = context(signal);
+    const run = { name: job, slot };
+    await runThrough([...input.middleware, ...input.definition.use], { kind: 'job', what: `job ${job}`, job: run }, ctx, () => handler(ctx, run));
   });
   return { status: 'handled', what: `job ${job}` };
 }

@@ -22,6 +22,7 @@ import {
   type ReportPayloadInput,
 } from './deliveries';
 import { MemoryKv } from './memory-kv';
+import type { Middleware } from '../../bots/middleware';
 import { RecordingSink, type Sent } from './recording-sink';
 import { deliver, runJob, type TestRunDeps } from './run-handler';
 import { createStubApi, UnstubbedCallError, type ApiCall, type ApiStub, type ApiStubs } from './stub-api';
@@ -45,6 +46,8 @@ export interface TestBotOptions {
   templatesDir?: string;
   /** A handler's time limit on the fake clock. Default 30 s. */
   handlerTimeoutMs?: number;
+  /** Runtime-wide middleware, as `buildRuntime({ middleware })` runs it around the bot's own `use`. */
+  middleware?: readonly Middleware[];
 }
 
 export interface LogLine {
@@ -156,6 +159,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     fetchUser: async (id: number) =>
       user && user.id === id && (user.groups !== undefined || user.is_manager !== undefined) ? user : ((await stubs.api.users.get(id)) as never),
     timeoutMs,
+    middleware: options.middleware ?? [],
   });
 
   /** One run: what it sent, or its error; a call no stub answered fails it even when the handler caught the error. */
@@ -204,7 +208,12 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     job: (name, jobOptions = {}) =>
       recorded(async () => {
         const slot = jobOptions.slot === undefined ? clock.now() : instantOf(jobOptions.slot, 'slot');
-        const ran = await runJob({ definition: loaded.definition, botName: loaded.name, clock, timeoutMs }, name, slot, (signal) => context(undefined, signal));
+        const ran = await runJob(
+          { definition: loaded.definition, botName: loaded.name, clock, timeoutMs, middleware: options.middleware ?? [] },
+          name,
+          slot,
+          (signal) => context(undefined, signal),
+        );
         if (ran.status === 'ignored') throw new IntrabotError('not_found', ran.reason);
         return ran;
       }),

@@ -1,0 +1,77 @@
+import { IntrabotError } from '../errors';
+import type { BotContext } from './context';
+import type { BotEvent, CommandInvocation, JobRun, ReportDelivery } from './define-bot';
+
+/**
+ * What is about to run, as a middleware sees it: an event handler, a chat-ops command (a refusal for
+ * missing permissions included), an automatic answer (`help`, an unknown command), a report handler or
+ * a job. `what` is the name the delivery log and `intrabot deliveries` use (`/deploy`, `on.post.created`,
+ * `job digest`).
+ */
+export type HandlerInput =
+  | { kind: 'event'; what: string; event: BotEvent }
+  | { kind: 'command'; what: string; command: CommandInvocation }
+  | { kind: 'help' | 'unknown'; what: string; text: string }
+  | { kind: 'report'; what: string; report: ReportDelivery }
+  | { kind: 'job'; what: string; job: JobRun };
+
+/** Runs the rest of the chain (the next middleware, then the handler). Call it at most once. */
+export type Next = () => Promise<void>;
+
+/**
+ * A step around every handler run: before it, after it, or instead of it (not calling `next`). It may
+ * put values on `ctx.locals` for the steps and handler after it, time or log the run, and catch its
+ * errors. A throw fails the run as a handler's throw does (the inbox retries the delivery).
+ *
+ * @example
+ * const timing: Middleware = async (input, ctx, next) => {
+ *   const started = ctx.now();
+ *   await next();
+ *   ctx.log.info(`${input.what} took ${ctx.now() - started} ms`);
+ * };
+ */
+export type Middleware<C = any> = (input: HandlerInput, ctx: BotContext<C>, next: Next) => unknown;
+
+/**
+ * Runs `handler` through `chain`, first middleware outermost. A middleware that calls `next` twice gets
+ * an error (the handler would run twice); one that never calls it skips the handler and the rest.
+ */
+export async function runThrough(chain: readonly Middleware[], input: HandlerInput, ctx: BotContext<any>, handler: () => unknown): Promise<void> {
+  let reached = -1;
+  const step = async (index: number): Promise<void> => {
+    if (index <= reached) throw new IntrabotError('internal', `middleware ${index} of ${input.what}: next() called twice`);
+    reached = index;
+    const middleware = chain[index];
+    if (middleware === undefined) {
+      await handler();
+      return;
+    }
+    await middleware(input, ctx, () => step(index + 1));
+  };
+  await step(0);
+}
+
+/** A typed slot of `ctx.locals`: what one middleware sets and later steps read, with its type. */
+export interface LocalKey<T> {
+  readonly name: string;
+  get(ctx: Pick<BotContext<any>, 'locals'>): T | undefined;
+  set(ctx: Pick<BotContext<any>, 'locals'>, value: T): void;
+}
+
+/**
+ * A typed key into `ctx.locals`, so a value a middleware puts there reads back with its type.
+ *
+ * @example
+ * export const requester = defineLocal<{ id: number; name: string }>('requester');
+ * // in a middleware: requester.set(ctx, input.command.user)
+ * // in a handler:    requester.get(ctx)?.name
+ */
+export function defineLocal<T>(name: string): LocalKey<T> {
+  return {
+    name,
+    get: (ctx) => ctx.locals[name] as T | undefined,
+    set: (ctx, value) => {
+      ctx.locals[name] = value;
+    },
+  };
+}
