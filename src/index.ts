@@ -39,8 +39,9 @@ export type {
 export { CronSchema, DurationSchema, SlugSchema, TimezoneSchema } from './bots/manifest-parts';
 
 // middleware: around every handler run (docs/middleware.md)
-export { defineLocal, type HandlerInput, type LocalKey, type Middleware, type Next } from './bots/middleware';
+export { defineLocal, HOLD_SENDS_UNTIL, type HandlerInput, type LocalKey, type Middleware, type Next } from './bots/middleware';
 export { cooldown, type CooldownOptions } from './bots/cooldown';
+export { quietHours, type QuietHoursOptions } from './bots/quiet-hours';
 
 // events and reports as handlers receive them
 export { EVENT_NAMES, REPORT_NAMES } from './webhooks/events';

@@ -1,3 +1,4 @@
+import { HOLD_SENDS_UNTIL } from './middleware';
 import type { IntrabotApi } from '../api/create-api-client';
 import type { Clock } from '../clock';
 import { localDate } from '../clock/local-date';
@@ -60,7 +61,9 @@ type Rendered = { text: string; media: NonNullable<Exclude<OutgoingMessage, stri
  * delivered), targets are resolved from the manifest, templates rendered with the bot's engine.
  */
 export function createBotContext<Config>(deps: BotContextDeps<Config>): BotContext<Config> {
-  const { tenant, bot, sink } = deps;
+  const { tenant, bot } = deps;
+  const locals: Record<string, unknown> = {};
+  const sink = holdingSink(deps.sink, locals);
   const base = { tenant: tenant.id };
 
   const render = async (message: OutgoingMessage): Promise<Rendered> => {
@@ -177,7 +180,19 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     tenant: { id: tenant.id, timezone: tenant.timezone, locale: tenant.locale ?? 'en' },
     bot: { name: bot.name, userId: bot.userId },
     signal: deps.signal,
-    locals: {},
+    locals,
+  };
+}
+
+/** The sink of one run: each send waits until `HOLD_SENDS_UNTIL` when a middleware set it (quiet hours). */
+function holdingSink(sink: EntrySink, locals: Record<string, unknown>): EntrySink {
+  return {
+    enqueue: (entry, options = {}) => {
+      const until = HOLD_SENDS_UNTIL.get({ locals });
+      if (until === undefined) return sink.enqueue(entry, options);
+      return sink.enqueue(entry, { ...options, notBeforeMs: Math.max(until, options.notBeforeMs ?? 0) });
+    },
+    stashMedia: (data) => sink.stashMedia(data),
   };
 }
 

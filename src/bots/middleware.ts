@@ -75,3 +75,10 @@ export function defineLocal<T>(name: string): LocalKey<T> {
     },
   };
 }
+
+/**
+ * Until when (ms on the runtime's clock) what this run sends waits in the outbox before it goes out:
+ * set by a middleware (`quietHours`), honoured by every send of the context (the entry is durable
+ * meanwhile). Unset: sent at once.
+ */
+export const HOLD_SENDS_UNTIL = defineLocal<number>('intrabot.holdSendsUntil');

@@ -1,6 +1,6 @@
 import type { EntrySink } from '../../bots/create-bot-context';
 import type { OutboxEntry, OutboxEntryInput } from '../../outbox/entry';
-import { parseEntry } from '../../outbox/outbox';
+import { parseEntry, type EnqueueOptions } from '../../outbox/outbox';
 
 /** An attachment as sent: a file's path, stashed bytes by file name, or a URL the platform downloads. */
 export interface SentMedia {
@@ -16,7 +16,7 @@ export interface SentMedia {
  * or its name when the test gave no id for it), the post commented on, the employee written to, or the
  * manifest target an incoming webhook sends through.
  */
-export type Sent =
+export type Sent = (
   | { kind: 'post'; wall: number | string; text: string; media?: SentMedia[] }
   | { kind: 'post'; target: string; text: string; media?: SentMedia[] }
   | { kind: 'comment'; postId: number; text: string }
@@ -25,7 +25,11 @@ export type Sent =
   | { kind: 'chat'; target: string; text: string; media?: SentMedia[] }
   | { kind: 'notification'; notification: Record<string, unknown> }
   | { kind: 'announcement'; announcement: Record<string, unknown> }
-  | { kind: 'event'; event: Record<string, unknown> };
+  | { kind: 'event'; event: Record<string, unknown> }
+) & {
+  /** When a middleware held the send (quiet hours): the time, ISO 8601 UTC, it waits in the outbox until. */
+  heldUntil?: string;
+};
 
 /**
  * The outbox of `testBot`: takes the entries `createBotContext` makes, exactly as the runtime's outbox
@@ -35,9 +39,10 @@ export class RecordingSink implements EntrySink {
   readonly sent: Sent[] = [];
   private readonly blobs = new Map<string, Uint8Array>();
 
-  async enqueue(input: OutboxEntryInput): Promise<{ id: string }> {
+  async enqueue(input: OutboxEntryInput, options: EnqueueOptions = {}): Promise<{ id: string }> {
     // checked and normalised as the runtime's outbox does (texts trimmed, bodies validated)
-    this.sent.push(sentOf(parseEntry(input)));
+    const sent = sentOf(parseEntry(input));
+    this.sent.push(options.notBeforeMs === undefined ? sent : { ...sent, heldUntil: new Date(options.notBeforeMs).toISOString() });
     return { id: `testbot-${this.sent.length}` };
   }
 

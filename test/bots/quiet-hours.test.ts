@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { quietHours } from '../../src';
+import { startPair, testBot, type Pair } from '../../src/testing';
+
+// issue #16, item 2: quiet hours hold a bot's non-urgent posts until the window opens, in the tenant's zone
+const QUIET = 'test/fixtures/bots-middleware/quiet';
+
+describe('quietHours', () => {
+  it("holds a job's posts during quiet hours until they end, on the tenant's wall clock", async () => {
+    // 21:00 in Berlin on a Tuesday
+    const bot = await testBot(QUIET, { now: '2026-06-02T19:00:00Z' });
+    expect(await bot.job('remind')).toEqual([
+      { kind: 'post', wall: 'Engineering', text: 'Please fill in your timesheet.', heldUntil: '2026-06-03T06:00:00.000Z' },
+    ]);
+  });
+
+  it('lets the same post go at once outside quiet hours', async () => {
+    const bot = await testBot(QUIET, { now: '2026-06-02T09:00:00Z' });
+    expect(await bot.job('remind')).toEqual([{ kind: 'post', wall: 'Engineering', text: 'Please fill in your timesheet.' }]);
+  });
+
+  it('follows the tenant’s zone: 21:00 in Berlin is 15:00 in New York, not quiet there', async () => {
+    const bot = await testBot(QUIET, { now: '2026-06-02T19:00:00Z', tenant: { timezone: 'America/New_York' } });
+    expect((await bot.job('remind'))[0]).not.toHaveProperty('heldUntil');
+  });
+
+  it('answers a command at once even at night: someone is waiting for it', async () => {
+    const bot = await testBot(QUIET, { now: '2026-06-02T22:00:00Z' });
+    expect(await bot.command('/ping')).toEqual([{ kind: 'comment', postId: 5001, text: 'pong' }]);
+  });
+
+  it('holds a whole weekend when asked to', async () => {
+    // Saturday 6 June, noon in Berlin
+    const bot = await testBot(QUIET, { now: '2026-06-06T10:00:00Z' });
+    expect((await bot.job('remind'))[0]).toMatchObject({ heldUntil: '2026-06-08T06:00:00.000Z' });
+  });
+
+  it('refuses bad options, naming the field', () => {
+    expect(() => quietHours({ from: '7pm', to: '08:00' })).toThrow(/quietHours\.from/);
+    expect(() => quietHours({ from: '19:00', to: '25:00' })).toThrow(/quietHours\.to/);
+  });
+});
+
+describe('quietHours over real HTTP', () => {
+  let pair: Pair | undefined;
+  afterEach(async () => {
+    await pair?.close();
+    pair = undefined;
+  });
+
+  it('keeps the held post in the outbox through the night and posts it when the quiet hours end', async () => {
+    // 20:30 in Berlin
+    pair = await startPair({ botsDir: 'test/fixtures/bots-middleware', bots: ['quiet'], start: Date.UTC(2026, 5, 2, 18, 30) });
+    const refs = await pair.refs();
+    const wall = refs.department_walls.Engineering!;
+    const before = (await pair.platform.wallPosts(wall)).length;
+    await pair.runJob('quiet', 'remind');
+    const held = await pair.runtime.inspect().store.outbox.list({ limit: 10 });
+    expect(held).toHaveLength(1);
+    expect(held[0]!.notBefore).toBe(Date.UTC(2026, 5, 3, 6, 0));
+    expect(await pair.platform.wallPosts(wall)).toHaveLength(before);
+    // the night passes: 08:00 in Berlin
+    await pair.platform.advance(11.5 * 3600);
+    await pair.settle();
+    const posts = await pair.platform.wallPosts(wall);
+    expect(posts.map((p) => p.body)).toContain('Please fill in your timesheet.');
+  });
+});
