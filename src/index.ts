@@ -42,6 +42,7 @@ export { CronSchema, DurationSchema, SlugSchema, TimezoneSchema } from './bots/m
 export { defineLocal, HOLD_SENDS_UNTIL, type HandlerInput, type LocalKey, type Middleware, type Next } from './bots/middleware';
 export { cooldown, type CooldownOptions } from './bots/cooldown';
 export { quietHours, type QuietHoursOptions } from './bots/quiet-hours';
+export { auditLog, type AuditRecord } from './bots/audit-log';
 
 // events and reports as handlers receive them
 export { EVENT_NAMES, REPORT_NAMES } from './webhooks/events';

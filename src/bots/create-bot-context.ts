@@ -1,4 +1,4 @@
-import { HOLD_SENDS_UNTIL } from './middleware';
+import { runSink } from './run-sends';
 import type { IntrabotApi } from '../api/create-api-client';
 import type { Clock } from '../clock';
 import { localDate } from '../clock/local-date';
@@ -31,6 +31,8 @@ export interface BotContextDeps<Config> {
   /** The runtime's clock: `ctx.now()`, `ctx.today()` and `ctx.dateOf()` read it. */
   clock: Pick<Clock, 'now'>;
   bot: { name: string; manifest: BotManifest; userId: number | undefined };
+  /** What `ctx.locals` starts with: what the runtime hands middleware (the audit trail). */
+  locals?: Record<string, unknown> | undefined;
   config: Config;
   api: IntrabotApi;
   sink: EntrySink;
@@ -62,8 +64,8 @@ type Rendered = { text: string; media: NonNullable<Exclude<OutgoingMessage, stri
  */
 export function createBotContext<Config>(deps: BotContextDeps<Config>): BotContext<Config> {
   const { tenant, bot } = deps;
-  const locals: Record<string, unknown> = {};
-  const sink = holdingSink(deps.sink, locals);
+  const locals: Record<string, unknown> = { ...deps.locals };
+  const sink = runSink(deps.sink, locals);
   const base = { tenant: tenant.id };
 
   const render = async (message: OutgoingMessage): Promise<Rendered> => {
@@ -181,18 +183,6 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     bot: { name: bot.name, userId: bot.userId },
     signal: deps.signal,
     locals,
-  };
-}
-
-/** The sink of one run: each send waits until `HOLD_SENDS_UNTIL` when a middleware set it (quiet hours). */
-function holdingSink(sink: EntrySink, locals: Record<string, unknown>): EntrySink {
-  return {
-    enqueue: (entry, options = {}) => {
-      const until = HOLD_SENDS_UNTIL.get({ locals });
-      if (until === undefined) return sink.enqueue(entry, options);
-      return sink.enqueue(entry, { ...options, notBeforeMs: Math.max(until, options.notBeforeMs ?? 0) });
-    },
-    stashMedia: (data) => sink.stashMedia(data),
   };
 }
 

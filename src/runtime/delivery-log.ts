@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { KvSpace } from '../store/kv';
 import type { InboxItem } from '../store/inbox';
-import type { JsonValue } from '../store/json';
+import { BoundedHistory } from './bounded-history';
 
 /** The store's key-value space the history lives in. */
 export const DELIVERY_LOG_SPACE = 'runtime:deliveries';
@@ -26,18 +26,6 @@ export const HandledDeliverySchema = z.object({
 });
 export type HandledDelivery = z.infer<typeof HandledDeliverySchema>;
 
-/**
- * The entries of one stored value that are handled deliveries: a value of another shape (written by
- * another version, or damaged) is skipped, never a reason for the history to fail.
- */
-function readEntries(value: JsonValue | undefined): HandledDelivery[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((item) => {
-    const parsed = HandledDeliverySchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
-}
-
 /** How many handled deliveries are kept per tenant and bot. */
 export const DELIVERY_LOG_PER_BOT = 100;
 
@@ -51,12 +39,14 @@ export const DELIVERY_LOG_PER_BOT = 100;
  * each keep only its own (a history for people, not a record anything depends on).
  */
 export class DeliveryLog {
-  private readonly appending = new Map<string, Promise<void>>();
+  private readonly history: BoundedHistory<HandledDelivery>;
 
   constructor(
-    private readonly kv: KvSpace,
+    kv: KvSpace,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.history = new BoundedHistory(kv, HandledDeliverySchema, { perKey: DELIVERY_LOG_PER_BOT, ttlMs: DELIVERY_LOG_TTL_MS });
+  }
 
   async record(item: InboxItem, outcome: { status: 'handled'; what: string } | { status: 'ignored'; reason: string }, durationMs: number): Promise<void> {
     const entry: HandledDelivery = {
@@ -71,26 +61,11 @@ export class DeliveryLog {
       at: this.clock.now(),
       durationMs: Math.round(durationMs),
     };
-    const key = JSON.stringify([item.tenant, item.bot]);
-    const previous = this.appending.get(key) ?? Promise.resolve();
-    const next = previous.then(() => this.append(key, entry));
-    this.appending.set(key, next);
-    try {
-      await next;
-    } finally {
-      if (this.appending.get(key) === next) this.appending.delete(key);
-    }
+    await this.history.append(JSON.stringify([item.tenant, item.bot]), entry);
   }
 
   /** The newest first, at most `limit`, across tenants and bots. */
   async recent(limit: number): Promise<HandledDelivery[]> {
-    const all = (await this.kv.list()).flatMap((item) => readEntries(item.value));
-    return all.sort((a, b) => b.at - a.at).slice(0, limit);
-  }
-
-  private async append(key: string, entry: HandledDelivery): Promise<void> {
-    const kept = readEntries(await this.kv.get(key));
-    const next = [...kept.slice(-(DELIVERY_LOG_PER_BOT - 1)), entry];
-    await this.kv.set(key, next as unknown as JsonValue, { ttlMs: DELIVERY_LOG_TTL_MS });
+    return this.history.recent(limit);
   }
 }

@@ -1,4 +1,5 @@
 import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../bots/create-bot-context';
+import { AUDIT_TRAIL, type AuditWriter } from '../bots/audit-log';
 import { botLogger } from '../bots/bot-logger';
 import type { BotContext } from '../bots/context';
 import { ANY_JOB } from '../bots/define-bot';
@@ -29,6 +30,8 @@ export interface HandlerRunnerDeps {
   files?: FileServer | undefined;
   /** Runtime-wide middleware, around every bot's own. */
   middleware?: readonly Middleware[] | undefined;
+  /** Where the `auditLog` middleware writes (handed to every run through `ctx.locals`). */
+  audit?: AuditWriter | undefined;
 }
 
 /** How one handler run is made: where `ctx.reply` answers, its log, and `ctx.progress` for jobs. */
@@ -90,6 +93,7 @@ export class HandlerRunner {
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
       clock: this.deps.clock,
       bot: { name: bot.name, manifest, userId: this.deps.table.provisionedBot(tenant.config.id, bot.name)?.botUserId },
+      locals: this.deps.audit ? { [AUDIT_TRAIL.name]: this.deps.audit } : undefined,
       config: deployment.config,
       api: tenant.api,
       sink: this.deps.sink,

@@ -3,6 +3,7 @@ import type { Middleware } from '../bots/middleware';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import type { AcceptedDelivery } from '../webhooks/receiver';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from './audit-trail';
 import { DELIVERY_LOG_SPACE, DeliveryLog } from './delivery-log';
 import type { DeliveryParts } from './delivery';
 import type { DeploymentTable } from './deployments';
@@ -17,6 +18,8 @@ export interface InboxParts {
   runner: HandlerRunner;
   worker: InboxWorker;
   deliveryLog: DeliveryLog;
+  /** What bots using the `auditLog` middleware did. */
+  auditTrail: AuditTrail;
 }
 
 export interface InboxPipelineDeps {
@@ -35,6 +38,7 @@ export interface InboxPipelineDeps {
 /** A recorded delivery as the inbox hands it over: `handle -> count -> log` (see `handleRecorded`). */
 export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
   const { clock, store, table, delivery } = deps;
+  const auditTrail = new AuditTrail(store.kv(AUDIT_TRAIL_SPACE));
   const runner = new HandlerRunner({
     table,
     clock,
@@ -44,6 +48,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     timeoutMs: deps.handlerTimeoutMs,
     files: delivery.files,
     middleware: deps.middleware,
+    audit: auditTrail,
   });
   const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
   const recorded: RecordedDeps = { table, runner, loopGuard: delivery.loopGuard, metrics: deps.metrics, deliveryLog, logger: deps.logger };
@@ -54,7 +59,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
-  return { runner, worker, deliveryLog };
+  return { runner, worker, deliveryLog, auditTrail };
 }
 
 interface RecordedDeps extends DeliveryHandlerDeps {

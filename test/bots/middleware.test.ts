@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineBot, type HandlerInput, type Middleware } from '../../src';
+import { defineBot, type AuditRecord, type HandlerInput, type Middleware } from '../../src';
+import { renderAudit } from '../../src/cli/commands/deliveries';
 import { runThrough } from '../../src/bots/middleware';
 import { formatWait } from '../../src/bots/cooldown';
 import { cooldown } from '../../src';
@@ -67,6 +68,41 @@ describe('middleware', () => {
 
   it('is refused at load when `use` holds something other than functions, naming the field', () => {
     expect(() => defineBot({ use: ['audit' as never] })).toThrow(/use\.0/);
+  });
+});
+
+describe('auditLog', () => {
+  it('records who set a command off, where, what ran and what the bot sent', async () => {
+    const bot = await testBot(GUARDED, { now: '2026-06-01T09:00:00Z' });
+    await bot.command('/deploy payments', { user: ada });
+    expect(bot.audit).toEqual([
+      {
+        at: Date.parse('2026-06-01T09:00:00Z'),
+        tenant: 'sandbox',
+        bot: 'guarded',
+        kind: 'command',
+        what: '/deploy',
+        who: { id: 12, name: 'Ada Lovelace' },
+        where: 'post 5001 on wall 1',
+        did: ['comment to post 5001'],
+        outcome: 'done',
+      },
+    ]);
+  });
+
+  it('records a failed run with its error, and lets the error through so the run still fails', async () => {
+    const bot = await testBot(GUARDED);
+    await expect(bot.job('broken')).rejects.toThrow('the job broke');
+    expect(bot.audit).toMatchObject([{ kind: 'job', what: 'job broken', did: [], outcome: 'failed', error: 'the job broke' }]);
+    expect(bot.audit[0]).not.toHaveProperty('who');
+  });
+
+  it('records what was held back, and a run that sent nothing', async () => {
+    const bot = await testBot(GUARDED);
+    await bot.command('/deploy payments', { user: ada });
+    await bot.command('/deploy payments', { user: ada });
+    await bot.command('/deploy payments', { user: ada });
+    expect(bot.audit.map((r) => r.did)).toEqual([['comment to post 5001'], ['comment to post 5002'], []]);
   });
 });
 
@@ -172,5 +208,18 @@ describe('middleware over real HTTP', () => {
     await pair.settle();
     expect(seen).toContain('command /deploy');
     expect((await pair.platform.commentsOn(post.id)).map((c) => c.body)).toEqual(['Not now.']);
+    // the audit log is in the store, read through the admin route `intrabot deliveries --audit` uses
+    const answer = await fetch(`${pair.runtime.inspect().url}/_admin/deliveries?state=audit`);
+    const records = ((await answer.json()) as { data: AuditRecord[] }).data;
+    expect(records).toMatchObject([
+      {
+        bot: 'guarded',
+        what: '/deploy',
+        who: { id: refs.employee_ids[0] },
+        where: `post ${post.id} on wall ${refs.company_wall_id}`,
+        did: [`comment to post ${post.id}`],
+      },
+    ]);
+    expect(renderAudit(records, { stdout: () => {}, stderr: () => {} } as never, () => 'UTC')).toContain(`comment to post ${post.id}`);
   });
 });

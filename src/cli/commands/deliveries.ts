@@ -6,20 +6,25 @@ import { openRuntimeStore } from '../../runtime/open-runtime-store';
 import { sqliteStorePath } from '../../store';
 import { DELIVERY_LOG_SPACE, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../runtime/delivery-log';
 import type { InboxEntry } from '../../store/inbox';
+import type { AuditRecord } from '../../bots/audit-log';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../runtime/audit-trail';
 import type { Store } from '../../store/store';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
 import { answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
 import { tenantTimeZone, zonedTime } from '../time';
 
-const USAGE = 'deliveries [--dead | --handled] [--json] [--limit N] | deliveries replay <id>';
+const USAGE = 'deliveries [--dead | --handled | --audit] [--json] [--limit N] | deliveries replay <id>';
 
 export interface DeliveriesDeps extends CliIo {
   clock?: Clock;
 }
 
 type DeliveriesArgs =
-  { kind: 'list'; dead: boolean; json: boolean; limit: number } | { kind: 'handled'; json: boolean; limit: number } | { kind: 'replay'; id: string };
+  | { kind: 'list'; dead: boolean; json: boolean; limit: number }
+  | { kind: 'handled'; json: boolean; limit: number }
+  | { kind: 'audit'; json: boolean; limit: number }
+  | { kind: 'replay'; id: string };
 
 function readArgs(args: string[]): DeliveriesArgs | string {
   let parsed;
@@ -28,7 +33,7 @@ function readArgs(args: string[]): DeliveriesArgs | string {
       args,
       allowPositionals: true,
       strict: true,
-      options: { dead: { type: 'boolean' }, handled: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } },
+      options: { dead: { type: 'boolean' }, handled: { type: 'boolean' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } },
     });
   } catch (error) {
     return messageOf(error);
@@ -38,8 +43,9 @@ function readArgs(args: string[]): DeliveriesArgs | string {
   if (verb !== undefined) return `unknown argument "${verb}"`;
   const limit = parsed.values.limit === undefined ? 50 : Number(parsed.values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) return '--limit: a whole number from 1 to 1000';
-  if (parsed.values.dead && parsed.values.handled) return '--dead and --handled: one or the other';
+  if ([parsed.values.dead, parsed.values.handled, parsed.values.audit].filter(Boolean).length > 1) return '--dead, --handled and --audit: one at a time';
   if (parsed.values.handled) return { kind: 'handled', json: parsed.values.json ?? false, limit };
+  if (parsed.values.audit) return { kind: 'audit', json: parsed.values.json ?? false, limit };
   return { kind: 'list', dead: parsed.values.dead ?? false, json: parsed.values.json ?? false, limit };
 }
 
@@ -91,7 +97,9 @@ export async function runDeliveries(argv: string[], deps: DeliveriesDeps): Promi
   const client = createRuntimeClient({ env: deps.env });
   try {
     if (args.kind === 'replay') return await replay(args.id, deps, config, client);
-    return args.kind === 'handled' ? await handled(args, deps, config, client) : await list(args, deps, config, client);
+    if (args.kind === 'audit') return await audit(args, deps, config, client);
+    if (args.kind === 'handled') return await handled(args, deps, config, client);
+    return await list(args, deps, config, client);
   } catch (error) {
     deps.stderr(`intrabot deliveries: ${messageOf(error)}\n`);
     return 1;
@@ -155,6 +163,43 @@ export function renderHandled(entries: readonly HandledDelivery[], io: CliIo, zo
   return `${summary}\n${table(['HANDLED', 'TENANT', 'BOT', 'EVENT', 'OUTCOME', 'DETAIL', 'TOOK'], rows)}`;
 }
 
+/** What bots using the `auditLog` middleware did (src/runtime/audit-trail.ts): who set each run off, where, and what the bot queued. */
+async function audit(
+  args: Extract<DeliveriesArgs, { kind: 'audit' }>,
+  deps: DeliveriesDeps,
+  config: RuntimeConfig,
+  client: ReturnType<typeof createRuntimeClient>,
+): Promise<number> {
+  const answer = await client.request<{ data?: AuditRecord[] }>('GET', `/_admin/deliveries?state=audit&limit=${args.limit}`);
+  let entries: AuditRecord[];
+  if (answer.reachable) {
+    if (answer.status !== 200) return refused(deps, answer.status, answer.body);
+    entries = answer.body?.data ?? [];
+  } else {
+    entries = (await withStore(config, deps, (store) => new AuditTrail(store.kv(AUDIT_TRAIL_SPACE)).recent(args.limit))) ?? [];
+  }
+  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderAudit(entries, deps, (tenant) => tenantTimeZone(config, tenant)));
+  return 0;
+}
+
+/** Audit records as a table, newest first. */
+export function renderAudit(entries: readonly AuditRecord[], io: CliIo, zoneOf: (tenant: string) => string): string {
+  const c = paint(io);
+  if (entries.length === 0) return 'No audit records: a bot records its runs when it uses the auditLog middleware (docs/middleware.md).\n';
+  const failed = entries.filter((e) => e.outcome === 'failed').length;
+  const rows = entries.map((e) => [
+    zonedTime(e.at, zoneOf(e.tenant)),
+    e.tenant,
+    e.bot,
+    e.who ? `${e.who.name} (${e.who.id})` : '-',
+    e.what,
+    e.where ?? '-',
+    e.outcome === 'failed' ? `failed: ${(e.error ?? '').slice(0, 60)}` : e.did.join('; ').slice(0, 80) || 'nothing sent',
+  ]);
+  const summary = `${entries.length} run(s), newest first${failed ? `; ${c.red(`${failed} failed`)}` : ''}`;
+  return `${summary}\n${table(['AT', 'TENANT', 'BOT', 'WHO', 'WHAT', 'WHERE', 'DID'], rows)}`;
+}
+
 async function replay(id: string, deps: DeliveriesDeps, config: RuntimeConfig, client: ReturnType<typeof createRuntimeClient>): Promise<number> {
   const c = paint(deps);
   const answer = await client.request('POST', `/_admin/deliveries/${encodeURIComponent(id)}/replay`);
@@ -193,6 +238,6 @@ async function withStore<T>(config: RuntimeConfig, deps: DeliveriesDeps, use: (s
 export const command: CliCommand = {
   name: 'deliveries',
   usage: USAGE,
-  summary: 'Show deliveries waiting, handled (--handled: what each bot did, or why it ignored one) or failed (--dead), and replay one',
+  summary: 'Show deliveries waiting, handled (--handled: what each bot did, or why it ignored one), failed (--dead) or audited (--audit), and replay one',
   run: (args) => runDeliveries(args, processIo()),
 };

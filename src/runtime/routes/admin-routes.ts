@@ -33,10 +33,11 @@ export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Pr
 
     admin.get('/_admin/jobs', async () => ({ data: await scheduler.listJobs() }));
 
-    admin.get<{ Querystring: { state?: 'live' | 'dead' | 'handled'; limit?: string } }>('/_admin/deliveries', async (request) => {
+    admin.get<{ Querystring: { state?: 'live' | 'dead' | 'handled' | 'audit'; limit?: string } }>('/_admin/deliveries', async (request) => {
       const limit = Math.min(Math.max(Math.trunc(Number(request.query.limit ?? 100)) || 100, 1), 1_000);
-      // handled: the recent history (src/runtime/delivery-log.ts); live and dead: the inbox itself
+      // handled: the recent history (src/runtime/delivery-log.ts); audit: what auditLog recorded; live and dead: the inbox itself
       if (request.query.state === 'handled') return { data: await inbox.deliveryLog.recent(limit) };
+      if (request.query.state === 'audit') return { data: await inbox.auditTrail.recent(limit) };
       const state = request.query.state === 'dead' ? 'dead' : 'live';
       return { data: await store.inbox.list({ state, limit }) };
     });

@@ -22,6 +22,7 @@ import {
   type ReportPayloadInput,
 } from './deliveries';
 import { MemoryKv } from './memory-kv';
+import { AUDIT_TRAIL, type AuditRecord, type AuditWriter } from '../../bots/audit-log';
 import type { Middleware } from '../../bots/middleware';
 import { RecordingSink, type Sent } from './recording-sink';
 import { deliver, runJob, type TestRunDeps } from './run-handler';
@@ -72,6 +73,8 @@ export interface TestBot<Config = Record<string, unknown>> {
   /** Everything sent so far, in order (a run that threw included). */
   readonly sent: readonly Sent[];
   readonly logs: readonly LogLine[];
+  /** What the `auditLog` middleware recorded, in order (the runtime keeps it in the store). */
+  readonly audit: readonly AuditRecord[];
   /** What the last run did: handled (and by what), or ignored (and why: loop prevention, not a command...). */
   readonly outcome: DeliveryOutcome | undefined;
   /** An event as the platform delivers it; the payload is checked against the event's schema first. */
@@ -123,6 +126,8 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     locale: 'en-GB',
   });
   const logs: LogLine[] = [];
+  const audit: AuditRecord[] = [];
+  const auditTrail: AuditWriter = { record: async (entry) => void audit.push(entry) };
   const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
     void logs.push({ level, message, ...(fields ? { fields } : {}) });
   const logger: BotLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
@@ -135,6 +140,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       tenant,
       clock,
       bot: { name: loaded.name, manifest, userId: botUserId },
+      locals: { [AUDIT_TRAIL.name]: auditTrail },
       config,
       api: stubs.api,
       sink,
@@ -190,6 +196,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     calls: stubs.calls,
     sent: sink.sent,
     logs,
+    audit,
     get outcome() {
       return outcome;
     },
