@@ -1,16 +1,14 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
 import { answerWithError } from '../error-response';
-import type { Store } from '../store/store';
 import type { TemplateEngine } from '../templates/template-engine';
 import { parseAlerts } from './adapters/parse-alerts';
 import type { AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
-import { AlertInputState } from './alert-input-state';
+import type { AlertInputState } from './alert-input-state';
 import { dispatchGroup, type AlertLogger, type AlertSend, type AlertDispatchDeps } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
-import { AlertTargetMissingError } from './input-errors';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
 export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
@@ -19,9 +17,8 @@ export interface AlertInputsOptions {
   /** The input a request names, as one tenant sees the bot; undefined for an unknown bot or input. */
   inputs: (bot: string, input: string, tenant: string) => ResolvedAlertInput | undefined | Promise<ResolvedAlertInput | undefined>;
   clock: Clock;
-  store: Pick<Store, 'kv' | 'claims'>;
-  /** The inputs' memory (default: one over `store`); the runtime shares its own with the outbox sender, which records created posts in it. */
-  state?: AlertInputState;
+  /** The inputs' memory, shared with the outbox sender, which records the posts of firing messages in it (`recordPost`). */
+  state: AlertInputState;
   /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
   templates: (bot: string, tenant: string) => TemplateEngine;
   send: AlertSend;
@@ -31,12 +28,6 @@ export interface AlertInputsOptions {
   /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. Default `default`. */
   defaultTenant?: string;
   bodyLimit?: number;
-}
-
-/** What `registerAlertInputs` gives back: the door through which the sender reports created posts. */
-export interface AlertInputsHandle {
-  /** A firing message was posted: remember the post under its alerts' refs, so their resolutions answer it (a comment). */
-  recordPost(tenant: string, bot: string, refs: readonly string[], postId: number): Promise<void>;
 }
 
 interface Located {
@@ -50,6 +41,9 @@ interface AlertParams {
   input: string;
 }
 
+/** The request decoration that carries the located input from the `onRequest` hook to the handler. */
+const LOCATED = 'alertInput';
+
 /**
  * `POST /alerts/:bot/:input` and `POST /t/:tenant/alerts/:bot/:input`, an encapsulated plugin:
  * resolve → authenticate (before the body is read) → decode → parse → dedupe → route → render →
@@ -57,24 +51,25 @@ interface AlertParams {
  * Nothing accepted is lost: when a message cannot be queued the answer is 503 and the state of its
  * alerts is kept, so the tool's retry posts them.
  *
+ * The input is located and its credentials checked in `onRequest`, before the body is read; the handler
+ * reads what was located from the request (`request.getDecorator`). A firing message's post is recorded in
+ * `state` by whoever sends it (the runtime's outbox sender), so the alerts' resolutions answer it.
+ *
  * @example
- * const alerts = registerAlertInputs(app, { inputs, clock, store, templates, send, logger: app.log });
- * // once the outbox has created the post of a message that carried refs:
- * await alerts.recordPost(message.tenant, message.bot, message.refs, post.id);
+ * const state = new AlertInputState(store);
+ * await registerAlertInputs(app, { inputs, clock, state, templates, send, logger: app.log });
  */
-export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): AlertInputsHandle {
-  const state = options.state ?? new AlertInputState(options.store);
+export async function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): Promise<void> {
   const deps: AlertDispatchDeps = {
     clock: options.clock,
-    state,
+    state: options.state,
     templates: options.templates,
     send: options.send,
     logger: options.logger,
     ...(options.targetProblem && { targetProblem: options.targetProblem }),
   };
-  const located = new WeakMap<FastifyRequest, Located>();
-
-  void app.register(async (scope) => {
+  await app.register(async (scope) => {
+    scope.decorateRequest(LOCATED, null);
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.setErrorHandler(answerWithError('alert input'));
@@ -86,11 +81,11 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
         const found = await locate(options, request);
         if (!found) return reply.code(404).send({ error: 'not_found', message: 'no such alert input' });
         if (!authorized(found.input, request)) return refuse(reply, found, options.logger);
-        located.set(request, found);
+        request.setDecorator<Located>(LOCATED, found);
         return undefined;
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const found = located.get(request) as Located;
+        const found = request.getDecorator<Located>(LOCATED);
         const groups = parseBody(found.input, request);
         let queued = 0;
         for (const group of groups) queued += await dispatchGroup(deps, found.tenant, found.input, group);
@@ -101,8 +96,6 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
     scope.post('/alerts/:bot/:input', route);
     scope.post('/t/:tenant/alerts/:bot/:input', route);
   });
-
-  return { recordPost: (tenant, bot, refs, postId) => state.recordPost(tenant, bot, refs, postId) };
 }
 
 async function locate(options: AlertInputsOptions, request: FastifyRequest): Promise<Located | undefined> {

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { registerAlertInputs, type AlertInputsHandle, type AlertSendMessage } from '../alerts';
+import { registerAlertInputs, type AlertSendMessage } from '../alerts';
 import type { AlertInputState } from '../alerts/alert-input-state';
 import { namedWallOf } from '../bots/provision/wall-names';
 import { entryForTarget, type TargetEntry } from '../bots/target-entry';
 import type { Clock } from '../clock';
 import { IntrabotError } from '../errors';
 import type { Outbox } from '../outbox/outbox';
-import type { Store } from '../store/store';
 import type { Deployment, DeploymentTable } from './deployments';
 import { wallRefOf } from './handler-runner';
 
@@ -17,7 +16,6 @@ export interface AlertsWiringDeps {
   outbox: Outbox;
   /** The inputs' memory, shared with the outbox sender (which records the posts of firing messages in it). */
   state: AlertInputState;
-  store: Store;
   clock: Clock;
   defaultTenant: string;
 }
@@ -27,15 +25,14 @@ export interface AlertsWiringDeps {
  * from the request's tenant's deployment. What they render is queued straight into the outbox, the
  * target resolved as for any send (`entryForTarget`), under an id derived from the message's dedupe key:
  * a tool retrying a notification never queues the same part twice. A firing message's post entry carries
- * the refs of its alerts; the sender hands the created post back through `recordPost`, so the alerts'
+ * the refs of its alerts; the sender hands the created post to `state.recordPost` (`noteCreated` in delivery.ts), so the alerts'
  * resolutions answer it (as a comment).
  */
-export function wireAlertInputs(deps: AlertsWiringDeps): AlertInputsHandle {
+export async function wireAlertInputs(deps: AlertsWiringDeps): Promise<void> {
   const { table } = deps;
-  return registerAlertInputs(deps.app, {
+  await registerAlertInputs(deps.app, {
     inputs: (bot, input, tenant) => table.get(tenant, bot)?.alertInputs.get(input),
     clock: deps.clock,
-    store: deps.store,
     state: deps.state,
     templates: (bot, tenant) => deploymentOf(table, tenant, bot).templates,
     send: (message) => sendAlert(deps, message),

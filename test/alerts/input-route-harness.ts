@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import { afterEach } from 'vitest';
 import { alertInputFromManifest } from '../../src/alerts/alert-input';
 import type { AlertSendMessage } from '../../src/alerts/alert-dispatch';
-import { registerAlertInputs, type AlertInputsHandle } from '../../src/alerts/input-route';
+import { AlertInputState } from '../../src/alerts/alert-input-state';
+import { registerAlertInputs } from '../../src/alerts/input-route';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import { AdjustableClock } from '../../src/clock';
 import type { Store } from '../../src/store';
@@ -38,7 +39,8 @@ export interface Harness {
   app: FastifyInstance;
   store: Store;
   sent: AlertSendMessage[];
-  handle: AlertInputsHandle;
+  /** The inputs' memory, where the runtime's sender records a firing message's post (`recordPost`). */
+  state: AlertInputState;
   clock: AdjustableClock;
   logs: string[];
   /** Make the next `n` calls of `send` throw (after `after` successful ones). */
@@ -84,10 +86,11 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     warn: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })),
     error: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })),
   };
-  const handle = registerAlertInputs(app, {
+  const state = new AlertInputState(store);
+  await registerAlertInputs(app, {
     inputs: (bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
     clock,
-    store,
+    state,
     templates: (bot, tenant) => {
       options.onTemplates?.(bot, tenant);
       return engine;
@@ -107,7 +110,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     ...(options.targetProblem ? { targetProblem: options.targetProblem } : {}),
   });
   await app.ready();
-  return { app, store, sent, handle, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };
+  return { app, store, sent, state, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };
 }
 
 export function post(h: Harness, path: string, body: unknown, headers: Record<string, string> = BEARER): Promise<LightMyRequestResponse> {

@@ -6,12 +6,11 @@ import type { RuntimeParts } from '../runtime-parts';
 export async function alertRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
   // before the routes are declared: the activity is recorded by hooks on them
   parts.alertActivity.watch(app);
-  wireAlertInputs({
+  await wireAlertInputs({
     app,
     table: parts.table,
     outbox: parts.delivery.outbox,
     state: parts.delivery.alertState,
-    store: parts.store,
     clock: parts.clock,
     defaultTenant: parts.config.tenants[0]!.id,
   });
