@@ -1,30 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock';
 import { answerWithError } from '../error-response';
-import type { TemplateEngine } from '../templates/template-engine';
 import { parseAlerts } from './adapters/parse-alerts';
 import type { AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
-import type { AlertInputState } from './alert-input-state';
-import { dispatchGroup, type AlertLogger, type AlertSend, type AlertDispatchDeps } from './alert-dispatch';
+import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
 export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
 
-export interface AlertInputsOptions {
-  /** The input a request names, as one tenant sees the bot; undefined for an unknown bot or input. */
-  inputs: (bot: string, input: string, tenant: string) => ResolvedAlertInput | undefined | Promise<ResolvedAlertInput | undefined>;
-  clock: Clock;
-  /** The inputs' memory, shared with the outbox sender, which records the posts of firing messages in it (`recordPost`). */
-  state: AlertInputState;
-  /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
-  templates: (bot: string, tenant: string) => TemplateEngine;
-  send: AlertSend;
-  /** Why a target cannot receive messages, from what provisioning stored (see `AlertDispatchDeps.targetProblem`). */
-  targetProblem?: AlertDispatchDeps['targetProblem'];
-  logger: AlertLogger;
+/** What the alert inputs are given once: the dispatch's deps (the deployments, the clock, the state, the logger) and the route's own settings. */
+export interface AlertInputsOptions extends AlertDispatchDeps {
   /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. Default `default`. */
   defaultTenant?: string;
   bodyLimit?: number;
@@ -57,17 +44,10 @@ const LOCATED = 'alertInput';
  *
  * @example
  * const state = new AlertInputState(store);
- * await registerAlertInputs(app, { inputs, clock, state, templates, send, logger: app.log });
+ * await registerAlertInputs(app, { deployments, clock, state, logger: app.log });
  */
 export async function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): Promise<void> {
-  const deps: AlertDispatchDeps = {
-    clock: options.clock,
-    state: options.state,
-    templates: options.templates,
-    send: options.send,
-    logger: options.logger,
-    ...(options.targetProblem && { targetProblem: options.targetProblem }),
-  };
+  const deps: AlertDispatchDeps = { deployments: options.deployments, clock: options.clock, state: options.state, logger: options.logger };
   await app.register(async (scope) => {
     scope.decorateRequest(LOCATED, null);
     scope.removeAllContentTypeParsers();
@@ -78,7 +58,7 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
       // `?token=` is a credential: the request log line must not carry it
       logSerializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactQueryToken(req.url) }) },
       onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-        const found = await locate(options, request);
+        const found = locate(options, request);
         if (!found) return reply.code(404).send({ error: 'not_found', message: 'no such alert input' });
         if (!authorized(found.input, request)) return refuse(reply, found, options.logger);
         request.setDecorator<Located>(LOCATED, found);
@@ -98,10 +78,10 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
   });
 }
 
-async function locate(options: AlertInputsOptions, request: FastifyRequest): Promise<Located | undefined> {
+function locate(options: AlertInputsOptions, request: FastifyRequest): Located | undefined {
   const params = request.params as AlertParams;
   const tenant = params.tenant ?? options.defaultTenant ?? 'default';
-  const input = await options.inputs(params.bot, params.input, tenant);
+  const input = options.deployments.input(tenant, params.bot, params.input);
   return input ? { tenant, input } : undefined;
 }
 

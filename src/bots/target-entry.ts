@@ -47,13 +47,13 @@ export async function entryForTarget(
   ref: TargetRef,
   content: (kind: 'post' | 'incoming') => Promise<TargetContent>,
 ): Promise<TargetEntry> {
-  if (typeof ref !== 'string') return wallEntry(deps, await wallRefOf(deps, ref.wall, 'wall'), await content('post'));
+  if (typeof ref !== 'string') return wallEntry(deps, await targetWallRef(deps, ref.wall, 'wall'), await content('post'));
   const target = deps.bot.manifest.targets[ref];
   if (!target) {
     const known = Object.keys(deps.bot.manifest.targets);
     throw new InvalidInputError('target', `unknown target "${ref}" (${known.length ? `targets: ${known.join(', ')}` : 'the manifest defines no targets'})`);
   }
-  if ('wall' in target) return wallEntry(deps, await wallRefOf(deps, target.wall, `targets.${ref}.wall`), await content('post'), uncertainOf(target));
+  if ('wall' in target) return wallEntry(deps, await targetWallRef(deps, target.wall, `targets.${ref}.wall`), await content('post'), uncertainOf(target));
   return incomingEntry(deps, ref, target, await content('incoming'));
 }
 
@@ -86,7 +86,7 @@ export function configuredIncomingSecretName(tenant: string, bot: string, target
   return `incoming-config:${tenant}:${bot}:${target}`;
 }
 
-async function wallRefOf(deps: Pick<TargetEntryDeps, 'wallOf'>, wall: number | string, field: string): Promise<WallRef> {
+async function targetWallRef(deps: Pick<TargetEntryDeps, 'wallOf'>, wall: number | string, field: string): Promise<WallRef> {
   if (typeof wall === 'number') return { wallId: wall };
   return /^\d+$/.test(wall) ? { wallId: Number(wall) } : deps.wallOf(wall, field);
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AlertSendMessage } from '../../src/alerts/alert-dispatch';
+import type { AlertSendMessage } from '../../src/alerts/alert-deployments';
 import { stripPartNumber } from '../../src/templates/split-message';
 import { fixture } from './load-fixture';
 import { harness, post, textsTo } from './input-route-harness';

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterEach } from 'vitest';
 import { alertInputFromManifest } from '../../src/alerts/alert-input';
-import type { AlertSendMessage } from '../../src/alerts/alert-dispatch';
+import type { AlertDeployments, AlertSendMessage } from '../../src/alerts/alert-deployments';
 import { AlertInputState } from '../../src/alerts/alert-input-state';
 import { registerAlertInputs } from '../../src/alerts/input-route';
 import { BotManifestSchema } from '../../src/bots/manifest';
@@ -87,14 +87,14 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     error: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })),
   };
   const state = new AlertInputState(store);
-  await registerAlertInputs(app, {
-    inputs: (bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
-    clock,
-    state,
-    templates: (bot, tenant) => {
+  // one bot, `alerts`, on every tenant; sends are recorded instead of queued
+  const deployments: AlertDeployments = {
+    input: (_tenant, bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
+    templates: (tenant, bot) => {
       options.onTemplates?.(bot, tenant);
       return engine;
     },
+    targetProblem: async (tenant, bot, target) => options.targetProblem?.(tenant, bot, target),
     send: async (message) => {
       await options.gate?.();
       if (failing.count > 0 && failing.skip-- <= 0) {
@@ -104,10 +104,14 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       sent.push(message);
       return { id: `entry-${sent.length}` };
     },
+  };
+  await registerAlertInputs(app, {
+    deployments,
+    clock,
+    state,
     logger,
     defaultTenant: 'sandbox',
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    ...(options.targetProblem ? { targetProblem: options.targetProblem } : {}),
   });
   await app.ready();
   return { app, store, sent, state, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };
