@@ -12,8 +12,8 @@ export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
 
 /** What the alert inputs are given once: the dispatch's deps (the deployments, the clock, the state, the logger) and the route's own settings. */
 export interface AlertInputsOptions extends AlertDispatchDeps {
-  /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. Default `default`. */
-  defaultTenant?: string;
+  /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. */
+  defaultTenant: string;
   bodyLimit?: number;
 }
 
@@ -80,7 +80,7 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
 
 function locate(options: AlertInputsOptions, request: FastifyRequest): Located | undefined {
   const params = request.params as AlertParams;
-  const tenant = params.tenant ?? options.defaultTenant ?? 'default';
+  const tenant = params.tenant ?? options.defaultTenant;
   const input = options.deployments.input(tenant, params.bot, params.input);
   return input ? { tenant, input } : undefined;
 }

@@ -72,6 +72,17 @@ export class DeploymentTable {
     return [...this.deps.tenants.values()];
   }
 
+  /**
+   * The tenant a URL without `/t/:tenant` means (`/alerts/...`, `/api/open/v1/...`, the console's links):
+   * the first one configured. The one place it is chosen.
+   */
+  defaultTenant(): string {
+    const first = this.deps.tenants.keys().next();
+    // the configuration requires a tenant; a table without one is a programming error
+    if (first.done) throw new Error('the deployment table has no tenant');
+    return first.value;
+  }
+
   /** What this runtime's provisioning made on a tenant; undefined until it finished. */
   provisioning(tenant: string): ProvisionResult | undefined {
     return this.results.get(tenant);

@@ -13,6 +13,6 @@ export async function alertRoutes(app: FastifyInstance, parts: RuntimeParts): Pr
     // shared with the outbox sender, which records the posts of firing messages in it
     state: parts.delivery.alertState,
     logger: app.log,
-    defaultTenant: parts.config.tenants[0]!.id,
+    defaultTenant: parts.table.defaultTenant(),
   });
 }
