@@ -61,8 +61,15 @@ export async function entryForTarget(
 export async function wallEntry(deps: TargetEntryDeps, wall: WallRef, content: TargetContent, options: EnqueueOptions = {}): Promise<TargetEntry> {
   const { bot } = deps;
   const files = content.postMedia?.length ? { media: content.postMedia } : {};
-  const asBot = { bot: bot.name, ...(bot.userId ? { botUserId: bot.userId } : {}) };
-  return { entry: { kind: 'post', tenant: deps.tenant, ...wall, body: content.text, ...asBot, ...files }, options };
+  return { entry: { kind: 'post', tenant: deps.tenant, ...wall, body: content.text, ...asBot(bot), ...files }, options };
+}
+
+/**
+ * Who a post or a direct message is sent as: the entry names its bot, and its bot user once provisioning
+ * has made it known; until then the sender fills the bot user in (never the token's user).
+ */
+export function asBot(bot: { name: string; userId: number | undefined }): { bot: string; botUserId?: number } {
+  return { bot: bot.name, ...(bot.userId ? { botUserId: bot.userId } : {}) };
 }
 
 function incomingEntry(deps: TargetEntryDeps, name: string, target: Target, content: TargetContent): TargetEntry {
