@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { AlertDeployments } from './alert-deployments';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { Alert, AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
@@ -11,42 +12,18 @@ import { AlertsNotQueuedError, AlertTargetMissingError, type AlertTargetProblem 
 import { routeAlerts } from './routing';
 import { TemplateError } from '../templates/template-error';
 
-/** One message handed to the outbox. `dedupeKey` is the same when a retried notification resends it. */
-export interface AlertSendMessage {
-  tenant: string;
-  bot: string;
-  /** A target name of the bot's manifest. */
-  target: string;
-  text: string;
-  /** The post that reported the alerts firing: answer it (a comment) when the target is a wall. */
-  replyTo?: { postId: number };
-  dedupeKey: string;
-  /**
-   * On the first part of a message reporting alerts firing: the refs of those alerts. The outbox entry
-   * carries them, and the post it creates is recorded under them (`recordPost`), for the resolutions.
-   */
-  refs?: string[];
-}
-
-/** Queues a message durably; resolves once it is persisted, with the outbox entry's id. */
-export type AlertSend = (message: AlertSendMessage) => Promise<{ id: string }>;
-
 export interface AlertLogger {
   warn(details: Record<string, unknown>, message: string): void;
   error(details: Record<string, unknown>, message: string): void;
 }
 
 export interface AlertDispatchDeps {
+  /** The bots' deployments: inputs, templates, target checks, and where messages are queued. */
+  deployments: AlertDeployments;
   clock: Clock;
+  /** The inputs' memory, shared with the outbox sender, which records the posts of firing messages in it (`recordPost`). */
   state: AlertInputState;
-  templates: (bot: string, tenant: string) => TemplateEngine;
-  send: AlertSend;
   logger: AlertLogger;
-  /**
-   * Why a target cannot receive messages (its wall is not on the tenant), or undefined. Answered from
-   * what provisioning stored, never by asking the platform: the tool's answer must not wait for it.
-   */
-  targetProblem?: (tenant: string, bot: string, target: string) => Promise<string | undefined>;
 }
 
 interface TargetPlan {
@@ -91,7 +68,7 @@ async function planGroup(
   const plans: TargetPlan[] = [];
   const problems: AlertTargetProblem[] = [];
   for (const [target, alerts] of routed) {
-    const problem = await deps.targetProblem?.(tenant, input.bot, target);
+    const problem = await deps.deployments.targetProblem(tenant, input.bot, target);
     if (problem === undefined) plans.push(await planTarget(deps, tenant, input, group, { target, alerts }, state));
     else problems.push({ target, problem });
   }
@@ -108,7 +85,7 @@ async function planTarget(
   state: GroupState,
 ): Promise<TargetPlan> {
   const now = deps.clock.now();
-  const engine = deps.templates(input.bot, tenant);
+  const engine = deps.deployments.templates(tenant, input.bot);
   const previous = state.targets[target] ?? { seq: 0, alerts: {} };
   const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
   // an alert not mentioned within the window is forgotten, so it counts as new when it comes back
@@ -173,7 +150,7 @@ async function queueMessage(deps: AlertDispatchDeps, tenant: string, input: Reso
     const dedupeKey = message.keys[index] as string;
     const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
     const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys } : {};
-    await deps.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey });
+    await deps.deployments.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey });
     queued += 1;
   }
   return queued;

@@ -11,3 +11,4 @@ export * from './sanitize';
 export * from './input-route';
 export * from './alert-input';
 export * from './alert-dispatch';
+export * from './alert-deployments';

@@ -1,42 +1,20 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerWithError } from '../error-response';
-import type { Store } from '../store/store';
-import type { TemplateEngine } from '../templates/template-engine';
 import { parseAlerts } from './adapters/parse-alerts';
 import type { AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
-import { AlertInputState } from './alert-input-state';
-import { dispatchGroup, type AlertLogger, type AlertSend, type AlertDispatchDeps } from './alert-dispatch';
+import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
-import { AlertTargetMissingError } from './input-errors';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
 export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
 
-export interface AlertInputsOptions {
-  /** The input a request names, as one tenant sees the bot; undefined for an unknown bot or input. */
-  inputs: (bot: string, input: string, tenant: string) => ResolvedAlertInput | undefined | Promise<ResolvedAlertInput | undefined>;
-  clock: Clock;
-  store: Pick<Store, 'kv' | 'claims'>;
-  /** The inputs' memory (default: one over `store`); the runtime shares its own with the outbox sender, which records created posts in it. */
-  state?: AlertInputState;
-  /** The bot's template engine on a tenant (its own `templates/` first, then the shared one; the tenant's time zone). */
-  templates: (bot: string, tenant: string) => TemplateEngine;
-  send: AlertSend;
-  /** Why a target cannot receive messages, from what provisioning stored (see `AlertDispatchDeps.targetProblem`). */
-  targetProblem?: AlertDispatchDeps['targetProblem'];
-  logger: AlertLogger;
-  /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. Default `default`. */
-  defaultTenant?: string;
+/** What the alert inputs are given once: the dispatch's deps (the deployments, the clock, the state, the logger) and the route's own settings. */
+export interface AlertInputsOptions extends AlertDispatchDeps {
+  /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. */
+  defaultTenant: string;
   bodyLimit?: number;
-}
-
-/** What `registerAlertInputs` gives back: the door through which the sender reports created posts. */
-export interface AlertInputsHandle {
-  /** A firing message was posted: remember the post under its alerts' refs, so their resolutions answer it (a comment). */
-  recordPost(tenant: string, bot: string, refs: readonly string[], postId: number): Promise<void>;
 }
 
 interface Located {
@@ -50,6 +28,9 @@ interface AlertParams {
   input: string;
 }
 
+/** The request decoration that carries the located input from the `onRequest` hook to the handler. */
+const LOCATED = 'alertInput';
+
 /**
  * `POST /alerts/:bot/:input` and `POST /t/:tenant/alerts/:bot/:input`, an encapsulated plugin:
  * resolve → authenticate (before the body is read) → decode → parse → dedupe → route → render →
@@ -57,24 +38,18 @@ interface AlertParams {
  * Nothing accepted is lost: when a message cannot be queued the answer is 503 and the state of its
  * alerts is kept, so the tool's retry posts them.
  *
+ * The input is located and its credentials checked in `onRequest`, before the body is read; the handler
+ * reads what was located from the request (`request.getDecorator`). A firing message's post is recorded in
+ * `state` by whoever sends it (the runtime's outbox sender), so the alerts' resolutions answer it.
+ *
  * @example
- * const alerts = registerAlertInputs(app, { inputs, clock, store, templates, send, logger: app.log });
- * // once the outbox has created the post of a message that carried refs:
- * await alerts.recordPost(message.tenant, message.bot, message.refs, post.id);
+ * const state = new AlertInputState(store);
+ * await registerAlertInputs(app, { deployments, clock, state, logger: app.log });
  */
-export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): AlertInputsHandle {
-  const state = options.state ?? new AlertInputState(options.store);
-  const deps: AlertDispatchDeps = {
-    clock: options.clock,
-    state,
-    templates: options.templates,
-    send: options.send,
-    logger: options.logger,
-    ...(options.targetProblem && { targetProblem: options.targetProblem }),
-  };
-  const located = new WeakMap<FastifyRequest, Located>();
-
-  void app.register(async (scope) => {
+export async function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): Promise<void> {
+  const deps: AlertDispatchDeps = { deployments: options.deployments, clock: options.clock, state: options.state, logger: options.logger };
+  await app.register(async (scope) => {
+    scope.decorateRequest(LOCATED, null);
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.setErrorHandler(answerWithError('alert input'));
@@ -83,14 +58,14 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
       // `?token=` is a credential: the request log line must not carry it
       logSerializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactQueryToken(req.url) }) },
       onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-        const found = await locate(options, request);
+        const found = locate(options, request);
         if (!found) return reply.code(404).send({ error: 'not_found', message: 'no such alert input' });
         if (!authorized(found.input, request)) return refuse(reply, found, options.logger);
-        located.set(request, found);
+        request.setDecorator<Located>(LOCATED, found);
         return undefined;
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const found = located.get(request) as Located;
+        const found = request.getDecorator<Located>(LOCATED);
         const groups = parseBody(found.input, request);
         let queued = 0;
         for (const group of groups) queued += await dispatchGroup(deps, found.tenant, found.input, group);
@@ -101,14 +76,12 @@ export function registerAlertInputs(app: FastifyInstance, options: AlertInputsOp
     scope.post('/alerts/:bot/:input', route);
     scope.post('/t/:tenant/alerts/:bot/:input', route);
   });
-
-  return { recordPost: (tenant, bot, refs, postId) => state.recordPost(tenant, bot, refs, postId) };
 }
 
-async function locate(options: AlertInputsOptions, request: FastifyRequest): Promise<Located | undefined> {
+function locate(options: AlertInputsOptions, request: FastifyRequest): Located | undefined {
   const params = request.params as AlertParams;
-  const tenant = params.tenant ?? options.defaultTenant ?? 'default';
-  const input = await options.inputs(params.bot, params.input, tenant);
+  const tenant = params.tenant ?? options.defaultTenant;
+  const input = options.deployments.input(tenant, params.bot, params.input);
   return input ? { tenant, input } : undefined;
 }
 

@@ -10,7 +10,7 @@ import type { TemplateEngine } from '../templates';
 import { parseOrThrow } from '../validation';
 import { OutgoingMessageSchema, type BotContext, type BotLogger, type BotStore, type OutgoingMessage, type SendReceipt, type TargetRef } from './context';
 import type { BotManifest } from './manifest';
-import { entryForTarget, wallEntry, type TargetContent, type TargetEntryDeps, type WallRef } from './target-entry';
+import { asBot, entryForTarget, wallEntry, type TargetContent, type TargetEntryDeps, type WallRef } from './target-entry';
 
 /** Where `ctx.reply` answers: the post or comment that triggered the handler. */
 export interface ReplySource {
@@ -119,8 +119,6 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     const { entry, options } = await entryForTarget(targets, ref, contentOf(message));
     return sink.enqueue(entry, options);
   };
-  // the entry names its bot: a bot user not known yet (provisioning has not finished) is filled in by the sender
-  const asBot = { bot: bot.name, ...(bot.userId ? { botUserId: bot.userId } : {}) };
 
   /** A comment is text only (spec: Comments, body `{ body }`): media would be lost, so it is refused. */
   const commentText = async (message: OutgoingMessage, what: string): Promise<string> => {
@@ -152,7 +150,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   const dm = async (userId: number, message: OutgoingMessage): Promise<SendReceipt> => {
     const { text, media } = await render(message);
     const files = await incomingMedia(media);
-    return sink.enqueue({ kind: 'dm', ...base, userId, ...asBot, text, ...(files ? { media: files } : {}) });
+    return sink.enqueue({ kind: 'dm', ...base, userId, ...asBot(bot), text, ...(files ? { media: files } : {}) });
   };
 
   return {

@@ -47,13 +47,13 @@ export async function entryForTarget(
   ref: TargetRef,
   content: (kind: 'post' | 'incoming') => Promise<TargetContent>,
 ): Promise<TargetEntry> {
-  if (typeof ref !== 'string') return wallEntry(deps, await wallRefOf(deps, ref.wall, 'wall'), await content('post'));
+  if (typeof ref !== 'string') return wallEntry(deps, await targetWallRef(deps, ref.wall, 'wall'), await content('post'));
   const target = deps.bot.manifest.targets[ref];
   if (!target) {
     const known = Object.keys(deps.bot.manifest.targets);
     throw new InvalidInputError('target', `unknown target "${ref}" (${known.length ? `targets: ${known.join(', ')}` : 'the manifest defines no targets'})`);
   }
-  if ('wall' in target) return wallEntry(deps, await wallRefOf(deps, target.wall, `targets.${ref}.wall`), await content('post'), uncertainOf(target));
+  if ('wall' in target) return wallEntry(deps, await targetWallRef(deps, target.wall, `targets.${ref}.wall`), await content('post'), uncertainOf(target));
   return incomingEntry(deps, ref, target, await content('incoming'));
 }
 
@@ -61,8 +61,15 @@ export async function entryForTarget(
 export async function wallEntry(deps: TargetEntryDeps, wall: WallRef, content: TargetContent, options: EnqueueOptions = {}): Promise<TargetEntry> {
   const { bot } = deps;
   const files = content.postMedia?.length ? { media: content.postMedia } : {};
-  const asBot = { bot: bot.name, ...(bot.userId ? { botUserId: bot.userId } : {}) };
-  return { entry: { kind: 'post', tenant: deps.tenant, ...wall, body: content.text, ...asBot, ...files }, options };
+  return { entry: { kind: 'post', tenant: deps.tenant, ...wall, body: content.text, ...asBot(bot), ...files }, options };
+}
+
+/**
+ * Who a post or a direct message is sent as: the entry names its bot, and its bot user once provisioning
+ * has made it known; until then the sender fills the bot user in (never the token's user).
+ */
+export function asBot(bot: { name: string; userId: number | undefined }): { bot: string; botUserId?: number } {
+  return { bot: bot.name, ...(bot.userId ? { botUserId: bot.userId } : {}) };
 }
 
 function incomingEntry(deps: TargetEntryDeps, name: string, target: Target, content: TargetContent): TargetEntry {
@@ -86,7 +93,7 @@ export function configuredIncomingSecretName(tenant: string, bot: string, target
   return `incoming-config:${tenant}:${bot}:${target}`;
 }
 
-async function wallRefOf(deps: Pick<TargetEntryDeps, 'wallOf'>, wall: number | string, field: string): Promise<WallRef> {
+async function targetWallRef(deps: Pick<TargetEntryDeps, 'wallOf'>, wall: number | string, field: string): Promise<WallRef> {
   if (typeof wall === 'number') return { wallId: wall };
   return /^\d+$/.test(wall) ? { wallId: Number(wall) } : deps.wallOf(wall, field);
 }

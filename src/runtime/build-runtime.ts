@@ -90,7 +90,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware: deps.middleware });
   const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10 });
 
-  const alertActivity = new AlertActivity(clock, config.tenants[0]!.id);
+  const alertActivity = new AlertActivity(clock, table.defaultTenant());
   const status = new RuntimeStatus();
   const parts: RuntimeParts = {
     config,

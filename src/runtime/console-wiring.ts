@@ -43,7 +43,7 @@ const SANDBOX_PROXY_KEY = 'sandbox-proxy-key';
  */
 export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
   const { config, clock, store, table } = parts;
-  const defaultTenant = config.tenants[0]?.id ?? 'default';
+  const defaultTenant = table.defaultTenant();
   const activity = parts.alertActivity;
 
   // the labels read the webhooks' URLs from the encrypted secrets: once every few seconds is enough

@@ -3,7 +3,9 @@ import { alertInputFromManifest, type ResolvedAlertInput } from '../alerts/alert
 import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest';
 import { webhookSecretName } from '../bots/provision/provision-bot';
 import type { ProvisionedBot, ProvisionResult } from '../bots/provision/provisioner';
+import { WallNotFoundError } from '../bots/provision/wall-names';
 import type { LoadedBotModule } from '../bots/registry';
+import type { WallRef } from '../bots/target-entry';
 import type { Store } from '../store/store';
 import { createTemplateEngine, type TemplateEngine } from '../templates';
 import type { ReceiverTarget } from '../webhooks/receiver';
@@ -70,6 +72,17 @@ export class DeploymentTable {
     return [...this.deps.tenants.values()];
   }
 
+  /**
+   * The tenant a URL without `/t/:tenant` means (`/alerts/...`, `/api/open/v1/...`, the console's links):
+   * the first one configured. The one place it is chosen.
+   */
+  defaultTenant(): string {
+    const first = this.deps.tenants.keys().next();
+    // the configuration requires a tenant; a table without one is a programming error
+    if (first.done) throw new Error('the deployment table has no tenant');
+    return first.value;
+  }
+
   /** What this runtime's provisioning made on a tenant; undefined until it finished. */
   provisioning(tenant: string): ProvisionResult | undefined {
     return this.results.get(tenant);
@@ -124,6 +137,17 @@ export class DeploymentTable {
       eventPrefix: config.event_prefix,
     };
   }
+}
+
+/**
+ * A wall named in a send, from the stored listing alone: a send (an alert's included) never waits for the
+ * platform. Walls never listed yet (the first provisioning is still running) are left to the sender.
+ */
+export async function wallRefOf(deployment: Pick<Deployment, 'tenant'>, name: string, field: string): Promise<WallRef> {
+  const found = await deployment.tenant.walls.lookup(name);
+  if (found.kind === 'found') return { wallId: found.id };
+  if (found.kind === 'unlisted') return { wallName: name };
+  throw new WallNotFoundError(field, deployment.tenant.config.id, name);
 }
 
 function keyOf(tenant: string, bot: string): string {

@@ -1,17 +1,16 @@
-import { createBotContext, type EntrySink, type ReplySource, type WallRef } from '../bots/create-bot-context';
+import { createBotContext, type EntrySink, type ReplySource } from '../bots/create-bot-context';
 import { AUDIT_TRAIL, type AuditWriter } from '../bots/audit-log';
 import { botLogger } from '../bots/bot-logger';
 import type { BotContext } from '../bots/context';
 import { ANY_JOB } from '../bots/define-bot';
 import { runThrough, type Middleware } from '../bots/middleware';
-import { WallNotFoundError } from '../bots/provision/wall-names';
 import type { Clock } from '../clock';
 import { withTimeLimit } from '../clock/time-limit';
 import { IntrabotError } from '../errors';
 import type { Logger } from '../log';
 import type { JobRunRequest } from '../scheduler/job-runner';
 import type { Store } from '../store/store';
-import type { DeploymentTable, Deployment } from './deployments';
+import { wallRefOf, type DeploymentTable, type Deployment } from './deployments';
 
 /** Serves local files to the platform at signed URLs (incoming-webhook media). */
 export interface FileServer {
@@ -107,15 +106,4 @@ export class HandlerRunner {
       progress: options.progress,
     });
   }
-}
-
-/**
- * A wall named in a send, from the stored listing alone: a send (an alert's included) never waits for the
- * platform. Walls never listed yet (the first provisioning is still running) are left to the sender.
- */
-export async function wallRefOf(deployment: Pick<Deployment, 'tenant'>, name: string, field: string): Promise<WallRef> {
-  const found = await deployment.tenant.walls.lookup(name);
-  if (found.kind === 'found') return { wallId: found.id };
-  if (found.kind === 'unlisted') return { wallName: name };
-  throw new WallNotFoundError(field, deployment.tenant.config.id, name);
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AlertSendMessage } from '../../src/alerts/alert-dispatch';
+import type { AlertSendMessage } from '../../src/alerts/alert-deployments';
 import { stripPartNumber } from '../../src/templates/split-message';
 import { fixture } from './load-fixture';
 import { harness, post, textsTo } from './input-route-harness';
@@ -79,7 +79,7 @@ describe('POST /alerts/:bot/:input, dedupe and resolution', () => {
     await post(h, '/alerts/alerts/alertmanager', fixture('alertmanager-firing.json'));
     const firing = h.sent.find((m) => m.target === 'ops-wall') as AlertSendMessage;
     expect(firing.replyTo).toBeUndefined();
-    await h.handle.recordPost('sandbox', 'alerts', firing.refs ?? [], 501);
+    await h.state.recordPost('sandbox', 'alerts', firing.refs ?? [], 501);
     await post(h, '/alerts/alerts/alertmanager', fixture('alertmanager-resolved.json'));
     const resolvedWall = h.sent.slice(2).filter((m) => m.target === 'ops-wall');
     expect(resolvedWall).toEqual([expect.objectContaining({ replyTo: { postId: 501 }, text: expect.stringContaining('RESOLVED') })]);

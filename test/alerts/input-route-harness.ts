@@ -3,8 +3,9 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterEach } from 'vitest';
 import { alertInputFromManifest } from '../../src/alerts/alert-input';
-import type { AlertSendMessage } from '../../src/alerts/alert-dispatch';
-import { registerAlertInputs, type AlertInputsHandle } from '../../src/alerts/input-route';
+import type { AlertDeployments, AlertSendMessage } from '../../src/alerts/alert-deployments';
+import { AlertInputState } from '../../src/alerts/alert-input-state';
+import { registerAlertInputs } from '../../src/alerts/input-route';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import { AdjustableClock } from '../../src/clock';
 import type { Store } from '../../src/store';
@@ -38,7 +39,8 @@ export interface Harness {
   app: FastifyInstance;
   store: Store;
   sent: AlertSendMessage[];
-  handle: AlertInputsHandle;
+  /** The inputs' memory, where the runtime's sender records a firing message's post (`recordPost`). */
+  state: AlertInputState;
   clock: AdjustableClock;
   logs: string[];
   /** Make the next `n` calls of `send` throw (after `after` successful ones). */
@@ -84,14 +86,15 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     warn: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })),
     error: (d: object, m: string) => logs.push(JSON.stringify({ ...d, m })),
   };
-  const handle = registerAlertInputs(app, {
-    inputs: (bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
-    clock,
-    store,
-    templates: (bot, tenant) => {
+  const state = new AlertInputState(store);
+  // one bot, `alerts`, on every tenant; sends are recorded instead of queued
+  const deployments: AlertDeployments = {
+    input: (_tenant, bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
+    templates: (tenant, bot) => {
       options.onTemplates?.(bot, tenant);
       return engine;
     },
+    targetProblem: async (tenant, bot, target) => options.targetProblem?.(tenant, bot, target),
     send: async (message) => {
       await options.gate?.();
       if (failing.count > 0 && failing.skip-- <= 0) {
@@ -101,13 +104,17 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       sent.push(message);
       return { id: `entry-${sent.length}` };
     },
+  };
+  await registerAlertInputs(app, {
+    deployments,
+    clock,
+    state,
     logger,
     defaultTenant: 'sandbox',
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    ...(options.targetProblem ? { targetProblem: options.targetProblem } : {}),
   });
   await app.ready();
-  return { app, store, sent, handle, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };
+  return { app, store, sent, state, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };
 }
 
 export function post(h: Harness, path: string, body: unknown, headers: Record<string, string> = BEARER): Promise<LightMyRequestResponse> {

@@ -16,7 +16,7 @@ export interface OutboxSources {
   digests: ReadonlyMap<string, DigestInput>;
 }
 
-/** Alert inputs queue their messages under ids of this form (src/runtime/alerts-wiring.ts). */
+/** Alert inputs queue their messages under ids of this form (src/runtime/table-alert-deployments.ts). */
 const ALERT_ENTRY = /^alert-[0-9a-f]{32}$/;
 
 /**

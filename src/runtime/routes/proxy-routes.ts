@@ -9,7 +9,7 @@ export async function proxyRoutes(app: FastifyInstance, parts: RuntimeParts): Pr
   const { config, metrics } = parts;
   await registerProxy(app, {
     tenants: parts.table.tenants().map((t) => ({ id: t.config.id, client: t.api })),
-    defaultTenant: config.tenants[0]!.id,
+    defaultTenant: parts.table.defaultTenant(),
     keys: config.proxy?.keys ?? [],
     ...(config.proxy ? { botShare: config.proxy.bot_share, bodyLimit: config.proxy.body_limit } : {}),
     mode: config.mode,

@@ -1,0 +1,39 @@
+import type { TemplateEngine } from '../templates/template-engine';
+import type { ResolvedAlertInput } from './alert-input';
+
+/** One message handed to the outbox. `dedupeKey` is the same when a retried notification resends it. */
+export interface AlertSendMessage {
+  tenant: string;
+  bot: string;
+  /** A target name of the bot's manifest. */
+  target: string;
+  text: string;
+  /** The post that reported the alerts firing: answer it (a comment) when the target is a wall. */
+  replyTo?: { postId: number };
+  dedupeKey: string;
+  /**
+   * On the first part of a message reporting alerts firing: the refs of those alerts. The outbox entry
+   * carries them, and the post it creates is recorded under them (`AlertInputState.recordPost`), for the
+   * resolutions.
+   */
+  refs?: string[];
+}
+
+/**
+ * What the alert inputs need from the bots deployed on each tenant, given once as one object. The runtime
+ * implements it over its deployment table and outbox (`TableAlertDeployments` in
+ * src/runtime/table-alert-deployments.ts); the alerts layer never reaches into the runtime otherwise.
+ */
+export interface AlertDeployments {
+  /** The input a request names, as the tenant sees the bot; undefined when the bot is not deployed there or has no such input. */
+  input(tenant: string, bot: string, input: string): ResolvedAlertInput | undefined;
+  /** The bot's template engine on a tenant: its own `templates/` first, then the shared ones, in the tenant's time zone. */
+  templates(tenant: string, bot: string): TemplateEngine;
+  /**
+   * Why a target cannot receive messages (its wall is not on the tenant), or undefined. Answered from
+   * what provisioning stored, never by asking the platform: the tool's answer must not wait for it.
+   */
+  targetProblem(tenant: string, bot: string, target: string): Promise<string | undefined>;
+  /** Queues one message part durably; resolves once it is persisted, with the outbox entry's id. */
+  send(message: AlertSendMessage): Promise<{ id: string }>;
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { AlertDeployments, AlertSendMessage } from '../alerts/alert-deployments';
+import type { ResolvedAlertInput } from '../alerts/alert-input';
+import { namedWallOf } from '../bots/provision/wall-names';
+import { entryForTarget, type TargetEntry } from '../bots/target-entry';
+import { IntrabotError } from '../errors';
+import type { Outbox } from '../outbox/outbox';
+import type { TemplateEngine } from '../templates/template-engine';
+import { wallRefOf, type Deployment, type DeploymentTable } from './deployments';
+
+/**
+ * The alert inputs' view of the runtime: each request's input, templates and targets come from the
+ * deployment its tenant names in the table, and what they render is queued straight into the outbox, the
+ * target resolved as for any send (`entryForTarget`), under an id derived from the message's dedupe key: a
+ * tool retrying a notification never queues the same part twice. A firing message's post entry carries the
+ * refs of its alerts; the sender hands the created post to the alert state (`noteCreated` in delivery.ts),
+ * so the alerts' resolutions answer it as a comment.
+ *
+ * @example
+ * await registerAlertInputs(app, { deployments: new TableAlertDeployments(table, outbox), clock, state, logger });
+ */
+export class TableAlertDeployments implements AlertDeployments {
+  constructor(
+    private readonly table: DeploymentTable,
+    private readonly outbox: Pick<Outbox, 'enqueue'>,
+  ) {}
+
+  input(tenant: string, bot: string, input: string): ResolvedAlertInput | undefined {
+    return this.table.get(tenant, bot)?.alertInputs.get(input);
+  }
+
+  templates(tenant: string, bot: string): TemplateEngine {
+    return this.deployment(tenant, bot).templates;
+  }
+
+  /** Answered from the listing provisioning stored: a wall the tenant lacks is refused at once, with no request. */
+  async targetProblem(tenant: string, bot: string, target: string): Promise<string | undefined> {
+    const deployment = this.deployment(tenant, bot);
+    const spec = deployment.manifest.targets[target];
+    const wall = spec && namedWallOf(spec);
+    if (wall === undefined) return undefined;
+    const found = await deployment.tenant.walls.lookup(wall);
+    return found.kind === 'missing' ? `no wall named "${wall}" on tenant ${tenant}` : undefined;
+  }
+
+  /** One message part into the outbox, as the bot's user: a comment under the post that reported the alerts firing, else a send to the target. */
+  async send(message: AlertSendMessage): Promise<{ id: string }> {
+    const deployment = this.deployment(message.tenant, message.bot);
+    const id = `alert-${createHash('sha256').update(`${message.tenant}\n${message.bot}\n${message.dedupeKey}`).digest('hex').slice(0, 32)}`;
+    const target = deployment.manifest.targets[message.target];
+    const made: TargetEntry =
+      message.replyTo && target && 'wall' in target
+        ? { entry: { kind: 'comment', tenant: message.tenant, postId: message.replyTo.postId, body: message.text }, options: {} }
+        : await entryForTarget(
+            {
+              tenant: message.tenant,
+              bot: { name: message.bot, manifest: deployment.manifest, userId: this.table.provisionedBot(message.tenant, message.bot)?.botUserId },
+              wallOf: (name, field) => wallRefOf(deployment, name, field),
+            },
+            message.target,
+            async () => ({ text: message.text }),
+          );
+    const entry = made.entry.kind === 'post' && message.refs?.length ? { ...made.entry, alert: { refs: message.refs } } : made.entry;
+    return this.outbox.enqueue(entry, { ...made.options, id });
+  }
+
+  private deployment(tenant: string, bot: string): Deployment {
+    const deployment = this.table.get(tenant, bot);
+    if (!deployment) throw new IntrabotError('unknown_bot', `bot ${bot} is not deployed to tenant ${tenant}`);
+    return deployment;
+  }
+}
