@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '../store/store';
 
 /** What `settle` watches: the platform's deliveries, and what the runtime still has to do. */
 export interface SettleDeps {
@@ -19,6 +20,11 @@ export interface SettleOptions {
    * time. Cron slots the clock passes fire too. Default false: the clock is left alone.
    */
   advanceClock?: boolean;
+  /**
+   * Count only these bots' inbox deliveries as live work (every outbox entry counts): another bot's
+   * delivery waiting out a retry's backoff then holds nothing up. Default: every bot's.
+   */
+  bots?: readonly string[];
 }
 
 /**
@@ -48,6 +54,19 @@ export async function settle(deps: SettleDeps, options: SettleOptions = {}): Pro
     if (options.advanceClock && deps.advance) await deps.advance(1);
     await sleep(wait);
   }
+}
+
+/**
+ * A runtime's live work as its store holds it: the live inbox deliveries (bot and event; only `bots`'
+ * when given) and the live outbox entries (their targets), a few of each. Replicas sharing one store
+ * share it, so reading the shared store sees the work of all of them.
+ */
+export async function storeLiveWork(store: Store, bots?: readonly string[]): Promise<{ inbox: string[]; outbox: string[] }> {
+  // the inbox first: a handler's sends reach the outbox before its delivery leaves the inbox
+  const listed = await store.inbox.list({ limit: bots ? 10_000 : 10 });
+  const inbox = bots ? listed.filter((e) => bots.includes(e.payload.bot)).slice(0, 10) : listed;
+  const outbox = await store.outbox.list({ limit: 10 });
+  return { inbox: inbox.map((e) => `${e.payload.bot} ${e.payload.event ?? 'delivery'}`), outbox: outbox.map((e) => e.target) };
 }
 
 function isIdle(live: { inbox: readonly string[]; outbox: readonly string[] }): boolean {

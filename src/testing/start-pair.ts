@@ -13,7 +13,7 @@ import { botStore } from '../bots/create-bot-context';
 import type { BotStore } from '../bots/context';
 import type { SeedRefs } from '../sandbox/seed/seed-refs';
 import { SandboxControl } from './sandbox-control';
-import { settle, type SettleOptions } from './settle';
+import { settle, storeLiveWork, type SettleOptions } from './settle';
 
 export interface StartPairOptions {
   /** Bots to load from `botsDir` (default: every bot). */
@@ -147,12 +147,7 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
           advance: async (seconds) => {
             await platform.advance(seconds);
           },
-          liveWork: async () => {
-            // the inbox first: a handler's sends reach the outbox before its delivery leaves the inbox
-            const inbox = await pair.runtime.inspect().store.inbox.list({ limit: 10 });
-            const outbox = await pair.runtime.inspect().store.outbox.list({ limit: 10 });
-            return { inbox: inbox.map((e) => `${e.payload.bot} ${e.payload.event ?? 'delivery'}`), outbox: outbox.map((e) => e.target) };
-          },
+          liveWork: () => storeLiveWork(pair.runtime.inspect().store, settleOptions?.bots),
         },
         settleOptions,
       ),

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { SharedRateLimiter } from '../../src/api/shared-rate-limiter';
 import { openTempStore, type TestStore } from '../outbox/helpers';
@@ -18,16 +18,19 @@ async function setup() {
 }
 
 /** Acquires as often as it can without the clock moving. */
-async function grantsNow(limiter: SharedRateLimiter, key: string, tries: number): Promise<number> {
+async function grantsNow(limiter: SharedRateLimiter, clock: AdjustableClock, key: string, tries: number): Promise<number> {
   let granted = 0;
   for (let i = 0; i < tries; i += 1) {
     const controller = new AbortController();
+    let settled = false;
     const attempt = limiter.acquire(key, controller.signal).then(
       () => true,
       () => false,
     );
-    // whatever is not granted at once is waiting for the clock: abort it
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    void attempt.finally(() => (settled = true));
+    // whatever is not granted at once is waiting for the clock (a timer on it): abort it
+    const timers = clock.pendingTimers;
+    while (!settled && clock.pendingTimers === timers) await new Promise(setImmediate);
     controller.abort();
     if (await attempt) {
       granted += 1;
@@ -40,35 +43,35 @@ async function grantsNow(limiter: SharedRateLimiter, key: string, tries: number)
 describe('SharedRateLimiter', () => {
   it('gives two replicas 60 requests a minute between them, not 60 each (spec: Limits)', async () => {
     const { clock, a, b } = await setup();
-    const first = (await grantsNow(a, 'rl:token', 40)) + (await grantsNow(b, 'rl:token', 40));
+    const first = (await grantsNow(a, clock, 'rl:token', 40)) + (await grantsNow(b, clock, 'rl:token', 40));
     expect(first).toBe(60);
     clock.advance(60_001);
-    expect(await grantsNow(b, 'rl:token', 70)).toBe(60);
+    expect(await grantsNow(b, clock, 'rl:token', 70)).toBe(60);
   });
 
   it('keeps each incoming webhook on its own budget', async () => {
-    const { a } = await setup();
-    expect(await grantsNow(a, 'rl:hook-1', 61)).toBe(60);
-    expect(await grantsNow(a, 'rl:hook-2', 5)).toBe(5);
+    const { clock, a } = await setup();
+    expect(await grantsNow(a, clock, 'rl:hook-1', 61)).toBe(60);
+    expect(await grantsNow(a, clock, 'rl:hook-2', 5)).toBe(5);
   });
 
   it('counts what the platform says was spent elsewhere (X-RateLimit-Remaining)', async () => {
     const { clock, a, b } = await setup();
-    expect(await grantsNow(a, 'rl:token', 1)).toBe(1);
+    expect(await grantsNow(a, clock, 'rl:token', 1)).toBe(1);
     // the answer says 50 of 60 are gone: someone else uses the token too
     a.observe('rl:token', { limit: 60, remaining: 10, resetAtMs: clock.now() + 30_000 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await grantsNow(b, 'rl:token', 20)).toBe(10);
+    await a.flushed();
+    expect(await grantsNow(b, clock, 'rl:token', 20)).toBe(10);
   });
 
   it("blocks every replica until a 429's Retry-After has passed", async () => {
     const { clock, a, b } = await setup();
-    expect(await grantsNow(a, 'rl:token', 1)).toBe(1);
+    expect(await grantsNow(a, clock, 'rl:token', 1)).toBe(1);
     a.backoff('rl:token', clock.now() + 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await grantsNow(b, 'rl:token', 3)).toBe(0);
+    await a.flushed();
+    expect(await grantsNow(b, clock, 'rl:token', 3)).toBe(0);
     clock.advance(10_001);
-    expect(await grantsNow(b, 'rl:token', 3)).toBe(3);
+    expect(await grantsNow(b, clock, 'rl:token', 3)).toBe(3);
   });
 
   it('sends one request to learn an unknown budget, then lets every waiting caller through', async () => {
@@ -101,14 +104,14 @@ describe('SharedRateLimiter', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect({ granted, failures }).toEqual({ granted: 1, failures: [] });
     a.observe('rl:fresh', { limit: 60, remaining: 59 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(granted + failures.length).toBe(3));
     expect({ granted, failures }).toEqual({ granted: 3, failures: [] });
   });
 
   it('learns a lower limit from X-RateLimit-Limit', async () => {
     const { clock, a } = await setup();
-    expect(await grantsNow(a, 'rl:token', 1)).toBe(1);
+    expect(await grantsNow(a, clock, 'rl:token', 1)).toBe(1);
     a.observe('rl:token', { limit: 5, remaining: 4, resetAtMs: clock.now() + 60_000 });
-    expect(await grantsNow(a, 'rl:token', 10)).toBe(4);
+    expect(await grantsNow(a, clock, 'rl:token', 10)).toBe(4);
   });
 });

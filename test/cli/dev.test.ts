@@ -8,6 +8,7 @@ import { runNew } from '../../src/cli/commands/new';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { SandboxControl } from '../../src/testing';
 import { captureIo, freePort, type CapturedIo } from './cli-io';
+import { settleStore } from '../helpers/settle';
 
 describe('intrabot dev', () => {
   let tmp: string;
@@ -106,9 +107,8 @@ describe('intrabot dev', () => {
     // minute later (spec: Outgoing webhooks); either way it is answered once, by the new code
     await platform.advance(61);
     expect(await answerTo(postId)).toBe('Third version here');
-    await platform.deliveries();
-    // give a second answer time to show itself (as the end-to-end loop test does)
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // a second answer would show itself before the runtime is idle (as in the end-to-end loop test)
+    await settleStore(session.runtime!.inspect().store, platform);
     expect((await platform.commentsOn(postId)).map((c) => c.body)).toEqual(['Third version here']);
   });
 

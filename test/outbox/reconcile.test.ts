@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { achievementRefs } from '../../src/sandbox/seed/achievements';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
+import { settleStore } from '../helpers/settle';
 import { waitUntil } from './helpers';
 import { openPlatformRig, type PlatformRig } from './platform-rig';
 
@@ -102,8 +103,9 @@ describe('uncertain writes', () => {
     const [dead] = await r.store.outbox.list({ state: 'dead' });
     expect(dead?.id).toBe(id);
     expect(dead?.deadReason).toContain('on_uncertain: drop');
-    // not sent a second time: no answered request ever reached the messages endpoint, at most the lost one arrived
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // not sent a second time: no answered request ever reached the messages endpoint, at most the lost one arrived;
+    // checked once the outbox holds nothing live (the sender sends only what it leased), so nothing can send it again
+    await settleStore(r.store, { settleDeliveries: async () => void (await r.platform.control('POST', '/_sandbox/deliveries/settle', {})) });
     const messages = (await r.platform.control('GET', '/_sandbox/messages')) as { data: { text: string }[] };
     expect(messages.data.filter((m) => m.text === 'your laptop is ready').length).toBeLessThanOrEqual(1);
     expect(await r.platform.requests({ method: 'POST', path: '/api/open/v1/users/' })).toEqual([]);

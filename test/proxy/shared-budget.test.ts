@@ -25,12 +25,17 @@ describe('the proxy shares the token budget with the bots (spec: Limits)', () =>
     const first = await h.app.inject({ method: 'GET', url: '/api/open/v1/walls/1', headers: SANDBOX_KEY });
     expect(first.headers['x-ratelimit-limit']).toBe('4');
 
-    const botJob = Promise.all(Array.from({ length: 6 }, () => h.api.request({ method: 'GET', path: '/walls/2' })));
-    const proxyCalls = Promise.all(Array.from({ length: 3 }, () => h.app.inject({ method: 'GET', url: '/api/open/v1/walls/3', headers: SANDBOX_KEY })));
+    const timers = h.clock.pendingTimers;
+    let answered = 0;
+    const counted = <T>(call: Promise<T>): Promise<T> => call.finally(() => (answered += 1));
+    const botJob = Promise.all(Array.from({ length: 6 }, () => counted(h.api.request({ method: 'GET', path: '/walls/2' }))));
+    const proxyCalls = Promise.all(
+      Array.from({ length: 3 }, () => counted(h.app.inject({ method: 'GET', url: '/api/open/v1/walls/3', headers: SANDBOX_KEY }))),
+    );
 
-    // 10 requests under a budget of 8: the first 8 go, the others wait for the next window
-    await waitFor(async () => (await h.platformRequests()).length >= 8, 'eight requests');
-    await delay(200);
+    // 10 requests under a budget of 8: the first 8 go, the others wait for the next window (each on a
+    // timer of the clock, which nothing moves until the test does)
+    await waitFor(async () => answered === 7 && h.clock.pendingTimers >= timers + 2, 'seven calls answered and two waiting on the clock');
     expect(await h.platformRequests()).toHaveLength(8);
     h.clock.advance(61_000);
 

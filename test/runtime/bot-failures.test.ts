@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBots } from '../../src/bots/registry';
+import type { QueueEntry } from '../../src/store/queue';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { startPair, type Pair } from '../../src/testing';
 
@@ -37,20 +38,26 @@ describe('one bot failing is that bot failure alone', () => {
       () => pair.platform.commentsOn(post.id),
       (c) => c.length > 0,
     );
-    await new Promise((r) => setTimeout(r, 800));
+    // the thrower's and the hanger's deliveries wait out their retries on the shared clock: the echo's work is what must play out
+    await pair.settle({ bots: ['echo'] });
     expect((await pair.platform.commentsOn(post.id)).map((c) => c.body)).toEqual(['echo: ping']);
   });
 
   it('retries a failing delivery and then keeps it in the dead letters with its error', async () => {
     await pair.platform.employeePost(employee, { wall_id: wall, body: 'make thrower fail' });
-    // the inbox retries after 5 s and 60 s on the shared clock
-    await pair.platform.waitFor(
-      async () => (await pair.runtime.inspect().store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'thrower').length,
-      (n) => n > 0,
-    );
+    // the inbox retries after 5 s and 60 s on the shared clock: the clock moves past each retry once the
+    // attempt before it has failed (the thrower's and the hanger's deliveries of this post waiting for their retry, or dead)
+    const store = pair.runtime.inspect().store;
+    const failing = async () =>
+      [...(await store.inbox.list({ state: 'live' })), ...(await store.inbox.list({ state: 'dead' }))].filter(
+        (e) => ['thrower', 'hanger'].includes(e.payload.bot) && JSON.stringify(e.payload).includes('make thrower fail'),
+      );
+    const failed = (e: QueueEntry, after: number) => e.state === 'dead' || (e.attempts > after && e.state === 'pending' && e.notBefore > pair.clock.now());
+    let entries = await pair.platform.waitFor(failing, (es) => es.length === 2 && es.every((e) => failed(e, 0)));
     for (const seconds of [6, 61, 61]) {
+      const before = new Map(entries.map((e) => [e.id, e.attempts]));
       pair.clock.advance(seconds * 1000);
-      await new Promise((r) => setTimeout(r, 150));
+      entries = await pair.platform.waitFor(failing, (es) => es.every((e) => failed(e, before.get(e.id) ?? 0)));
     }
     const dead = await pair.platform.waitFor(
       () => pair.runtime.inspect().store.inbox.list({ state: 'dead' }),

@@ -74,8 +74,8 @@ describe('runtime and sandbox end to end', () => {
       () => pair.platform.commentsOn(post.id),
       (c) => c.length > 0,
     );
-    // give a loop time to show itself: the bot's comment fires comment.created back at the runtime
-    await new Promise((r) => setTimeout(r, 600));
+    // let a loop show itself: the bot's comment fires comment.created back at the runtime, handled before the pair settles
+    await pair.settle();
     expect(await pair.platform.commentsOn(post.id)).toHaveLength(1);
   });
 

@@ -23,7 +23,20 @@ describe('polling instead of receiving (intrabot dev --poll)', () => {
       (c) => c.length > 0,
     );
     expect(comments.map((c) => c.body)).toEqual(['On call: Ada Lovelace']);
-    await new Promise((r) => setTimeout(r, 800)); // a few more polling rounds see the same post again
+    // a few more polling rounds see the same post again. A round starts by listing the walls, once the
+    // round before it has ended: a third listing means two whole rounds since. Their reads are paced about
+    // one a second on the shared clock, moved two seconds a look (each round looks back a minute past the last)
+    await pair.platform.request('DELETE', '/_sandbox/requests');
+    await pair.platform.waitFor(
+      async () => {
+        await pair.platform.advance(2);
+        const log = await pair.platform.request<{ data: { method: string; path: string }[] }>('GET', '/_sandbox/requests?limit=500');
+        return log.data.filter((r) => r.method === 'GET' && r.path.startsWith('/api/open/v1/walls?')).length;
+      },
+      (listings) => listings >= 3,
+      15_000,
+    );
+    await pair.settle();
     expect(await pair.platform.commentsOn(post.id)).toHaveLength(1);
   });
 });

@@ -131,8 +131,11 @@ describe.each([
       "becomes ready once the dead process's short lease runs out on the clock, not after the old TTL",
       async () => {
         const starting = restart();
-        // the replica waits in real time for the claim, which runs out on the clock
-        await new Promise((r) => setTimeout(r, 500));
+        // the replica waits in real time for the claim, which runs out on the clock: it listens, not ready
+        await waitFor(async () => {
+          const res = await fetch(`http://127.0.0.1:${env.INTRABOT_PORT}/readyz`);
+          return res.status === 503 ? true : undefined;
+        }, 10_000);
         // seconds on the clock, where the old claim held for two minutes
         clock.advance(20_000);
         const started = await starting;

@@ -44,7 +44,7 @@ describe('runtime receiver over HTTP, with the sandbox', () => {
     const res = await deliver(sent.body, nowS());
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ duplicate: true });
-    await new Promise((r) => setTimeout(r, 300));
+    await pair.settle();
     expect(await sent.comments()).toHaveLength(1);
   });
 

@@ -63,8 +63,7 @@ describe('recovering events missed while the runtime was down', () => {
       (c) => c.length > 0,
     );
     await pair.platform.advance(60); // the 10-minute retry now reaches the runtime
-    await pair.platform.deliveries();
-    await new Promise((r) => setTimeout(r, 500));
+    await pair.settle();
     expect(await pair.platform.commentsOn(missed!.id)).toHaveLength(1);
   });
 });

@@ -4,10 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSystemClock } from '../../src/clock';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
+import { openStore, type Store } from '../../src/store';
 import { SandboxControl, type Item } from '../../src/testing/sandbox-control';
 import { freePort } from '../helpers/free-port';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
+import { settleStore } from '../helpers/settle';
 
 const REDIS = redisTestUrl();
 
@@ -49,6 +52,7 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
   let lb: Server;
   const replicas: ChildProcess[] = [];
   let replicaUrls: string[] = [];
+  let shared: Store;
 
   beforeAll(async () => {
     sandbox = await createSandbox({ port: 0, seed: 'demo' });
@@ -75,12 +79,15 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
       replicas.push(spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env, stdio: 'ignore' }));
     }
     await Promise.all(replicaUrls.map(waitReady));
+    // the store the replicas share, read to know when their inbox and outbox are empty
+    shared = await openStore({ kind: 'redis', url: REDIS!, prefix }, { clock: createSystemClock() });
   }, 120_000);
 
   afterAll(async () => {
     for (const child of replicas) child.kill('SIGTERM');
     await Promise.all(replicas.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
     lb?.close();
+    await shared?.close();
     await sandbox?.close();
     if (REDIS) await deleteRedisPrefix(REDIS, prefix);
     rmSync(dataDir, { recursive: true, force: true });
@@ -111,13 +118,16 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
       });
       expect(res.status).toBe(200);
     }
-    await new Promise((r) => setTimeout(r, 1_000));
+    await settleStore(shared, platform);
     for (const post of posts) expect(await platform.commentsOn(post.id)).toHaveLength(1);
   }, 60_000);
 
   it('runs each cron slot once across the replicas and never exceeds the rate limit', async () => {
-    await new Promise((r) => setTimeout(r, 7_000));
-    const ticks = (await platform.wallPosts(1)).map((p) => p.body ?? '').filter((b) => b.startsWith('tick '));
+    // a slot every 3 s on the replicas' real clocks: wait for two, then for what they set in motion to play out
+    const tickPosts = async () => (await platform.wallPosts(1)).map((p) => p.body ?? '').filter((b) => b.startsWith('tick '));
+    await platform.waitFor(tickPosts, (posted) => posted.length >= 2, 20_000);
+    await settleStore(shared, platform);
+    const ticks = await tickPosts();
     expect(ticks.length).toBeGreaterThanOrEqual(2);
     expect(new Set(ticks).size).toBe(ticks.length);
     const log = await platform.request<{ data: { status: number }[] }>('GET', '/_sandbox/requests?limit=500');

@@ -1,5 +1,8 @@
+import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { settle, type SettleDeps } from '../../src/testing/settle';
+import { AdjustableClock } from '../../src/clock';
+import { settle, storeLiveWork, type SettleDeps } from '../../src/testing/settle';
+import { tempStore } from '../helpers/temp-store';
 
 /** A platform and a runtime scripted look by look: each `liveWork` answer is the next in `looks`. */
 function scripted(looks: { inbox: string[]; outbox: string[] }[]): SettleDeps & { settled: number; looked: number } {
@@ -48,5 +51,20 @@ describe('settle', () => {
     const left = { ...scripted([busy, idle, idle]), advance: async (seconds: number) => void moved.push(seconds) };
     await settle(left);
     expect(moved).toEqual([1, 1]);
+  });
+
+  it("counts only the named bots' deliveries when given bots, and every outbox entry", async () => {
+    const store = await tempStore(new AdjustableClock());
+    try {
+      await store.inbox.accept({ tenant: 'sandbox', bot: 'thrower', deliveryId: 'd-1', event: 'post.created', envelope: {} });
+      await store.inbox.accept({ tenant: 'sandbox', bot: 'echo', deliveryId: 'd-2', event: 'post.created', envelope: {} });
+      await store.outbox.enqueue({ target: 'comment:5', payload: {} });
+      expect(await storeLiveWork(store)).toEqual({ inbox: ['thrower post.created', 'echo post.created'], outbox: ['comment:5'] });
+      expect(await storeLiveWork(store, ['echo'])).toEqual({ inbox: ['echo post.created'], outbox: ['comment:5'] });
+      expect(await storeLiveWork(store, ['greeter'])).toEqual({ inbox: [], outbox: ['comment:5'] });
+    } finally {
+      await store.close();
+      await rm(store.dir, { recursive: true, force: true });
+    }
   });
 });
