@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProvision } from '../../src/cli/commands/provision';
 import { RETIRED_SUFFIX } from '../../src/bots/provision/provision-bot';
+import { bannerInput, bannerText } from '../../src/cli/start-banner';
 import { AdjustableClock } from '../../src/clock';
 import { ConfigError } from '../../src/errors';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
@@ -79,6 +80,10 @@ describe('example bots in connected mode', () => {
       );
     const alert = await fetch(`${seen.url}/alerts/alerts/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(alert.status).toBe(404);
+    // and the start banner says so, bot by bot
+    const banner = bannerText(bannerInput(seen.url!, started, undefined));
+    expect(banner.split('\n')[0]).toBe(`intrabot runtime on ${seen.url}  (bots: none)`);
+    for (const bot of EXAMPLES) expect(banner).toContain(`  skipped: ${bot}: example bot, not enabled: set INTRABOT_BOTS=${bot} to deploy it\n`);
   });
 
   it('deploys exactly the bots INTRABOT_BOTS names (birthday: one bot user, its job, the others skipped)', async () => {
