@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseManifest } from '../../src/bots/manifest-loader';
 import { peekManifest } from '../../src/bots/manifest-peek';
+import { scaffoldFiles } from '../../src/cli/commands/new';
 import { AdjustableClock } from '../../src/clock';
 import { ConfigError } from '../../src/errors';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
@@ -80,6 +82,14 @@ describe('INTRABOT_BOTS in sandbox mode', () => {
     runtime = await buildRuntime({ config: loadConfig({ env, cwd: dir }), clock: new AdjustableClock(), env });
     expect(runtime.inspect().deployments).toEqual([{ tenant: 'sandbox', bot: 'ops' }]);
     expect(runtime.inspect().skipped.find((s) => s.name === 'birthday')?.reason).toBe('example bot, not enabled: add it to INTRABOT_BOTS (ops) to deploy it');
+  });
+});
+
+describe('scaffolded bots', () => {
+  it('are not examples: a bot made by `intrabot new` (and `intrabot init`, whose hello bot it makes) deploys in connected mode', () => {
+    const manifest = parseManifest(scaffoldFiles('greeter')['bot.yaml']!, 'bots/greeter/bot.yaml', {});
+    expect(manifest.example).toBe(false);
+    expect(skipReason({ mode: 'connected', ...unset }, manifest)).toBeUndefined();
   });
 });
 
