@@ -1,16 +1,20 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProvision } from '../../src/cli/commands/provision';
+import { runRun } from '../../src/cli/commands/run';
 import { RETIRED_SUFFIX } from '../../src/bots/provision/provision-bot';
 import { bannerInput, bannerText } from '../../src/cli/start-banner';
 import { AdjustableClock } from '../../src/clock';
 import { ConfigError } from '../../src/errors';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { loadConfig } from '../../src/runtime/config';
+import { loggerOptions } from '../../src/runtime/logger';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
-import { captureIo } from '../cli/cli-io';
+import { captureIo, freePort } from '../cli/cli-io';
 
 /** This repository's own bots: every one of them is an example (`example: true`). */
 const REPO_BOTS = resolve('bots');
@@ -86,6 +90,27 @@ describe('example bots in connected mode', () => {
     for (const bot of EXAMPLES) expect(banner).toContain(`  skipped: ${bot}: example bot, not enabled: set INTRABOT_BOTS=${bot} to deploy it\n`);
   });
 
+  it('says so in the log once at start, a line per skipped bot with the reason', async () => {
+    const lines: { msg: string; bot?: string }[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as { msg: string; bot?: string });
+        done();
+      },
+    });
+    const app = Fastify({ logger: { ...(loggerOptions('info', false) as Record<string, unknown>), stream } });
+    const env = connectedEnv();
+    runtime = await buildRuntime({ config: loadConfig({ env, cwd: dataDir }), clock: new AdjustableClock(), env, app });
+    await app.ready();
+    await runtime.activate();
+    const skippedLines = lines.filter((l) => l.msg.startsWith('bot skipped: '));
+    expect(skippedLines.map((l) => l.bot).sort()).toEqual(EXAMPLES);
+    expect(skippedLines.find((l) => l.bot === 'ops')?.msg).toBe('bot skipped: ops: example bot, not enabled: set INTRABOT_BOTS=ops to deploy it');
+    await runtime.close();
+    runtime = undefined;
+    await app.close();
+  });
+
   it('deploys exactly the bots INTRABOT_BOTS names (birthday: one bot user, its job, the others skipped)', async () => {
     const before = await botUserNames();
     const started = await start(connectedEnv({ INTRABOT_BOTS: 'birthday' }));
@@ -125,6 +150,12 @@ describe('example bots in connected mode', () => {
     writeFileSync(join(dataDir, 'intrabot.yaml'), 'bots: [ops]\n');
     const started = await start(env);
     expect(started.inspect().deployments).toEqual([{ tenant: 'default', bot: 'ops' }]);
+  });
+
+  it('`intrabot run` of a skipped bot says why it is not deployed', async () => {
+    const io = captureIo(connectedEnv({ INTRABOT_PORT: String(await freePort()) }));
+    expect(await runRun(['birthday', 'greet'], io)).toBe(1);
+    expect(io.err).toContain('intrabot run: bot birthday is not deployed to tenant default: example bot, not enabled: set INTRABOT_BOTS=birthday to deploy it');
   });
 
   it('`provision --dry-run` lists the skipped bots with the reason, and refuses an unknown name', async () => {
