@@ -9,6 +9,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev
 COPY src ./src
+# the example bots (example: true): in connected mode none deploys unless named in INTRABOT_BOTS
 COPY bots ./bots
 COPY templates ./templates
 COPY bin ./bin

@@ -88,6 +88,11 @@ export const BotManifestSchema = z
      * direct messages...): checked against the token at provisioning, like the derived ones.
      */
     scopes: z.array(z.string().regex(/^(read|write):[a-z_]+$/, 'expected a scope such as read:users or write:achievements')).default([]),
+    /**
+     * An example bot (the ones in intrabot's own `bots/`): it runs in sandbox mode, but in connected
+     * mode only when enabled by name (`INTRABOT_BOTS`, or `bots:` in `intrabot.yaml`).
+     */
+    example: z.boolean().default(false),
     /** Deploy only to these tenants; every tenant when absent. */
     tenants: z.array(z.string().min(1)).min(1).optional(),
     overrides: z.record(z.string().min(1), ManifestOverrideSchema).default({}),

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { IntrabotError } from '../errors';
@@ -6,6 +7,7 @@ import { RUNNING_FROM_SOURCE, bundleBot, stopBundler } from './bot-bundler';
 import { isBotDefinition, type AnyBotDefinition } from './define-bot';
 import type { BotManifest } from './manifest';
 import { checkBotAgainstManifest, type BotProblem } from './manifest-check';
+import { peekManifest, type ManifestHeading } from './manifest-peek';
 import { MANIFEST_FILE, duplicateName, lineOfField, loadBotDirs, loadManifest } from './manifest-loader';
 
 /** A bot the runtime can run: its manifest, its module and where it lives. */
@@ -25,9 +27,17 @@ export interface BotLoadFailure {
   error: Error;
 }
 
+/** A bot present but deliberately not loaded (an example bot in connected mode...), with why. */
+export interface SkippedBot {
+  name: string;
+  dir: string;
+  reason: string;
+}
+
 export interface BotRegistry {
   bots: LoadedBotModule[];
   failures: BotLoadFailure[];
+  skipped: SkippedBot[];
 }
 
 const MODULE_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
@@ -41,6 +51,12 @@ export interface LoadBotsOptions {
    * mode); a throw refuses the bot with that error, as any other failure to load.
    */
   check?: (bot: LoadedBotModule) => void;
+  /**
+   * Whether to leave a bot out (the runtime's choice of bots: `INTRABOT_BOTS`, example bots in connected
+   * mode): a reason skips it before its module is imported, even when its manifest could not be
+   * completed (a missing `${env:...}` the skipped bot alone needs).
+   */
+  skip?: (bot: ManifestHeading) => string | undefined;
 }
 
 /**
@@ -61,7 +77,7 @@ export async function loadBots(
   only?: readonly string[],
   options: LoadBotsOptions = {},
 ): Promise<BotRegistry> {
-  const registry: BotRegistry = { bots: [], failures: [] };
+  const registry: BotRegistry = { bots: [], failures: [], skipped: [] };
   if (!existsSync(botsDir)) return registry;
   try {
     const loaded = await loadEach(registry, botsDir, env, only, options);
@@ -95,12 +111,18 @@ async function loadEach(
 ): Promise<LoadedBotModule[]> {
   const loaded: LoadedBotModule[] = [];
   for (const found of await loadBotDirs(botsDir, env)) {
+    const heading = found.ok ? { name: found.manifest.name, example: found.manifest.example } : await peekFile(found.dir);
+    if (found.ok && only && !only.includes(found.manifest.name)) continue;
+    const skipReason = heading && options.skip?.(heading);
+    if (heading && skipReason) {
+      registry.skipped.push({ name: heading.name, dir: found.dir, reason: skipReason });
+      continue;
+    }
     if (!found.ok) {
       registry.failures.push({ dir: found.dir, error: found.error });
       continue;
     }
     const { manifest, dir } = found;
-    if (only && !only.includes(manifest.name)) continue;
     try {
       const bot = await loadModule(manifest, dir, options.version);
       options.check?.(bot);
@@ -110,6 +132,12 @@ async function loadEach(
     }
   }
   return loaded;
+}
+
+/** The name and `example` flag of a manifest that did not load, when its text tells them. */
+async function peekFile(dir: string): Promise<ManifestHeading | undefined> {
+  const source = await readFile(join(dir, MANIFEST_FILE), 'utf8').catch(() => undefined);
+  return source === undefined ? undefined : peekManifest(source);
 }
 
 async function loadModule(manifest: BotManifest, dir: string, version: string | undefined): Promise<LoadedBotModule> {

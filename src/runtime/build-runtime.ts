@@ -9,7 +9,8 @@ import type { Store } from '../store/store';
 import { AlertActivity } from './alert-activity';
 import { BackgroundWork } from './background';
 import { usableInMode } from './bot-mode-check';
-import type { RuntimeConfig } from './config';
+import { checkEnabledNames, skipReason } from './bot-selection';
+import { botsSettingName, type RuntimeConfig } from './config';
 import { buildDelivery } from './delivery';
 import { DeploymentTable } from './deployments';
 import { buildInboxPipeline } from './inbox-pipeline';
@@ -73,11 +74,21 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const { config, clock } = deps;
   const { env, host, store, ownsStore } = await openBase(deps);
   const logger = host.log;
+  const choice = { mode: config.mode, enabled: config.bots, setting: botsSettingName(env) };
   const registry = await loadBots(config.bots_dir, env, deps.only, {
     check: usableInMode(config.mode),
+    skip: (bot) => skipReason(choice, bot),
     ...(deps.botsVersion ? { version: deps.botsVersion } : {}),
   });
+  try {
+    checkEnabledNames(choice, registry);
+  } catch (error) {
+    if (ownsStore) await store.close();
+    throw error;
+  }
   for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
+  // said once, at start: a skipped bot gets no bot user, no endpoint, no routes and no jobs
+  for (const skipped of registry.skipped) logger.info({ bot: skipped.name }, `bot skipped: ${skipped.name}: ${skipped.reason}`);
 
   const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
   const rateHistory = new RateBudgetHistory(clock);

@@ -53,6 +53,11 @@ export const RuntimeConfigSchema = z.object({
   tenants: z.array(TenantConfigSchema).min(1, 'at least one tenant is needed'),
   /** The API proxy's keys and the share of the budget proxy callers get while bots have work queued. */
   proxy: ProxyConfigSchema.optional(),
+  /**
+   * The bots to deploy, by name (`INTRABOT_BOTS=birthday,alerts`), in either mode; when absent, every
+   * bot in sandbox mode and every bot but the examples (`example: true`) in connected mode.
+   */
+  bots: z.array(z.string().min(1, 'a bot name cannot be empty')).min(1, 'name at least one bot, or leave the setting out').optional(),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
 
@@ -99,6 +104,8 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
     if (value === undefined || value === '') continue;
     merged[key] = NUMERIC.has(key) ? toPort(envName, value) : value;
   }
+  const bots = env.INTRABOT_BOTS;
+  if (bots !== undefined && bots.trim() !== '') merged.bots = bots.split(',').map((name) => name.trim());
   merged.tenants = tenantsFrom(env, fromFile.tenants);
   merged.mode = merged.tenants === undefined ? 'sandbox' : 'connected';
   if (merged.mode === 'sandbox') merged.tenants = [sandboxTenant(merged.sandbox_port)];
@@ -106,7 +113,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   const result = RuntimeConfigSchema.safeParse(merged);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const key = issue ? keyName(issuePath(issue.path)) : '(config)';
+    const key = issue ? keyName(issuePath(issue.path), env) : '(config)';
     throw new ConfigError(key, `${key}: ${issue?.message ?? 'is invalid'}`);
   }
   const config = result.data;
@@ -184,7 +191,13 @@ function toPort(envName: string, value: string): number {
 }
 
 /** Names a config path the way the user wrote it: the env var when there is one. */
-function keyName(path: string): string {
+function keyName(path: string, env: Env): string {
+  if (path === 'bots' || path.startsWith('bots.')) return botsSettingName(env);
   const envName = Object.entries(ENV_KEYS).find(([, key]) => key === path)?.[0];
   return envName ?? path;
+}
+
+/** Where the list of bots to deploy was set, for messages: the variable, else the file's key. */
+export function botsSettingName(env: Env): string {
+  return env.INTRABOT_BOTS?.trim() ? 'INTRABOT_BOTS' : 'intrabot.yaml: bots';
 }

@@ -41,12 +41,13 @@ const DEFAULT_WAIT_MS = 10 * 60_000;
  * `provision:<tenant>` does the work and publishes the result in the store; the others wait for it.
  */
 export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionResult[]> {
-  const byTenant = new Map<string, Deployment[]>();
-  for (const d of input.table.all()) byTenant.set(d.tenant.config.id, [...(byTenant.get(d.tenant.config.id) ?? []), d]);
+  // every tenant, one with no bot deployed too: what bots no longer deployed (removed, skipped) left there is retired
+  const tenants = input.table.tenants();
   const results: ProvisionResult[] = [];
-  for (const [tenantId, deployments] of byTenant) {
-    input.onTenant?.(tenantId, results.length, byTenant.size);
-    const tenant = deployments[0]!.tenant;
+  for (const tenant of tenants) {
+    const tenantId = tenant.config.id;
+    const deployments = input.table.all().filter((d) => d.tenant.config.id === tenantId);
+    input.onTenant?.(tenantId, results.length, tenants.length);
     const run = () =>
       provisionTenant({
         tenant: tenantId,

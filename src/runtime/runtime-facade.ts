@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ProvisionResult } from '../bots/provision/provisioner';
-import type { BotLoadFailure, LoadedBotModule } from '../bots/registry';
+import type { BotLoadFailure, LoadedBotModule, SkippedBot } from '../bots/registry';
 import type { RunRecord } from '../scheduler/run-record';
 import type { RunNowOptions } from '../scheduler/scheduler';
 import type { JobListing } from '../scheduler/job-listing';
@@ -24,6 +24,8 @@ export interface RuntimeInspection {
   bots: readonly LoadedBotModule[];
   /** Bots present but not loaded, with why. */
   failures: readonly BotLoadFailure[];
+  /** Bots present and deliberately not deployed (example bots in connected mode, bots not in `INTRABOT_BOTS`), with why. */
+  skipped: readonly SkippedBot[];
   /** Which bot runs on which tenant. */
   deployments: readonly { tenant: string; bot: string }[];
   /** What the last provisioning did, tenant by tenant. */
@@ -124,6 +126,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       store,
       bots: registry.bots,
       failures: registry.failures,
+      skipped: registry.skipped,
       deployments: table.all().map((d) => ({ tenant: d.tenant.config.id, bot: d.bot.name })),
       provisionResults,
       jobs: () => scheduler.listJobs(),

@@ -110,6 +110,8 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
     INTRABOT_BASE_URL: '',
     INTRABOT_TOKEN: '',
     INTRABOT_REDIS_URL: '',
+    // the pair's bots are `bots` (all by default), whatever the shell running the tests exports
+    INTRABOT_BOTS: '',
   };
   const config = loadConfig({ env, cwd: dataDir });
   // the same runtime every time, a restart included

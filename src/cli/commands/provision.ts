@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { formatPlan, isChange, type ProvisionResult } from '../../bots/provision/provisioner';
 import { createSystemClock, type Clock } from '../../clock';
-import { buildRuntime } from '../../runtime/build-runtime';
+import { ConfigError } from '../../errors';
+import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import type { RuntimeConfig } from '../../runtime/config';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, progress, type CliIo, type Paint } from '../output';
@@ -79,15 +80,28 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
     deps.stderr(`intrabot provision: ${problem}\n`);
     return 1;
   }
-  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env });
+  let runtime: Runtime;
+  try {
+    runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    deps.stderr(`intrabot provision: ${error.message}\n`);
+    return 1;
+  }
   try {
     for (const failure of runtime.inspect().failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
+    // part of the plan: a skipped bot is not provisioned (and what it had is retired)
+    for (const skipped of runtime.inspect().skipped) {
+      const line = `${c.yellow('skipped')} ${skipped.name}: ${skipped.reason}\n`;
+      if (values.json) deps.stderr(line);
+      else deps.stdout(line);
+    }
     if (!dryRun && runtime.inspect().failures.length > 0) {
       // a bot that fails to load looks removed: applying now would retire its bot user and endpoint
       deps.stderr('intrabot provision: nothing applied while a bot fails to load (it would be retired as removed). Fix it, or see the plan with --dry-run.\n');
       return 1;
     }
-    const tenants = new Set(runtime.inspect().deployments.map((d) => d.tenant)).size;
+    const tenants = runtime.inspect().config.tenants.length;
     const line = values.json
       ? undefined
       : progress(deps, `${dryRun ? 'planning' : 'provisioning'} ${runtime.inspect().bots.length} bot(s) on ${tenants} tenant(s)`);

@@ -110,7 +110,8 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
       return 1;
     }
     if (!runtime.inspect().deployments.some((d) => d.tenant === tenant.id && d.bot === args.bot)) {
-      deps.stderr(`intrabot run: bot ${args.bot} is not deployed to tenant ${tenant.id}\n`);
+      const skipped = runtime.inspect().skipped.find((s) => s.name === args.bot);
+      deps.stderr(`intrabot run: bot ${args.bot} is not deployed to tenant ${tenant.id}${skipped ? `: ${skipped.reason}` : ''}\n`);
       return 1;
     }
     await runtime.provision();
