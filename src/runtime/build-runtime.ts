@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { loadBots } from '../bots/registry';
@@ -82,7 +82,9 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
   const handlerTimeoutMs = deps.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
   const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs });
-  const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10 });
+  // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
+  const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
+  const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10, notLoaded });
 
   const alertActivity = new AlertActivity(clock, config.tenants[0]!.id);
   const status = new RuntimeStatus();
