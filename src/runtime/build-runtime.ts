@@ -37,6 +37,11 @@ export interface RuntimeDeps {
   only?: readonly string[];
   /** Re-imports the bots' modules under this version (`intrabot dev` reloading changed files). */
   botsVersion?: string;
+  /**
+   * The caller tells the user itself about bots that fail to load (a CLI command prints them from
+   * `inspect().failures`): they are not logged as well, so each error is shown once.
+   */
+  reportsLoadFailures?: boolean;
   /** The repository's shared templates (default `templates/` in the working directory). */
   templatesDir?: string;
   /** A handler's time limit (default 30 s); a job's default is ten times it. */
@@ -71,7 +76,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     check: usableInMode(config.mode),
     ...(deps.botsVersion ? { version: deps.botsVersion } : {}),
   });
-  for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
+  if (!deps.reportsLoadFailures) for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
 
   const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
   const rateHistory = new RateBudgetHistory(clock);

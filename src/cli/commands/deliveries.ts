@@ -9,7 +9,7 @@ import type { InboxEntry } from '../../store/inbox';
 import type { Store } from '../../store/store';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
-import { answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
+import { adminRefusal, answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
 import { tenantTimeZone, zonedTime } from '../time';
 
 const USAGE = 'deliveries [--dead | --handled] [--json] [--limit N] | deliveries replay <id>';
@@ -173,8 +173,7 @@ async function replay(id: string, deps: DeliveriesDeps, config: RuntimeConfig, c
 }
 
 function refused(deps: CliIo, status: number, body: unknown): number {
-  const hint = status === 401 || status === 403 ? " (set INTRABOT_ADMIN_TOKEN to the runtime's admin token)" : '';
-  deps.stderr(`intrabot deliveries: the runtime answered ${status}: ${answerMessage(body)}${hint}\n`);
+  deps.stderr(`intrabot deliveries: ${adminRefusal(status) ?? `the runtime answered ${status}: ${answerMessage(body)}`}\n`);
   return 1;
 }
 

@@ -79,7 +79,12 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
     deps.stderr(`intrabot provision: ${problem}\n`);
     return 1;
   }
-  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env });
+  const runtime = await buildRuntime({
+    config: quietConfig(config, deps.env),
+    clock: deps.clock ?? createSystemClock(),
+    env: deps.env,
+    reportsLoadFailures: true,
+  });
   try {
     for (const failure of runtime.inspect().failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
     if (!dryRun && runtime.inspect().failures.length > 0) {
