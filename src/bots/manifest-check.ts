@@ -25,10 +25,16 @@ export function checkBotAgainstManifest(manifest: BotManifest, bot: AnyBotDefini
 }
 
 function checkJobs(manifest: BotManifest, bot: AnyBotDefinition): BotProblem[] {
-  return manifest.schedules.flatMap((schedule, i) =>
-    schedule.job in bot.jobs || ANY_JOB in bot.jobs
-      ? []
-      : [error(`schedules.${i}.job`, `job "${schedule.job}" is not defined in the bot's jobs${didYouMean(schedule.job, Object.keys(bot.jobs))}`)],
+  if (ANY_JOB in bot.jobs) return [];
+  const lists: Array<[string, BotManifest['schedules']]> = [['schedules', manifest.schedules]];
+  for (const [tenant, override] of Object.entries(manifest.overrides))
+    if (override.schedules) lists.push([`overrides.${tenant}.schedules`, override.schedules]);
+  return lists.flatMap(([field, schedules]) =>
+    schedules.flatMap((schedule, i) =>
+      schedule.job in bot.jobs
+        ? []
+        : [error(`${field}.${i}.job`, `job "${schedule.job}" is not defined in the bot's jobs${didYouMean(schedule.job, Object.keys(bot.jobs))}`)],
+    ),
   );
 }
 
