@@ -120,9 +120,16 @@ export class IntrabotError extends Error {
 /** Bad input: the message always names the field (`path` is the zod-style path, e.g. `awards.1.user_id`). */
 export class InvalidInputError extends IntrabotError {
   readonly field: string;
-  constructor(field: string, message: string, options: IntrabotErrorOptions = {}) {
-    super('invalid_input', message, { ...options, details: { field, ...options.details } });
+  /**
+   * What is wrong without the field's name (`expected string, received number`), for a caller that
+   * names the field itself (a manifest error: `bot.yaml:4 config.cities: ...`); the message otherwise.
+   */
+  readonly problem: string;
+  constructor(field: string, message: string, options: IntrabotErrorOptions & { problem?: string } = {}) {
+    const { problem, ...rest } = options;
+    super('invalid_input', message, { ...rest, details: { field, ...rest.details } });
     this.field = field;
+    this.problem = problem ?? message;
   }
 }
 

@@ -33,6 +33,19 @@ export class MissingEnvRefError extends Error {
   }
 }
 
+/**
+ * Thrown by `unmaskEnvRefs` for `${env:` that does not form a reference (`${env:TOKEN` with no `}`, or
+ * a name that is not an environment variable's): refused rather than kept as literal text.
+ */
+export class MalformedEnvRefError extends Error {
+  constructor(readonly text: string) {
+    super(
+      `${text.includes('}') ? 'malformed' : 'unclosed'} environment reference "${text}": write \${env:NAME} or \${env:NAME:-default} (NAME: letters, digits and _)`,
+    );
+    this.name = 'MalformedEnvRefError';
+  }
+}
+
 /** Replaces every reference in `source` with a placeholder, keeping line numbers intact. */
 export function maskEnvRefs(source: string): MaskedSource {
   const refs: EnvRef[] = [];
@@ -45,6 +58,9 @@ export function maskEnvRefs(source: string): MaskedSource {
 
 /** Puts the environment's values where `maskEnvRefs` left placeholders in one string value. */
 export function unmaskEnvRefs(value: string, refs: readonly EnvRef[], env: Env): string {
+  // every well-formed reference is a placeholder by now: what is left was meant as one and is not
+  const broken = value.indexOf('${env:');
+  if (broken >= 0) throw new MalformedEnvRefError(value.slice(broken, broken + 40).split(/\s/)[0] ?? '${env:');
   return value.replace(PLACEHOLDER, (match, index: string) => {
     const ref = refs[Number(index)];
     if (!ref) return match;

@@ -1,3 +1,4 @@
+import { didYouMean } from '../did-you-mean';
 import { InvalidInputError } from '../errors';
 import type { EventName } from '../webhooks/events';
 import { ANY_JOB, type AnyBotDefinition } from './define-bot';
@@ -24,8 +25,16 @@ export function checkBotAgainstManifest(manifest: BotManifest, bot: AnyBotDefini
 }
 
 function checkJobs(manifest: BotManifest, bot: AnyBotDefinition): BotProblem[] {
-  return manifest.schedules.flatMap((schedule, i) =>
-    schedule.job in bot.jobs || ANY_JOB in bot.jobs ? [] : [error(`schedules.${i}.job`, `job "${schedule.job}" is not defined in the bot's jobs`)],
+  if (ANY_JOB in bot.jobs) return [];
+  const lists: Array<[string, BotManifest['schedules']]> = [['schedules', manifest.schedules]];
+  for (const [tenant, override] of Object.entries(manifest.overrides))
+    if (override.schedules) lists.push([`overrides.${tenant}.schedules`, override.schedules]);
+  return lists.flatMap(([field, schedules]) =>
+    schedules.flatMap((schedule, i) =>
+      schedule.job in bot.jobs
+        ? []
+        : [error(`${field}.${i}.job`, `job "${schedule.job}" is not defined in the bot's jobs${didYouMean(schedule.job, Object.keys(bot.jobs))}`)],
+    ),
   );
 }
 
@@ -38,7 +47,7 @@ function checkConfig(manifest: BotManifest, bot: AnyBotDefinition): BotProblem[]
       bot.parseConfig(config);
     } catch (caught) {
       if (!(caught instanceof InvalidInputError)) throw caught;
-      problems.push(error(`${prefix}${caught.field}`, caught.message));
+      problems.push(error(`${prefix}${caught.field}`, caught.problem));
     }
   }
   return problems;

@@ -2,8 +2,9 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
-import { issuePath } from '../validation';
-import { MissingEnvRefError, maskEnvRefs, unmaskEnvRefs, type Env, type EnvRef } from './env-refs';
+import { didYouMean } from '../did-you-mean';
+import { issuePath, knownKeysAt } from '../validation';
+import { MalformedEnvRefError, MissingEnvRefError, maskEnvRefs, unmaskEnvRefs, type Env, type EnvRef } from './env-refs';
 import { BotManifestSchema, type BotManifest } from './manifest';
 import { ManifestError } from './manifest-error';
 import { isPlainObject } from './manifest-parts';
@@ -99,8 +100,10 @@ function resolveStrings(value: unknown, path: (string | number)[], refs: readonl
     try {
       return unmaskEnvRefs(value, refs, env);
     } catch (error) {
+      const field = issuePath(path) || '(root)';
+      if (error instanceof MalformedEnvRefError) throw new ManifestError({ file: map.file, line: lineOf(map, path), field }, error.message);
       if (!(error instanceof MissingEnvRefError)) throw error;
-      throw new ManifestError({ file: map.file, line: error.ref.line, field: issuePath(path) || '(root)' }, error.message);
+      throw new ManifestError({ file: map.file, line: error.ref.line, field }, error.message);
     }
   }
   if (Array.isArray(value)) return value.map((item, i) => resolveStrings(item, [...path, i], refs, env, map));
@@ -118,7 +121,8 @@ function errorFromIssue(error: z.ZodError, map: SourceMap): ManifestError {
   const extra = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
   const fullPath = extra === undefined ? path : [...path, extra];
   const field = issuePath(fullPath) || '(root)';
-  return new ManifestError({ file: map.file, line: lineOf(map, fullPath), field }, issue.message, { cause: error });
+  const problem = extra === undefined ? issue.message : `unknown field "${extra}"${didYouMean(extra, knownKeysAt(BotManifestSchema, path) ?? [])}`;
+  return new ManifestError({ file: map.file, line: lineOf(map, fullPath), field }, problem, { cause: error });
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { INTRABOT_VERSION } from '../api/version';
 import type { CliCommand } from './command';
+import { commandHelp, commandList, helpWidth } from './command-help';
 import { processIo, type CliIo } from './output';
 
 const COMMANDS_DIR = new URL('./commands/', import.meta.url);
@@ -30,17 +32,11 @@ export async function listCommands(): Promise<CliCommand[]> {
   return loaded.filter((c): c is CliCommand => c !== undefined).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-async function usage(): Promise<string> {
-  const commands = await listCommands();
-  const width = Math.max(...commands.map((c) => c.usage.length), 10);
-  const lines = commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
-  return ['Usage: intrabot <command> [options]', '', 'Commands:', ...lines, '', 'intrabot <command> --help shows one command.', ''].join('\n');
+async function usage(width: number): Promise<string> {
+  return commandList(await listCommands(), width);
 }
 
-/** One command's help: the usage line and summary `intrabot --help` lists it with. */
-export function commandHelp(command: Pick<CliCommand, 'usage' | 'summary'>): string {
-  return `Usage: intrabot ${command.usage}\n\n${command.summary}\n`;
-}
+export { commandHelp } from './command-help';
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 
@@ -50,8 +46,13 @@ function asksForHelp(args: readonly string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).some((arg) => HELP_FLAGS.has(arg));
 }
 
-/** Where `main` writes its own output (usage, help); commands write their own. */
-export type MainIo = Pick<CliIo, 'stdout' | 'stderr'>;
+/** Where `main` writes its own output (usage, help, version); commands write their own. */
+export type MainIo = Pick<CliIo, 'stdout' | 'stderr'> & {
+  /** The terminal's width, help is wrapped to (default: stdout's columns, else 80). */
+  columns?: number;
+};
+
+const VERSION_FLAGS = new Set(['--version', '-v']);
 
 /**
  * Runs `intrabot <argv>`; resolves to the exit code. `intrabot <command> --help` (or `-h`, or
@@ -59,19 +60,24 @@ export type MainIo = Pick<CliIo, 'stdout' | 'stderr'>;
  */
 export async function main(argv: string[], io: MainIo = processIo()): Promise<number> {
   const [first, ...rest] = argv;
+  const width = helpWidth(io.columns ?? process.stdout.columns);
+  if (first !== undefined && VERSION_FLAGS.has(first)) {
+    io.stdout(`intrabot ${INTRABOT_VERSION}\n`);
+    return 0;
+  }
   const helpOnly = first === 'help' || (first !== undefined && HELP_FLAGS.has(first));
   const name = helpOnly ? rest[0] : first;
   if (!name) {
-    io.stdout(await usage());
+    io.stdout(await usage(width));
     return first ? 0 : 2;
   }
   const command = await loadCommand(name);
   if (!command) {
-    io.stderr(`intrabot: unknown command "${name}"\n\n${await usage()}`);
+    io.stderr(`intrabot: unknown command "${name}"\n\n${await usage(width)}`);
     return 2;
   }
   if (helpOnly || asksForHelp(rest)) {
-    io.stdout(commandHelp(command));
+    io.stdout(commandHelp(command, width));
     return 0;
   }
   return command.run(rest);

@@ -80,6 +80,17 @@ function parseBody(text: string): unknown {
   }
 }
 
+/**
+ * What to tell the user when the runtime refuses an admin call, in one sentence with the fix: a 403
+ * means the runtime has no admin token (its admin routes are off), a 401 that this command sent none
+ * or another; undefined for any other answer.
+ */
+export function adminRefusal(status: number): string | undefined {
+  if (status === 403) return "the runtime's admin routes are off: start the runtime with INTRABOT_ADMIN_TOKEN set, and give this command the same value";
+  if (status === 401) return "the runtime refused the admin token: set INTRABOT_ADMIN_TOKEN to the runtime's admin token";
+  return undefined;
+}
+
 /** The message in an error answer of the runtime (`{ error: { message } }` or `{ message }`). */
 export function answerMessage(body: unknown): string {
   const b = body as { error?: { message?: string } | string; message?: string } | undefined;

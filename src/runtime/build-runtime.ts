@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { Middleware } from '../bots/middleware';
@@ -39,6 +39,11 @@ export interface RuntimeDeps {
   only?: readonly string[];
   /** Re-imports the bots' modules under this version (`intrabot dev` reloading changed files). */
   botsVersion?: string;
+  /**
+   * The caller tells the user itself about bots that fail to load (a CLI command prints them from
+   * `inspect().failures`): they are not logged as well, so each error is shown once.
+   */
+  reportsLoadFailures?: boolean;
   /** The repository's shared templates (default `templates/` in the working directory). */
   templatesDir?: string;
   /** A handler's time limit (default 30 s); a job's default is ten times it. */
@@ -86,7 +91,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     if (ownsStore) await store.close();
     throw error;
   }
-  for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
+  if (!deps.reportsLoadFailures) for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
   // said once, at start: a skipped bot gets no bot user, no endpoint, no routes and no jobs
   for (const skipped of registry.skipped) logger.info({ bot: skipped.name }, `bot skipped: ${skipped.name}: ${skipped.reason}`);
 
@@ -99,7 +104,9 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
   const handlerTimeoutMs = deps.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
   const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware: deps.middleware });
-  const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10 });
+  // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
+  const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
+  const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10, notLoaded });
 
   const alertActivity = new AlertActivity(clock, table.defaultTenant());
   const status = new RuntimeStatus();

@@ -136,7 +136,7 @@ async function checkWallTargets(api: ReturnType<typeof createApiClient>, tenant:
   const named = namedWallTargets(manifests);
   if (named.length === 0) return [];
   const listing = await listWalls(api, clock);
-  return named.map(({ bot, target, wall }): Check => {
+  return named.map(({ bot, target, wall, field }): Check => {
     const name = `${tenant}: wall of ${bot}/${target}`;
     const id = listing.ids[wall.toLowerCase()];
     if (id !== undefined) return { name, status: 'ok', detail: `"${wall}" is wall ${id}` };
@@ -144,7 +144,7 @@ async function checkWallTargets(api: ReturnType<typeof createApiClient>, tenant:
       name,
       status: 'fail',
       detail: `no wall named "${wall}"`,
-      fix: `fix targets.${target}.wall of bot ${bot} (or the variable it reads), then restart or run intrabot provision; until then its alerts are answered 422`,
+      fix: `fix ${field} of bot ${bot} (or the variable it reads), then restart or run intrabot provision; until then what it sends there is refused`,
     };
   });
 }

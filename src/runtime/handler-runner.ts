@@ -71,6 +71,11 @@ export class HandlerRunner {
     return jobs !== undefined && (jobs[job] !== undefined || jobs[ANY_JOB] !== undefined);
   }
 
+  /** The names of a bot's job handlers on a tenant (not the `'*'` one). */
+  jobNames(tenant: string, bot: string): string[] {
+    return Object.keys(this.deps.table.get(tenant, bot)?.bot.definition.jobs ?? {}).filter((name) => name !== ANY_JOB);
+  }
+
   /** Runs one job for the scheduler's job runner, which owns its time limit and its run record. */
   async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress'>): Promise<void> {
     const deployment = this.deps.table.get(run.tenant, run.bot);

@@ -26,8 +26,9 @@ const PRETTY_MESSAGE = '{msg}{if req.method}: {req.method} {req.url}{end}{if res
 /**
  * Fastify's logger options for a level; `silent` turns logging off (tests). Pretty lines in a
  * terminal, JSON otherwise (for log shippers); `INTRABOT_LOG_FORMAT=json|pretty` decides explicitly.
+ * Pretty lines are coloured only on a terminal.
  */
-export function loggerOptions(level: string, pretty = prefersPretty()): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, pretty = prefersPretty(), colour = colourOnStdout()): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,
@@ -36,7 +37,7 @@ export function loggerOptions(level: string, pretty = prefersPretty()): FastifyS
       ? {
           transport: {
             target: 'pino-pretty',
-            options: { colorize: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req,res,responseTime', messageFormat: PRETTY_MESSAGE },
+            options: { colorize: colour, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req,res,responseTime', messageFormat: PRETTY_MESSAGE },
           },
         }
       : {}),
@@ -50,6 +51,14 @@ export function loggerOptions(level: string, pretty = prefersPretty()): FastifyS
       }),
     },
   };
+}
+
+/**
+ * Colour codes only where a terminal shows them: `INTRABOT_LOG_FORMAT=pretty` into a file or a pipe
+ * writes plain text (and `NO_COLOR`, https://no-color.org, turns them off anywhere).
+ */
+function colourOnStdout(): boolean {
+  return process.stdout.isTTY === true && !process.env.NO_COLOR;
 }
 
 function prefersPretty(): boolean {

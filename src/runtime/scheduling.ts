@@ -17,6 +17,8 @@ export interface SchedulingDeps {
   logger: Logger;
   /** The time limit of a job whose schedule sets none, and of one run on demand. */
   jobTimeoutMs: number;
+  /** Bots that failed to load: their job history is kept (see `SchedulerDeps.keepRecordsOf`). */
+  notLoaded?: ReadonlySet<string>;
 }
 
 /**
@@ -46,6 +48,8 @@ export function buildScheduler(deps: SchedulingDeps): Scheduler {
       logger: deps.logger,
       defaultTimeoutMs: deps.jobTimeoutMs,
       hasJob: (tenant, bot, job) => runner.hasJob(tenant, bot, job),
+      jobNames: (tenant, bot) => runner.jobNames(tenant, bot),
+      keepRecordsOf: (bot) => deps.notLoaded?.has(bot) === true,
     },
     schedules,
   );

@@ -27,13 +27,18 @@ export class JobRecords {
     this.kv = store.kv(SCHEDULER_NAMESPACE);
   }
 
-  /** Records the current schedules and forgets those (and their runs) no longer configured. */
-  async saveSchedules(entries: readonly ScheduleEntry[]): Promise<void> {
+  /**
+   * Records the current schedules and forgets those (and their runs) no longer configured, except the
+   * schedules of bots `kept` names: a bot that failed to load this time is still configured, and its
+   * history must survive the start that could not load it.
+   */
+  async saveSchedules(entries: readonly ScheduleEntry[], kept: (bot: string) => boolean = () => false): Promise<void> {
     const wanted = new Set(entries.map(scheduleId));
     for (const entry of entries) await this.kv.set(`schedule:${scheduleId(entry)}`, toJson(entry));
     for (const item of await this.kv.list('schedule:')) {
       const id = item.key.slice('schedule:'.length);
-      if (wanted.has(id)) continue;
+      const stored = ScheduleEntrySchema.safeParse(item.value);
+      if (wanted.has(id) || (stored.success && kept(stored.data.bot))) continue;
       await this.kv.delete(item.key);
       await this.kv.delete(`seen:${id}`);
       await this.kv.delete(`next:${id}`);

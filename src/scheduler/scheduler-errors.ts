@@ -1,9 +1,11 @@
+import { didYouMean } from '../did-you-mean';
 import { IntrabotError } from '../errors';
 
 /** `runNow` named a job the bot does not have (no schedule names it, and the bot has no handler for it). */
 export class UnknownJobError extends IntrabotError {
-  constructor(tenant: string, bot: string, job: string) {
-    super('not_found', `bot "${bot}" on tenant "${tenant}" has no job "${job}"`, { details: { tenant, bot, job } });
+  /** `known`: the bot's job names, for a "did you mean" when one is close. */
+  constructor(tenant: string, bot: string, job: string, known: readonly string[] = []) {
+    super('not_found', `bot "${bot}" on tenant "${tenant}" has no job "${job}"${didYouMean(job, known)}`, { details: { tenant, bot, job } });
   }
 }
 

@@ -36,6 +36,13 @@ export interface SchedulerDeps {
    * `runNow` runs it like a schedule's, recorded, under `overlap: skip` and `defaultTimeoutMs`.
    */
   hasJob?: (tenant: string, bot: string, job: string) => boolean;
+  /**
+   * Bots whose stored schedules and runs are kept although no schedule here names them (bots that
+   * failed to load this time); the schedules of any other bot no longer configured are forgotten.
+   */
+  keepRecordsOf?: (bot: string) => boolean;
+  /** The job handlers a bot defines (not `'*'`), for the "did you mean" of an unknown job. */
+  jobNames?: (tenant: string, bot: string) => string[];
 }
 
 /** How `runNow` runs a job. */
@@ -104,7 +111,7 @@ export class Scheduler {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new IntrabotError('conflict', `a scheduler starts once (this one is ${this.state})`);
     this.state = 'started';
-    await this.records.saveSchedules(this.entries);
+    await this.records.saveSchedules(this.entries, this.deps.keepRecordsOf);
     for (const entry of this.entries) {
       const now = this.deps.clock.now();
       await this.catchUp(entry, now);
@@ -122,6 +129,12 @@ export class Scheduler {
     await this.runner.drain(this.deps.stopTimeoutMs ?? 30_000);
   }
 
+  /** The jobs a bot has: its schedules' and its own handlers'. */
+  private jobNamesOf(tenant: string, bot: string): string[] {
+    const scheduled = this.entries.filter((e) => e.tenant === tenant && e.bot === bot).map((e) => e.job);
+    return [...new Set([...scheduled, ...(this.deps.jobNames?.(tenant, bot) ?? [])])];
+  }
+
   /**
    * Runs a job now (`intrabot run <bot> <job>`, the console's "run now"), outside any slot: not claimed,
    * recorded as `manual`, under the schedule's overlap policy and time limit (a job no schedule names:
@@ -132,7 +145,7 @@ export class Scheduler {
     const entry: RunnableJob | undefined =
       this.entries.find((e) => e.tenant === tenant && e.bot === bot && e.job === job) ??
       (this.deps.hasJob?.(tenant, bot, job) ? { tenant, bot, job, overlap: 'skip', timeoutMs: this.deps.defaultTimeoutMs } : undefined);
-    if (!entry) throw new UnknownJobError(tenant, bot, job);
+    if (!entry) throw new UnknownJobError(tenant, bot, job, this.jobNamesOf(tenant, bot));
     return this.runner.run(entry, options.slotMs ?? this.deps.clock.now(), 'manual', options.onProgress);
   }
 

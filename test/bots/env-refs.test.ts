@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MissingEnvRefError, maskEnvRefs, resolveEnvRefs, unmaskEnvRefs } from '../../src/bots/env-refs';
+import { MalformedEnvRefError, MissingEnvRefError, maskEnvRefs, resolveEnvRefs, unmaskEnvRefs } from '../../src/bots/env-refs';
 
 describe('env refs', () => {
   it('replaces ${env:NAME} with the variable', () => {
@@ -24,7 +24,13 @@ describe('env refs', () => {
   });
 
   it('leaves text that only looks like a reference alone', () => {
-    expect(resolveEnvRefs('${ENV:A} $env:A ${env:1A}', { A: 'x' })).toBe('${ENV:A} $env:A ${env:1A}');
+    expect(resolveEnvRefs('${ENV:A} $env:A {env:A}', { A: 'x' })).toBe('${ENV:A} $env:A {env:A}');
+  });
+
+  it('refuses a reference that is not closed, or whose name is no variable name, instead of keeping it as text', () => {
+    expect(() => resolveEnvRefs('Bearer ${env:TOKEN', { TOKEN: 'abc' })).toThrow(MalformedEnvRefError);
+    expect(() => resolveEnvRefs('Bearer ${env:TOKEN', {})).toThrow(/unclosed environment reference "\$\{env:TOKEN"/);
+    expect(() => resolveEnvRefs('${env:1A}', { A: 'x' })).toThrow(/malformed environment reference "\$\{env:1A\}"/);
   });
 
   it('keeps line numbers when masking', () => {

@@ -22,6 +22,25 @@ describe('checkBotAgainstManifest', () => {
     expect(problems).toEqual([{ field: 'schedules.0.job', message: expect.stringContaining('digest'), severity: 'error' }]);
   });
 
+  it('suggests the job a misspelt scheduled job is a typo of', () => {
+    const problems = checkBotAgainstManifest(manifest('schedules: [{ job: digets, cron: "0 9 * * *" }]\n'), defineBot({ jobs: { digest: noop } }));
+    expect(problems[0]?.message).toBe('job "digets" is not defined in the bot\'s jobs (did you mean "digest"?)');
+  });
+
+  it("checks the jobs a tenant's override schedules too", () => {
+    const m = manifest('schedules: [{ job: digest, cron: "0 9 * * *" }]\noverrides:\n  us: { schedules: [{ job: digset, cron: "0 8 * * *" }] }\n');
+    expect(checkBotAgainstManifest(m, defineBot({ jobs: { digest: noop } }))).toEqual([
+      { field: 'overrides.us.schedules.0.job', message: 'job "digset" is not defined in the bot\'s jobs (did you mean "digest"?)', severity: 'error' },
+    ]);
+  });
+
+  it("names a config field once: the problem carries no copy of the field's name", () => {
+    const bot = defineBot({ config: z.object({ cities: z.array(z.string()) }) });
+    expect(checkBotAgainstManifest(manifest('config: { cities: Berlin }\n'), bot)).toEqual([
+      { field: 'config.cities', message: expect.not.stringContaining('config.cities'), severity: 'error' },
+    ]);
+  });
+
   it("accepts scheduled jobs without handlers of their own when the bot has a '*' job", () => {
     const m = manifest('schedules: [{ job: menu, cron: "0 9 * * MON" }, { job: remind, cron: "0 * * * *" }]\n');
     expect(checkBotAgainstManifest(m, defineBot({ jobs: { remind: noop, '*': noop } }))).toEqual([]);

@@ -53,6 +53,22 @@ describe('parseManifest', () => {
     expect(parseManifest(source, FILE, { STAGE: 'prod' }).display_name).toBe('A Bot (prod)');
   });
 
+  it('refuses an unclosed ${env: reference, naming the field and its line', () => {
+    const error = errorOf('name: a\ndisplay_name: A\ntargets:\n  team: { wall: Company }\nconfig:\n  greeting: ${env:GREETING\n', { GREETING: 'Hi' });
+    expect([error.field, error.line]).toEqual(['config.greeting', 6]);
+    expect(error.message).toMatch(/^bots\/x\/bot\.yaml:6 config\.greeting: unclosed environment reference "\$\{env:GREETING"/);
+  });
+
+  it('suggests the field an unknown one is a typo of', () => {
+    const error = errorOf('name: a\ndisplay_name: A\nreplly_to_bots: true\n');
+    expect([error.field, error.line]).toEqual(['replly_to_bots', 3]);
+    expect(error.message).toBe('bots/x/bot.yaml:3 replly_to_bots: unknown field "replly_to_bots" (did you mean "react_to_bots"?)');
+    const nested = errorOf('name: a\ndisplay_name: A\nschedules:\n  - { job: digest, cron: "0 9 * * *", timzone: UTC }\n');
+    expect(nested.message).toMatch(/schedules\.0\.timzone: unknown field "timzone" \(did you mean "timezone"\?\)$/);
+    const unlike = errorOf('name: a\ndisplay_name: A\nwebhooks: []\n');
+    expect(unlike.message).toBe('bots/x/bot.yaml:3 webhooks: unknown field "webhooks"');
+  });
+
   it('names the file, line and field of a missing env ref without a default', () => {
     const error = errorOf('name: a\ndisplay_name: A\nreports:\n  - report: todoliststats.daily\n    secret: ${env:REPORT_SECRET}\n');
     expect(error.code).toBe('invalid_manifest');

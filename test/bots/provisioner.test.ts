@@ -265,6 +265,21 @@ describe('provisionTenant against the sandbox', () => {
     expect(await elsewhere.lookup('Operatons')).toMatchObject({ kind: 'missing' });
   });
 
+  // issue #15, item 3: `{ wall: Compnay }` in a bot's config passed provisioning and failed when the job ran
+  it("reports a wall a bot's config names ({ wall: Name }) that the tenant lacks, naming the field", async () => {
+    const birthday = manifest({
+      name: 'birthday',
+      display_name: 'Birthday',
+      scopes: ['read:walls'],
+      config: { target: { wall: 'Compnay' }, extra: [{ wall: 'Company' }], fallback: { wall: 4 } },
+    });
+    const walls = new WallNames({ tenant: 'sandbox', api, clock, kv: store.kv(WALLS_KV) });
+    const result = await provisionTenant(input([birthday], { walls }));
+    expect(result.actions.filter((a) => a.resource === 'wall')).toEqual([
+      { tenant: 'sandbox', resource: 'wall', name: 'birthday/config.target', action: 'missing', detail: 'no wall named "Compnay"' },
+    ]);
+  });
+
   it('reports a missing wall in a dry run without storing a listing', async () => {
     const notices = manifest({ name: 'notices', display_name: 'Notices', targets: { typo: { wall: 'Operatons' } } });
     const walls = new WallNames({ tenant: 'sandbox', api, clock, kv: store.kv(WALLS_KV) });

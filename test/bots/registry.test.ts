@@ -68,3 +68,20 @@ describe('bot names when loading bots', () => {
     expect(registry.failures[0]?.error.message).toBe(`${join(second, 'bot.yaml')}:1 name: bot name "kudos" is already used by ${first}`);
   });
 });
+
+/** Issue #15, item 3: "config.cities: config.cities: ..." named the field twice. */
+describe('the message of a bot refused for its config', () => {
+  it('names the file, the line and the field once', async () => {
+    const dir = join(root, 'weather');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'bot.yaml'), 'name: weather\ndisplay_name: Weather\nconfig:\n  cities: Berlin\n');
+    await writeFile(
+      join(dir, 'index.ts'),
+      `import { z } from 'zod';\nimport { defineBot } from '${FRAMEWORK}';\nexport default defineBot({ config: z.object({ cities: z.array(z.string()) }) });\n`,
+    );
+    const registry = await loadBots(root, {});
+    const message = registry.failures[0]?.error.message ?? '';
+    expect(message).toMatch(new RegExp(`^${join(dir, 'bot.yaml')}:4 config\\.cities: \\S`));
+    expect(message.split('config.cities').length - 1).toBe(1);
+  });
+});

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +71,27 @@ describe('intrabot provision', () => {
     expect(io.err).toContain('bot not loaded');
     expect(io.err).toContain('nothing applied');
     expect(await webhooks()).toEqual(before);
+  });
+
+  // issue #15, item 4: the runtime logged each bot-load error and the command printed it again
+  it('prints each bot-load error once, also with the runtime logging at its default level', async () => {
+    const bots = join(tmp, 'with-typo');
+    expect(await runNew(['chores'], captureIo({ INTRABOT_BOTS_DIR: bots }, tmp))).toBe(0);
+    mkdirSync(join(bots, 'typo'));
+    writeFileSync(join(bots, 'typo', 'bot.yaml'), 'name: typo\ndisplay_name: Typo\nreplly_to_bots: true\n');
+    const { INTRABOT_LOG_LEVEL: _quiet, ...env } = pairEnv(pair, bots);
+    // a process of its own (the runtime's logger writes to the real stdout); asynchronously, as the sandbox runs in this one
+    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'provision', '--dry-run'], {
+      env: { PATH: process.env.PATH, ...env },
+      timeout: 60_000,
+    }).then(
+      (done) => ({ ...done, status: 0 }),
+      (failed: { stdout: string; stderr: string; code: number }) => ({ ...failed, status: failed.code }),
+    );
+    const output = `${child.stdout}${child.stderr}`;
+    expect(output).toContain('replly_to_bots: unknown field "replly_to_bots" (did you mean "react_to_bots"?)');
+    expect(output.split('did you mean').length - 1).toBe(1);
+    expect(child.status).toBe(1);
   });
 
   it('exits 1 with the fix when no sandbox is running in sandbox mode', async () => {

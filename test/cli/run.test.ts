@@ -45,6 +45,9 @@ describe('intrabot run, through the running runtime', () => {
     const missing = captureIo(pairEnv(pair, FIXTURE_BOTS));
     expect(await runRun(['chores', 'nope'], missing)).toBe(1);
     expect(missing.err).toContain('no job "nope"');
+    const typo = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runRun(['chores', 'remnid'], typo)).toBe(1);
+    expect(typo.err).toContain('no job "remnid" (did you mean "remind"?)');
   });
 
   it('exits 2 on a missing argument or an unknown tenant', async () => {
@@ -103,19 +106,30 @@ describe('intrabot run, in-process when no runtime is up', () => {
 });
 
 describe('intrabot run, when the runtime refuses the admin call', () => {
-  it('exits 1 and says to set INTRABOT_ADMIN_TOKEN', async () => {
+  async function refusingRuntime(status: number, body: Record<string, string>): Promise<{ port: string; close: () => Promise<void> }> {
     const app = Fastify();
-    app.post('/_admin/jobs/:tenant/:bot/:job/run', async (_request, reply) =>
-      reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong admin token' }),
-    );
+    app.post('/_admin/jobs/:tenant/:bot/:job/run', async (_request, reply) => reply.code(status).send(body));
     await app.listen({ port: 0, host: '127.0.0.1' });
+    return { port: String((app.server.address() as { port: number }).port), close: () => app.close() };
+  }
+
+  // issue #15, item 4: the admin-token error said its sentence twice
+  it.each([
+    [401, { error: 'unauthorized', message: 'missing or wrong admin token' }, /refused the admin token: set INTRABOT_ADMIN_TOKEN to the runtime's admin token/],
+    [
+      403,
+      { error: 'forbidden', message: 'admin routes are off: set INTRABOT_ADMIN_TOKEN to use them' },
+      /admin routes are off: start the runtime with INTRABOT_ADMIN_TOKEN/,
+    ],
+  ])('exits 1 on a %i and names INTRABOT_ADMIN_TOKEN once, with the fix', async (status, body, fix) => {
+    const runtime = await refusingRuntime(status, body);
     try {
-      const io = captureIo({ INTRABOT_PORT: String((app.server.address() as { port: number }).port), INTRABOT_BOTS_DIR: FIXTURE_BOTS });
+      const io = captureIo({ INTRABOT_PORT: runtime.port, INTRABOT_BOTS_DIR: FIXTURE_BOTS });
       expect(await runRun(['chores', 'remind'], io)).toBe(1);
-      expect(io.err).toContain('missing or wrong admin token');
-      expect(io.err).toContain('Set INTRABOT_ADMIN_TOKEN');
+      expect(io.err).toMatch(fix);
+      expect(io.err.split('INTRABOT_ADMIN_TOKEN').length - 1).toBe(1);
     } finally {
-      await app.close();
+      await runtime.close();
     }
   });
 });

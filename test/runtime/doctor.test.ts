@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
@@ -52,5 +55,36 @@ describe('intrabot doctor', () => {
       await pair.runtime.inspect().store.secrets.put(name, real);
       runtimePartsOf(pair.runtime).table.forgetSecrets();
     }
+  });
+});
+
+// issue #15, item 3: `{ wall: Compnay }` in a bot's config passed load, provisioning and doctor
+describe("intrabot doctor on a wall named in a bot's config", () => {
+  let pair: Pair;
+  let dir: string;
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops'] });
+    dir = mkdtempSync(join(tmpdir(), 'intrabot-doctor-walls-'));
+    mkdirSync(join(dir, 'greeter'));
+    writeFileSync(
+      join(dir, 'greeter', 'bot.yaml'),
+      'name: greeter\ndisplay_name: Greeter\nscopes: [read:walls]\nconfig:\n  target: { wall: Compnay }\n  fallback: { wall: Company }\n',
+    );
+    writeFileSync(join(dir, 'greeter', 'index.ts'), `import { defineBot } from '${resolve('src/index.ts')}';\nexport default defineBot({});\n`);
+  });
+  afterAll(async () => {
+    await pair?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails the check of a name the tenant lacks, naming the field to fix, and passes one it has', async () => {
+    const config = { ...pair.runtime.inspect().config, bots_dir: dir };
+    const checks = await runDoctor({ config, clock: pair.clock, store: pair.runtime.inspect().store, env: process.env });
+    expect(checks.find((c) => c.name === 'sandbox: wall of greeter/config.target')).toMatchObject({
+      status: 'fail',
+      detail: 'no wall named "Compnay"',
+      fix: expect.stringContaining('config.target.wall of bot greeter'),
+    });
+    expect(checks.find((c) => c.name === 'sandbox: wall of greeter/config.fallback')).toMatchObject({ status: 'ok' });
   });
 });

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,5 +64,25 @@ describe('request log', () => {
     expect(text).not.toContain('s3cr3t');
     expect(text).toContain('/incoming/[redacted]');
     expect(text).toContain('token=[redacted]');
+  });
+});
+
+// issue #15, item 4: INTRABOT_LOG_FORMAT=pretty into a file wrote colour codes
+describe('pretty logs', () => {
+  it('carry no colour codes when stdout is not a terminal', async () => {
+    const script = [
+      "import Fastify from 'fastify';",
+      "import { loggerOptions } from './src/runtime/logger.ts';",
+      "const app = Fastify({ logger: loggerOptions('info') });",
+      "app.log.warn('something to see');",
+      'await app.close();',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH, INTRABOT_LOG_FORMAT: 'pretty' },
+      timeout: 30_000,
+    });
+    expect(stdout).toContain('something to see');
+    expect(stdout).toMatch(/^\[\d\d:\d\d:\d\d\] WARN/m);
+    expect(stdout).not.toContain('\u001b[');
   });
 });

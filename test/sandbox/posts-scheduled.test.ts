@@ -21,6 +21,17 @@ describe('sandbox employee posts', () => {
     expect(h.events[0]?.payload).toMatchObject({ author: { id: h.refs.employee_ids[0] } });
   });
 
+  it('stores a silent employee post, live, without firing post.created (for intrabot trigger, which signs its own)', async () => {
+    const res = await h.raw('POST', `/_sandbox/users/${h.refs.employee_ids[0]!}/posts`, {
+      body: { wall_id: wall(), body: '/help', silent: true },
+      token: null,
+    });
+    expect(res.status).toBe(201);
+    const post = res.json<{ data: { id: number } }>().data;
+    expect(await listIds('published')).toContain(post.id);
+    expect(h.events.filter((e) => e.event === 'post.created')).toEqual([]);
+  });
+
   it('keeps an employee-scheduled post out of every list status and 404 until it goes live (spec: Wall post visibility)', async () => {
     const post = await schedule('2026-11-22T10:00:00+01:00');
     expect(post.status).toBe('scheduled');

@@ -57,6 +57,30 @@ describe('intrabot jobs', () => {
     expect(lines.find((l) => l.includes(' tick '))).toMatch(/2026-03-23 08:31:00\s+ok \(2026-03-23 08:30:00\)/);
   });
 
+  /** Restarts with only the `tick` schedule: `digest` is either kept (it failed to load) or gone. */
+  async function restartWithoutDigest(digestFailedToLoad: boolean): Promise<void> {
+    const store = await openStore({ kind: 'sqlite', path: sqliteStorePath(dir) }, { clock });
+    const scheduler = new Scheduler(
+      { clock, store, runJob: recordingJob(async () => undefined).runJob, keepRecordsOf: (bot) => digestFailedToLoad && bot === 'digest' },
+      [{ tenant: 'sandbox', bot: 'alerts', job: 'tick', cron: '* * * * *', timezone: 'UTC' }],
+    );
+    await scheduler.start();
+    await scheduler.stop();
+    await store.close();
+  }
+
+  // issue #15, item 3: one start with a bot that failed to load showed its job as `LAST never`
+  it('keeps the schedules and runs of a bot that failed to load, and forgets those of a bot removed', async () => {
+    await recordSomeRuns();
+    await restartWithoutDigest(true);
+    expect(await run([])).toBe(0);
+    expect(out.split('\n').find((l) => l.includes('weekly'))).toMatch(/sandbox\s+digest\s+weekly\s.*failed/);
+    out = '';
+    await restartWithoutDigest(false);
+    expect(await run([])).toBe(0);
+    expect(out).not.toContain('weekly');
+  });
+
   it('prints the listings as JSON with --json', async () => {
     await recordSomeRuns();
     expect(await run(['--json'])).toBe(0);

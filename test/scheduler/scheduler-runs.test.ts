@@ -180,6 +180,15 @@ describe('Scheduler runs', () => {
     await expect(scheduler.runNow('acme', 'reports', 'nope')).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it("suggests the job a misspelt job name is closest to, among the schedules and the bot's own jobs", async () => {
+    const scheduler = new Scheduler({ clock, store, runJob: recordingJob().runJob, jobNames: () => ['cleanup'] }, [everyMinute]);
+    started.push(scheduler);
+    await scheduler.start();
+    await expect(scheduler.runNow('acme', 'reports', 'snyc')).rejects.toThrow('bot "reports" on tenant "acme" has no job "snyc" (did you mean "sync"?)');
+    await expect(scheduler.runNow('acme', 'reports', 'cleanpu')).rejects.toThrow(/\(did you mean "cleanup"\?\)$/);
+    await expect(scheduler.runNow('acme', 'reports', 'export')).rejects.toThrow(/has no job "export"$/);
+  });
+
   it('waits for running jobs when stopping, and arms no more slots', async () => {
     const hold = gate();
     const job = recordingJob(() => hold.promise);

@@ -1,4 +1,5 @@
 import type { BotManifest } from '../manifest';
+import { namedWallTargets } from './wall-names';
 
 /** Scopes the runtime needs on every tenant to provision bots (spec: Bots, Outgoing webhook management). */
 export const PROVISIONING_SCOPES = ['read:bots', 'write:bots'] as const;
@@ -35,6 +36,8 @@ export function requiredScopes(manifest: BotManifest): string[] {
       scopes.add('read:incoming_webhooks').add('write:incoming_webhooks');
     }
   }
+  // a `{ wall: "Name" }` in the config is posted to like a target, and found by name like one
+  if (namedWallTargets([manifest]).length > 0) scopes.add('write:posts').add('read:walls');
   return [...scopes].sort();
 }
 

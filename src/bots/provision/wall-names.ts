@@ -4,6 +4,7 @@ import type { Clock } from '../../clock';
 import { InvalidInputError } from '../../errors';
 import type { KvSpace } from '../../store/kv';
 import type { BotManifest } from '../manifest';
+import { isPlainObject } from '../manifest-parts';
 import type { Target } from '../manifest-targets';
 
 /** The kv namespace of the stored listings, one key per tenant. */
@@ -46,14 +47,42 @@ export function namedWallOf(target: Target): string | undefined {
   return /^\d+$/.test(target.wall) ? undefined : target.wall;
 }
 
-/** Every target of these manifests that names its wall, with its bot. */
-export function namedWallTargets(manifests: readonly BotManifest[]): { bot: string; target: string; wall: string }[] {
-  return manifests.flatMap((m) =>
-    Object.entries(m.targets).flatMap(([target, spec]) => {
+/** A wall a bot names: in a target (`targets.team.wall`) or in its config (`config.target.wall`). */
+export interface NamedWall {
+  bot: string;
+  /** The target's name, or the config path of a `{ wall }` reference (`config.target`). */
+  target: string;
+  wall: string;
+  /** Where the name is written in bot.yaml. */
+  field: string;
+}
+
+/**
+ * Every wall these manifests name: targets that name their wall, and `{ wall: "Name" }` references in
+ * a bot's `config` (the `TargetRef` a bot passes to `ctx.post`), so a wrong name is found at
+ * provisioning rather than when a job first posts. A wall name in a plain string config value is the
+ * bot's own business: nothing marks it as one.
+ */
+export function namedWallTargets(manifests: readonly BotManifest[]): NamedWall[] {
+  return manifests.flatMap((m) => [
+    ...Object.entries(m.targets).flatMap(([target, spec]) => {
       const wall = namedWallOf(spec);
-      return wall === undefined ? [] : [{ bot: m.name, target, wall }];
+      return wall === undefined ? [] : [{ bot: m.name, target, wall, field: `targets.${target}.wall` }];
     }),
-  );
+    ...configWallRefs(m.config, 'config').map(({ path, wall }) => ({ bot: m.name, target: path, wall, field: `${path}.wall` })),
+  ]);
+}
+
+/** `{ wall: "Name" }` objects (that key alone) anywhere in a config value, with their paths. */
+function configWallRefs(value: unknown, path: string): { path: string; wall: string }[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => configWallRefs(item, `${path}.${i}`));
+  if (!isPlainObject(value)) return [];
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === 'wall') {
+    const wall = value.wall;
+    return typeof wall === 'string' && !/^\d+$/.test(wall) ? [{ path, wall }] : [];
+  }
+  return Object.entries(value).flatMap(([key, item]) => configWallRefs(item, `${path}.${key}`));
 }
 
 /** Lists every wall of a tenant (one paginated read) into a listing. The first wall of a name wins. */

@@ -11,7 +11,7 @@ import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../runtime/audit-trail';
 import type { Store } from '../../store/store';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
-import { answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
+import { adminRefusal, answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
 import { tenantTimeZone, zonedTime } from '../time';
 
 const USAGE = 'deliveries [--dead | --handled | --audit] [--json] [--limit N] | deliveries replay <id>';
@@ -218,8 +218,7 @@ async function replay(id: string, deps: DeliveriesDeps, config: RuntimeConfig, c
 }
 
 function refused(deps: CliIo, status: number, body: unknown): number {
-  const hint = status === 401 || status === 403 ? " (set INTRABOT_ADMIN_TOKEN to the runtime's admin token)" : '';
-  deps.stderr(`intrabot deliveries: the runtime answered ${status}: ${answerMessage(body)}${hint}\n`);
+  deps.stderr(`intrabot deliveries: ${adminRefusal(status) ?? `the runtime answered ${status}: ${answerMessage(body)}`}\n`);
   return 1;
 }
 

@@ -58,7 +58,14 @@ export class DevSession {
   async start(): Promise<void> {
     const { config, clock, io } = this.deps;
     this.version += 1;
-    const runtime = await buildRuntime({ config, clock, env: io.env, botsVersion: String(this.version), ...(this.deps.poll ? { poll: this.deps.poll } : {}) });
+    const runtime = await buildRuntime({
+      config,
+      clock,
+      env: io.env,
+      botsVersion: String(this.version),
+      reportsLoadFailures: true,
+      ...(this.deps.poll ? { poll: this.deps.poll } : {}),
+    });
     try {
       const url = await runtime.start();
       this.current = runtime;

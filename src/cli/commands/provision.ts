@@ -82,7 +82,7 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
   }
   let runtime: Runtime;
   try {
-    runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env });
+    runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env, reportsLoadFailures: true });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     deps.stderr(`intrabot provision: ${error.message}\n`);

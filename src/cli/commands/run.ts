@@ -7,7 +7,7 @@ import type { RunRecord } from '../../scheduler/run-record';
 import type { QueueEntry } from '../../store/queue';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, progress, type CliIo } from '../output';
-import { answerMessage, cliConfig, createRuntimeClient, pickTenant, quietConfig, sandboxProblem, tenantProblem } from '../runtime-client';
+import { adminRefusal, answerMessage, cliConfig, createRuntimeClient, pickTenant, quietConfig, sandboxProblem, tenantProblem } from '../runtime-client';
 
 const USAGE = 'run <bot> <job> [--tenant id] [--wait seconds]';
 
@@ -70,10 +70,9 @@ function reportRemote(
   body: { run?: { outcome?: string; error?: string } } | undefined,
 ): number {
   const c = paint(deps);
-  if (status === 401 || status === 403) {
-    deps.stderr(
-      `intrabot run: the runtime refused the admin call (${status}): ${answerMessage(body)}. Set INTRABOT_ADMIN_TOKEN to the runtime's admin token.\n`,
-    );
+  const refusal = adminRefusal(status);
+  if (refusal) {
+    deps.stderr(`intrabot run: ${refusal}\n`);
     return 1;
   }
   if (status < 200 || status >= 300) {
@@ -100,7 +99,7 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
   }
   const clock = deps.clock ?? createSystemClock();
   // every bot, not only this one: provisioning retires what the manifests it is given do not name
-  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock, env: deps.env, pollMs: 100 });
+  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock, env: deps.env, pollMs: 100, reportsLoadFailures: true });
   try {
     if (runtime.inspect().failures.length > 0) {
       for (const failure of runtime.inspect().failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);

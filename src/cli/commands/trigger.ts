@@ -113,6 +113,17 @@ async function payloadFor(args: TriggerArgs, config: RuntimeConfig, tenant: Tena
   return defaultEventPayload(args.what.name, { config, tenant, env: deps.env, cwd: deps.cwd, bot: args.bot, nowMs });
 }
 
+/**
+ * Every event but `test` names its entity by `id` (spec: Events): the runtime dedupes by it and
+ * answers a post's command under it, so a payload without one would be accepted and then do nothing.
+ */
+function missingEntityId(what: What, payload: Record<string, unknown>): string | undefined {
+  if (what.kind !== 'event' || what.name === 'test') return undefined;
+  const id = payload.id;
+  if (typeof id === 'number' || (typeof id === 'string' && id !== '')) return undefined;
+  return `id is missing: a ${what.name} payload names the entity it is about by its id (spec: Events); the runtime dedupes by it and answers under it`;
+}
+
 /** The first way the payload differs from the event's or report's schema, if any. */
 function schemaProblem(what: What, payload: Record<string, unknown>): string | undefined {
   const check = what.kind === 'event' ? safeParsePayload(what.name, payload) : REPORT_SCHEMAS[what.name].safeParse(payload);
@@ -145,6 +156,11 @@ export async function runTrigger(argv: string[], deps: TriggerDeps): Promise<num
   const made = await payloadFor(args, config, tenant, clock.now(), deps);
   if (typeof made === 'string') {
     deps.stderr(`intrabot trigger: ${made}\n`);
+    return 2;
+  }
+  const missingId = missingEntityId(args.what, made.payload);
+  if (missingId) {
+    deps.stderr(`intrabot trigger: ${args.payloadFile ? `--payload ${args.payloadFile}: ` : ''}${missingId}\n`);
     return 2;
   }
   const problem = schemaProblem(args.what, made.payload);

@@ -3,7 +3,7 @@ import { createSystemClock } from '../../clock';
 import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
 import type { EventName, ReportName } from '../../webhooks/events';
 import { botManifestFor, wallsOf } from './bot-manifest';
-import { REFS_USED, samplePayload, type RefName, type TriggerRefs } from './sample-payloads';
+import { REFS_USED, SAMPLE_COMMAND, samplePayload, type RefName, type TriggerRefs } from './sample-payloads';
 import { sampleReport } from './sample-report';
 import { sandboxRefs } from './sandbox-refs';
 
@@ -34,7 +34,7 @@ export function defaultReportPayload(): DefaultPayload {
 
 /**
  * A sample of the event. In sandbox mode it names real entities of the running sandbox (so a reply
- * lands under a post that exists, a greeting names the user it goes to); in connected mode, and for
+ * lands under a post that exists, made for the sample; a greeting names the user it goes to); in connected mode, and for
  * what the sandbox does not have, the ids are made up, and the note says so.
  */
 export async function defaultEventPayload(event: EventName, input: DefaultPayloadInput): Promise<DefaultPayload> {
@@ -57,7 +57,8 @@ async function refsFromSandbox(event: EventName, wanted: readonly RefName[], inp
     timeouts: { headersMs: 5_000, bodyMs: 5_000 },
   });
   try {
-    return await sandboxRefs(api, { wanted, walls });
+    const postBody = event === 'post.created' ? SAMPLE_COMMAND : `A post of its own for intrabot trigger's sample ${event}`;
+    return await sandboxRefs(api, { wanted, walls, sandboxUrl: input.tenant.base_url, postBody });
   } finally {
     await api.close();
   }
@@ -65,7 +66,7 @@ async function refsFromSandbox(event: EventName, wanted: readonly RefName[], inp
 
 const DESCRIBE: { [K in RefName]: (ref: TriggerRefs[K]) => string } = {
   user: (u) => `employee ${u.id} (${u.name})`,
-  post: (p) => `post ${p.id} on ${p.wall_name}`,
+  post: (p) => `post ${p.id} on ${p.wall_name} (made for this sample)`,
   announcement: (a) => `announcement ${a.id}`,
   response: (r) => `form response ${r.id}`,
   achievement: (a) => `achievement ${a.id} (${a.title})`,

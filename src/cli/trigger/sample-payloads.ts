@@ -21,6 +21,9 @@ export interface TriggerRefs {
 
 export type RefName = keyof TriggerRefs;
 
+/** The command a sample post or comment carries: every bot with commands answers it. */
+export const SAMPLE_COMMAND = '/help';
+
 const GROUP = { id: 2, name: 'Engineering', type: 'department', is_manager: false };
 const ADA: EmbeddedUser = { id: 10, name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', groups: [GROUP] };
 
@@ -67,12 +70,12 @@ export function samplePayload(event: EventName, nowMs: number, refs: Partial<Tri
   const post = refs.post ?? { ...MADE_UP.post, id: MADE_UP.comment_post_id };
   const announcement: TriggerRefs['announcement'] = refs.announcement ?? { ...MADE_UP.announcement, groups: [GROUP] };
   const response = refs.response ?? { ...MADE_UP.response, id };
-  const comment = { id, body: '/help', post_id: post.id, wall_id: post.wall_id, author: user, created_at: at, updated_at: at };
+  const comment = { id, body: SAMPLE_COMMAND, post_id: post.id, wall_id: post.wall_id, author: user, created_at: at, updated_at: at };
   const formResponse = { id: response.id, form_id: response.form_id, status: response.status, created_at: at, updated_at: at };
   const samples: Record<EventName, () => Record<string, unknown>> = {
     'post.created': () => ({
       id: refs.post?.id ?? id,
-      body: '/help',
+      body: SAMPLE_COMMAND,
       wall_id: post.wall_id,
       wall_name: post.wall_name,
       author: reduced(post.author),

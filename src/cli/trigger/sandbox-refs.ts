@@ -2,26 +2,28 @@ import type { IntrabotApi } from '../../api/create-api-client';
 import type { EmbeddedUser } from '../../webhooks/payload-parts';
 import type { RefName, TriggerRefs } from './sample-payloads';
 
-/** At most this many walls are looked through for a post by an employee. */
-const MAX_WALLS = 5;
-
 export interface RefsQuery {
   /** The entities the event's sample names. */
   wanted: readonly RefName[];
   /** The walls the bot listens to for the event; undefined: every wall. */
   walls?: readonly number[] | undefined;
+  /** The sandbox's address, for its control API (an employee's post). */
+  sandboxUrl: string;
+  /** The body of the post made for the sample: the command itself for post.created. */
+  postBody: string;
 }
 
 /**
  * Real entities of the running sandbox for a sample payload, read through its API: an employee (one
- * in a department, so department walls work), the newest post by an employee on a wall the bot
- * listens to, a published announcement, a form response, a public achievement. Creates nothing.
- * What cannot be found (or read) is left out: the sample makes it up.
+ * in a department, so department walls work), a published announcement, a form response, a public
+ * achievement; and a post of its own by that employee on a wall the bot listens to, made through the
+ * control API without its post.created (the command the sample sends is answered under it, never
+ * under someone's real post). What cannot be found (or read) is left out: the sample makes it up.
  */
 export async function sandboxRefs(api: IntrabotApi, query: RefsQuery): Promise<Partial<TriggerRefs>> {
   const finders: { [K in RefName]: () => Promise<TriggerRefs[K] | undefined> } = {
     user: () => findEmployee(api),
-    post: () => findPost(api, query.walls),
+    post: () => makePost(api, query),
     announcement: () => findAnnouncement(api),
     response: () => findResponse(api),
     achievement: () => findAchievement(api),
@@ -42,14 +44,19 @@ async function findEmployee(api: IntrabotApi): Promise<EmbeddedUser | undefined>
   return employees.find((u) => u.groups.some((g) => g.type === 'department')) ?? employees[0];
 }
 
-async function findPost(api: IntrabotApi, walls: readonly number[] | undefined): Promise<TriggerRefs['post'] | undefined> {
-  const wallIds = walls ?? (await api.walls.list({ per_page: MAX_WALLS })).data.map((w) => w.id);
-  for (const wallId of wallIds.slice(0, MAX_WALLS)) {
-    const { data } = await api.posts.list(wallId);
-    const newest = data.filter((p) => isEmployee(p.author)).sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
-    if (newest) return { id: newest.id, wall_id: newest.wall_id, wall_name: newest.wall_name, author: newest.author };
-  }
-  return undefined;
+async function makePost(api: IntrabotApi, query: RefsQuery): Promise<TriggerRefs['post'] | undefined> {
+  const author = await findEmployee(api);
+  const wallId = query.walls?.[0] ?? (await api.walls.list({ per_page: 1 })).data[0]?.id;
+  if (!author || wallId === undefined) return undefined;
+  const res = await fetch(`${query.sandboxUrl}/_sandbox/users/${author.id}/posts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wall_id: wallId, body: query.postBody, silent: true }),
+    signal: AbortSignal.timeout(5_000),
+  });
+  if (!res.ok) return undefined;
+  const { data } = (await res.json()) as { data: { id: number; wall_id: number; wall_name: string } };
+  return { id: data.id, wall_id: data.wall_id, wall_name: data.wall_name, author };
 }
 
 async function findAnnouncement(api: IntrabotApi): Promise<TriggerRefs['announcement'] | undefined> {

@@ -17,6 +17,8 @@ const EmployeePostSchema = z.object({
   wall_id: z.number().int().positive(),
   body: z.string().trim().min(1, { error: 'must not be empty' }),
   scheduled_at: z.string().nullable().optional(),
+  /** Store the post without firing post.created (`intrabot trigger` signs and sends that event itself). */
+  silent: z.boolean().optional(),
 });
 
 const EmployeeCommentSchema = z.object({
@@ -48,7 +50,14 @@ export function registerPostsControl(app: FastifyInstance, ctx: SandboxContext):
       scheduledAt = parseIso(input.scheduled_at, ctx.settings.timezone);
       if (Number.isNaN(scheduledAt)) throw validationError('scheduled_at', 'must be an ISO 8601 datetime');
     }
-    const post = createPost(ctx, { wallId: input.wall_id, body: input.body, authorId: user.id, scheduledAt, origin: 'employee' });
+    const post = createPost(ctx, {
+      wallId: input.wall_id,
+      body: input.body,
+      authorId: user.id,
+      scheduledAt,
+      origin: 'employee',
+      announce: input.silent !== true,
+    });
     return reply.code(201).send({ data: controlPost(ctx, post, requestOrigin(request)) });
   });
 

@@ -15,6 +15,8 @@ export interface NewPost {
   /** An employee's post for later (spec: Wall post visibility); API posts never have one. */
   scheduledAt?: number | null;
   origin: PostRecord['origin'];
+  /** False: stored without firing post.created (a post `intrabot trigger` signs and sends the event of itself). */
+  announce?: boolean;
 }
 
 /** spec: Posts, create body — `bot_user_id` must be a bot user (422 otherwise); when given, the bot is the author. */
@@ -54,7 +56,7 @@ export function createPost(ctx: SandboxContext, input: NewPost): PostRecord {
     created_at: now,
     updated_at: now,
   } satisfies Omit<PostRecord, 'id'>);
-  if (!scheduled) announcePost(ctx, post);
+  if (!scheduled && input.announce !== false) announcePost(ctx, post);
   return post;
 }
 
