@@ -107,7 +107,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   else await mountRoutes(host, parts, { ownsApp: true });
 
   const background = new BackgroundWork({ store, clock, logger, table, wake: () => inbox.worker.wake(), poll: deps.poll });
-  const runtime = runtimeFacade(parts, { ownsApp: deps.app === undefined, ownsStore, background, polling: deps.poll !== undefined });
+  const runtime = runtimeFacade(parts, { ownsApp: deps.app === undefined, ownsStore, background, polling: deps.poll !== undefined, env });
   rememberParts(runtime, parts);
   return runtime;
 }
