@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { loadBots } from '../bots/registry';
 import type { Clock } from '../clock';
+import type { OnRateNotice } from '../api/rate-notice';
 import { SharedRateLimiter } from '../api/shared-rate-limiter';
 import type { Store } from '../store/store';
 import { AlertActivity } from './alert-activity';
@@ -53,6 +54,8 @@ export interface RuntimeDeps {
   poll?: { intervalMs: number };
   /** An existing Fastify app to serve the runtime's routes from (one encapsulated scope); see `intrabotPlugin`. */
   app?: FastifyInstance;
+  /** Told about pacing a person would notice (a CLI command prints it): long waits for budget, clamped rate headers. */
+  onRateNotice?: OnRateNotice;
 }
 
 const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
@@ -73,9 +76,23 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   });
   for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
 
-  const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
+  const onRateNotice = deps.onRateNotice;
+  const limiter = new SharedRateLimiter({
+    rate: store.rate,
+    clock,
+    onError: (err) => logger.warn({ err }, 'rate budget: store write failed'),
+    ...(onRateNotice ? { onWait: (waitMs: number) => onRateNotice({ kind: 'waiting', waitMs, why: 'budget' }) } : {}),
+  });
   const rateHistory = new RateBudgetHistory(clock);
-  const tenants = buildTenants({ tenants: config.tenants, clock, store, limiter: rateHistory.watch(limiter), dispatcher: deps.dispatcher, logger });
+  const tenants = buildTenants({
+    tenants: config.tenants,
+    clock,
+    store,
+    limiter: rateHistory.watch(limiter),
+    dispatcher: deps.dispatcher,
+    logger,
+    onRateNotice,
+  });
   const table = new DeploymentTable({ tenants, bots: registry.bots, store, templatesDir: deps.templatesDir ?? resolve('templates') });
   const address = new RuntimeAddress(config);
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
