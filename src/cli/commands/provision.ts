@@ -5,6 +5,7 @@ import { buildRuntime } from '../../runtime/build-runtime';
 import type { RuntimeConfig } from '../../runtime/config';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, progress, type CliIo, type Paint } from '../output';
+import { rateNoticePrinter } from '../rate-notices';
 import { cliConfig, createRuntimeClient, isListening, quietConfig, sandboxProblem } from '../runtime-client';
 
 const USAGE = 'provision [--dry-run] [--json]';
@@ -79,7 +80,12 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
     deps.stderr(`intrabot provision: ${problem}\n`);
     return 1;
   }
-  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env });
+  const runtime = await buildRuntime({
+    config: quietConfig(config, deps.env),
+    clock: deps.clock ?? createSystemClock(),
+    env: deps.env,
+    onRateNotice: rateNoticePrinter(deps, 'intrabot provision'),
+  });
   try {
     for (const failure of runtime.inspect().failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
     if (!dryRun && runtime.inspect().failures.length > 0) {
