@@ -7,8 +7,8 @@ import type { CallInput, CallResult, Caller, ItemOf } from './caller';
 import { errorFromResponse, errorFromTransport } from './error-mapping';
 import { ApiError, ApiRateLimitedError, redactPath, type RequestContext } from './errors';
 import { paginatePages, withDefaultPerPage, type PageBody } from './pagination';
-import { farRateHeader, parseRateBudget, RATE_WAIT_BOUND_MS } from './rate-headers';
-import { describeRateNotice, RATE_WAIT_NOTICE_MS, type OnRateNotice, type RateNotice } from './rate-notice';
+import { parseRateBudget } from './rate-headers';
+import { describeRateNotice, onceFarHeader, RATE_WAIT_NOTICE_MS, type OnRateNotice } from './rate-notice';
 import { MemoryRateLimiter, rateLimitKey, type Pace, type RateLimiter } from './rate-limiter';
 import { pageSchema, parseAnswer, parsePage, parseResponse } from './response-shape';
 import { DEFAULT_RETRY_POLICY, decideRetry, rateLimitedDelay, withRetry, type RetryPolicy } from './retry';
@@ -129,8 +129,11 @@ export class ApiClient implements Caller {
   /** 429s in a row per limiter key, for the backoff when they name no wait. */
   private readonly rateLimitedStreak = new Map<string, number>();
   private readonly onRateNotice: OnRateNotice | undefined;
-  /** A rate header beyond the window was reported (once: the value is the news, not each answer). */
-  private farHeaderTold = false;
+  /** A reset or Retry-After beyond the window: logged as a warning and told, once, with the value received. */
+  private readonly tellFarHeader = onceFarHeader((notice) => {
+    this.logger?.warn?.({ header: notice.header, received: notice.received, aheadMs: notice.aheadMs, boundMs: notice.boundMs }, describeRateNotice(notice));
+    this.onRateNotice?.(notice);
+  });
 
   constructor(options: ApiClientOptions) {
     this.#token = checkToken(options.token);
@@ -273,17 +276,6 @@ export class ApiClient implements Caller {
     const error = errorFromResponse({ ...context, status: wire.status }, answer.body, wire.headers, now);
     if (error instanceof ApiRateLimitedError) this.limiter.backoff(key, now + (error.retryAfterMs ?? this.rateLimitedBackoff(key)));
     throw error;
-  }
-
-  /** A reset or Retry-After beyond the window is clamped where it is read; it is told here, once, as received. */
-  private tellFarHeader(headers: RawResponse['headers'], now: number): void {
-    if (this.farHeaderTold) return;
-    const far = farRateHeader(headers, now);
-    if (!far) return;
-    this.farHeaderTold = true;
-    const notice: RateNotice = { kind: 'clamped', boundMs: RATE_WAIT_BOUND_MS, ...far };
-    this.logger?.warn?.({ header: far.header, received: far.received, aheadMs: far.aheadMs, boundMs: RATE_WAIT_BOUND_MS }, describeRateNotice(notice));
-    this.onRateNotice?.(notice);
   }
 
   /** spec: Limits — a 429 naming no wait: back off exponentially per 429 in a row, never retry at once. */
