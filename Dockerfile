@@ -18,5 +18,7 @@ RUN node bin/build.mjs
 ENV INTRABOT_HOST=0.0.0.0 INTRABOT_PORT=3000 INTRABOT_LOG_FORMAT=json NODE_ENV=production
 EXPOSE 3000
 VOLUME ["/app/.intrabot"]
-HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# healthy = ready to do its job (/readyz: bots loaded and provisioned, store answering), not merely alive
+# (/healthz); the start period covers provisioning and INTRABOT_START_WAIT's retries of a platform that is down
+HEALTHCHECK --interval=30s --timeout=3s --start-period=90s CMD node -e "fetch('http://127.0.0.1:'+(process.env.INTRABOT_PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "--max-semi-space-size=8", "--v8-pool-size=1", "--expose-gc", "bin/intrabot.mjs", "start"]

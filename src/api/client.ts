@@ -8,6 +8,7 @@ import { errorFromResponse, errorFromTransport } from './error-mapping';
 import { ApiError, ApiRateLimitedError, redactPath, type RequestContext } from './errors';
 import { paginatePages, withDefaultPerPage, type PageBody } from './pagination';
 import { parseRateBudget } from './rate-headers';
+import { describeRateNotice, onceFarHeader, RATE_WAIT_NOTICE_MS, type OnRateNotice } from './rate-notice';
 import { MemoryRateLimiter, rateLimitKey, type Pace, type RateLimiter } from './rate-limiter';
 import { pageSchema, parseAnswer, parsePage, parseResponse } from './response-shape';
 import { DEFAULT_RETRY_POLICY, decideRetry, rateLimitedDelay, withRetry, type RetryPolicy } from './retry';
@@ -40,6 +41,12 @@ export interface ApiClientOptions {
   random?: () => number;
   /** Ids of POST endpoints that are safe to repeat. Default: awards (spec: Award rules 3). */
   repeatableEndpoints?: readonly string[];
+  /**
+   * Told about pacing a person would notice: a wait for budget or after a 429 of a second or more (the
+   * default limiter's waits; a limiter passed in reports its own), and a rate header beyond the window,
+   * clamped (once per client). A rate header beyond the window is logged as a warning either way.
+   */
+  onRateNotice?: OnRateNotice;
 }
 
 /** Per-call knobs beyond the `Caller` contract. */
@@ -121,6 +128,12 @@ export class ApiClient implements Caller {
   private readonly repeatable: ReadonlySet<string>;
   /** 429s in a row per limiter key, for the backoff when they name no wait. */
   private readonly rateLimitedStreak = new Map<string, number>();
+  private readonly onRateNotice: OnRateNotice | undefined;
+  /** A reset or Retry-After beyond the window: logged as a warning and told, once, with the value received. */
+  private readonly tellFarHeader = onceFarHeader((notice) => {
+    this.logger?.warn?.({ header: notice.header, received: notice.received, aheadMs: notice.aheadMs, boundMs: notice.boundMs }, describeRateNotice(notice));
+    this.onRateNotice?.(notice);
+  });
 
   constructor(options: ApiClientOptions) {
     this.#token = checkToken(options.token);
@@ -129,7 +142,9 @@ export class ApiClient implements Caller {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher(this.timeouts);
-    this.limiter = options.limiter ?? new MemoryRateLimiter({ clock: options.clock });
+    this.onRateNotice = options.onRateNotice;
+    this.limiter =
+      options.limiter ?? new MemoryRateLimiter({ clock: options.clock, onWait: (waitMs) => this.onRateNotice?.({ kind: 'waiting', waitMs, why: 'budget' }) });
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.userAgent = options.userAgent ?? USER_AGENT;
     this.logger = options.logger;
@@ -222,11 +237,14 @@ export class ApiClient implements Caller {
       random: this.random,
       signal: exchange.signal,
       decide: (error) => decideRetry(error, { method: exchange.method, repeatable: exchange.repeatable }),
-      onRetry: ({ attempt, delayMs, error }) =>
+      onRetry: ({ attempt, delayMs, error }) => {
         this.logger?.warn?.(
           { ...context, path: redactPath(context.path), attempt, delayMs, error: error instanceof ApiError ? error.code : 'unknown' },
           'retrying a platform request',
-        ),
+        );
+        if (error instanceof ApiRateLimitedError && delayMs >= RATE_WAIT_NOTICE_MS)
+          this.onRateNotice?.({ kind: 'waiting', waitMs: delayMs, why: 'rate_limited' });
+      },
     });
   }
 
@@ -249,6 +267,7 @@ export class ApiClient implements Caller {
       throw errorFromTransport(context, error);
     }
     const now = this.clock.now();
+    this.tellFarHeader(wire.headers, now);
     this.limiter.observe(key, parseRateBudget(wire.headers, now) ?? {});
     const answer: RawResponse = { status: wire.status, headers: wire.headers, body: parseBody(wire.text) };
     onAnswer?.(answer);

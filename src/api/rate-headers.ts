@@ -56,34 +56,70 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Math.max(0, at - nowMs);
 }
 
-/** The budget announced by `X-RateLimit-Limit/Remaining/Reset`, or undefined when none is there. */
+/**
+ * The budget announced by `X-RateLimit-Limit/Remaining/Reset`, or undefined when none is there; a
+ * reset further away than the window is taken as the window's end (`RATE_WAIT_BOUND_MS`).
+ */
 export function parseRateBudget(headers: HeaderBag, nowMs: number): RateBudget | undefined {
   const limit = nonNegativeNumber(header(headers, 'x-ratelimit-limit'));
   const remaining = nonNegativeNumber(header(headers, 'x-ratelimit-remaining'));
-  const resetAtMs = parseReset(header(headers, 'x-ratelimit-reset'), nowMs);
+  const reset = parseReset(header(headers, 'x-ratelimit-reset'), nowMs);
+  const resetAtMs = reset === undefined ? undefined : Math.min(reset, nowMs + RATE_WAIT_BOUND_MS);
   if (limit === undefined && remaining === undefined && resetAtMs === undefined) return undefined;
   return { limit, remaining, resetAtMs };
 }
 
-/** The `Retry-After` of a response, in ms. */
-export function retryAfterFromHeaders(headers: HeaderBag, nowMs: number): number | undefined {
-  return parseRetryAfter(header(headers, 'retry-after'), nowMs);
-}
+/**
+ * The longest wait a rate header can rightly ask for: the platform's window (spec: Limits: 60 requests
+ * per minute). A reset or `Retry-After` further away says the platform's clock or ours is wrong (a
+ * sandbox whose clock was moved ahead, say), not that the budget is gone for half an hour: it is
+ * clamped to this, and the client says so once (`farRateHeader`).
+ */
+export const RATE_WAIT_BOUND_MS = 60_000;
 
-/** A reset further away than this is no rate window's (spec: Limits: the window is a minute): not used. */
-const MAX_USABLE_RESET_MS = 10 * 60_000;
+/** The `Retry-After` of a response, in ms, clamped to the window (`RATE_WAIT_BOUND_MS`). */
+export function retryAfterFromHeaders(headers: HeaderBag, nowMs: number): number | undefined {
+  const wait = parseRetryAfter(header(headers, 'retry-after'), nowMs);
+  return wait === undefined ? undefined : Math.min(wait, RATE_WAIT_BOUND_MS);
+}
 
 /**
  * How long a 429 asks us to wait: its `Retry-After` (spec: Limits), or else the time until its
- * `X-RateLimit-Reset` when that lies ahead, within ten minutes. Undefined when it says neither: the
- * caller backs off exponentially (`rateLimitedDelay`), never retrying at once.
+ * `X-RateLimit-Reset` when that lies ahead; either clamped to the window. Undefined when it says
+ * neither: the caller backs off exponentially (`rateLimitedDelay`), never retrying at once.
  *
  * @example rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': '30' }, 0) // 30_000
+ * @example rateLimitedWaitFromHeaders({ 'retry-after': '1800' }, 0) // 60_000
  */
 export function rateLimitedWaitFromHeaders(headers: HeaderBag, nowMs: number): number | undefined {
   const retryAfter = retryAfterFromHeaders(headers, nowMs);
   if (retryAfter !== undefined) return retryAfter;
   const resetAtMs = parseReset(header(headers, 'x-ratelimit-reset'), nowMs);
-  if (resetAtMs === undefined || resetAtMs <= nowMs || resetAtMs - nowMs > MAX_USABLE_RESET_MS) return undefined;
-  return resetAtMs - nowMs;
+  if (resetAtMs === undefined || resetAtMs <= nowMs) return undefined;
+  return Math.min(resetAtMs - nowMs, RATE_WAIT_BOUND_MS);
+}
+
+/** A rate header asking for a wait beyond the window: which, its value as received, and how far ahead. */
+export interface FarRateHeader {
+  header: 'x-ratelimit-reset' | 'retry-after';
+  received: string;
+  aheadMs: number;
+}
+
+/**
+ * The first rate header of a response that asks for more than `RATE_WAIT_BOUND_MS`, for the client to
+ * report (the wait itself is clamped where the headers are read).
+ *
+ * @example farRateHeader({ 'retry-after': '1800' }, 0) // { header: 'retry-after', received: '1800', aheadMs: 1_800_000 }
+ */
+export function farRateHeader(headers: HeaderBag, nowMs: number): FarRateHeader | undefined {
+  const retryAfter = header(headers, 'retry-after');
+  const wait = parseRetryAfter(retryAfter, nowMs);
+  if (retryAfter !== undefined && wait !== undefined && wait > RATE_WAIT_BOUND_MS) return { header: 'retry-after', received: retryAfter, aheadMs: wait };
+  const reset = header(headers, 'x-ratelimit-reset');
+  const resetAtMs = parseReset(reset, nowMs);
+  if (reset !== undefined && resetAtMs !== undefined && resetAtMs - nowMs > RATE_WAIT_BOUND_MS) {
+    return { header: 'x-ratelimit-reset', received: reset, aheadMs: resetAtMs - nowMs };
+  }
+  return undefined;
 }

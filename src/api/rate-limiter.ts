@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { RateBudget } from './rate-headers';
+import { RATE_WAIT_NOTICE_MS } from './rate-notice';
 
 /**
  * Pacing under the platform's budget (spec: Limits: 60 requests per minute per token, per
@@ -52,6 +53,8 @@ export interface MemoryRateLimiterOptions {
   windowMs?: number;
   /** Waits past a reset by this much, because the platform rounds its reset to whole seconds. */
   resetMarginMs?: number;
+  /** Told before a wait of a second or more for budget, with its length (a command shows it). */
+  onWait?: (waitMs: number) => void;
 }
 
 interface Window {
@@ -80,6 +83,7 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly defaultLimit: number;
   private readonly windowMs: number;
   private readonly marginMs: number;
+  private readonly onWait: ((waitMs: number) => void) | undefined;
   private readonly windows = new Map<string, Window>();
 
   constructor(options: MemoryRateLimiterOptions) {
@@ -87,6 +91,7 @@ export class MemoryRateLimiter implements RateLimiter {
     this.defaultLimit = options.defaultLimit ?? 60;
     this.windowMs = options.windowMs ?? 60_000;
     this.marginMs = options.resetMarginMs ?? 250;
+    this.onWait = options.onWait;
   }
 
   async acquire(key: string, signal?: AbortSignal): Promise<void> {
@@ -103,6 +108,7 @@ export class MemoryRateLimiter implements RateLimiter {
         window.inFlight += 1;
         return;
       }
+      if (wait >= RATE_WAIT_NOTICE_MS) this.onWait?.(wait);
       await this.clock.sleep(wait, signal);
     }
   }

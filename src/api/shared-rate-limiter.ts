@@ -3,6 +3,7 @@ import type { AcquireOptions, Pace, RateLimiter } from './rate-limiter';
 import type { Clock } from '../clock';
 import type { SharedRateBudget } from '../store/rate-budget';
 import { DEFAULT_PACING, pacedWindow, type PacingOptions } from './pacing';
+import { RATE_WAIT_NOTICE_MS } from './rate-notice';
 
 export interface SharedRateLimiterOptions {
   rate: SharedRateBudget;
@@ -10,6 +11,8 @@ export interface SharedRateLimiterOptions {
   pacing?: Partial<PacingOptions>;
   /** Where a failed write to the store is reported (pacing goes on with what the store knows). */
   onError?: (error: unknown) => void;
+  /** Told before a wait of a second or more for budget, with its length (the runtime logs it; a command shows it). */
+  onWait?: (waitMs: number) => void;
 }
 
 /**
@@ -30,6 +33,7 @@ export class SharedRateLimiter implements RateLimiter {
   private readonly clock: Clock;
   private readonly pacing: PacingOptions;
   private readonly onError: (error: unknown) => void;
+  private readonly onWait: ((waitMs: number) => void) | undefined;
   private readonly limits = new Map<string, number>();
   private readonly blockedUntil = new Map<string, number>();
   private readonly observed = new Map<string, { limit: number; remaining: number; resetAtMs: number | undefined }>();
@@ -44,6 +48,7 @@ export class SharedRateLimiter implements RateLimiter {
     this.clock = options.clock;
     this.pacing = { ...DEFAULT_PACING, ...options.pacing };
     this.onError = options.onError ?? (() => undefined);
+    this.onWait = options.onWait;
   }
 
   /** The limit in force for `key`: the platform's last `X-RateLimit-Limit`, else the default. */
@@ -81,17 +86,23 @@ export class SharedRateLimiter implements RateLimiter {
       signal?.throwIfAborted();
       const blocked = (this.blockedUntil.get(key) ?? 0) - this.clock.now();
       if (blocked > 0) {
-        await this.clock.sleep(blocked, signal);
+        await this.sleep(blocked, signal);
         continue;
       }
       const decision = await this.rate.take(key, pacedWindow(this.limitOf(key), this.pacing, pace));
       if (!decision.ok) {
-        await this.clock.sleep(Math.max(1, decision.waitMs), signal);
+        await this.sleep(Math.max(1, decision.waitMs), signal);
         continue;
       }
-      if (decision.waitMs > 0) await this.clock.sleep(decision.waitMs, signal);
+      if (decision.waitMs > 0) await this.sleep(decision.waitMs, signal);
       if ((this.blockedUntil.get(key) ?? 0) <= this.clock.now()) return;
     }
+  }
+
+  /** Waits on the clock, saying so first when the wait is long enough to notice. */
+  private async sleep(waitMs: number, signal: AbortSignal | undefined): Promise<void> {
+    if (waitMs >= RATE_WAIT_NOTICE_MS) this.onWait?.(waitMs);
+    await this.clock.sleep(waitMs, signal);
   }
 
   /** The platform's last word on each key's budget (for the `intrabot_rate_budget_remaining` metric). */

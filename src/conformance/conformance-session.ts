@@ -46,7 +46,7 @@ export interface ConformanceSession {
  */
 export async function openConformanceSession(options: ConformanceSessionOptions): Promise<ConformanceSession> {
   const probed = await probeSandbox(options.baseUrl, options.dispatcher);
-  const { clock, sandbox } = await clockFor(options, probed);
+  const { clock, sandbox, putClockBack } = await clockFor(options, probed);
   const clients: IntrabotApi[] = [];
   // one limiter for every client: it keeps a window per token
   const limiter = new MemoryRateLimiter({ clock, defaultLimit: options.rateLimitPerMinute });
@@ -70,6 +70,7 @@ export async function openConformanceSession(options: ConformanceSessionOptions)
     ctx,
     async close() {
       await Promise.all(clients.map((client) => client.close()));
+      await putClockBack();
     },
   };
 }
@@ -77,20 +78,30 @@ export async function openConformanceSession(options: ConformanceSessionOptions)
 /**
  * The clock the clients pace on. A sandbox in another process has its own clock, which checks
  * move (31 minutes for the comment edit window): the clients then follow it, or they would read
- * its `X-RateLimit-Reset` as half an hour away and wait that long.
+ * its `X-RateLimit-Reset` as half an hour away and wait that long. Once the run is over its clock is
+ * put back where it would be had nobody moved it (`putClockBack`), so the runtime beside it and the
+ * next command do not find the platform half an hour ahead (issue #15).
  */
 async function clockFor(
   options: ConformanceSessionOptions,
   sandbox: SandboxControl | undefined,
-): Promise<{ clock: Clock; sandbox: SandboxControl | undefined }> {
-  if (!sandbox || options.clockSharedWithHost) return { clock: options.clock, sandbox };
-  const clock = new AdjustableClock({ start: await sandbox.now() });
+): Promise<{ clock: Clock; sandbox: SandboxControl | undefined; putClockBack: () => Promise<void> }> {
+  if (!sandbox || options.clockSharedWithHost) return { clock: options.clock, sandbox, putClockBack: async () => undefined };
+  const start = await sandbox.now();
+  // how far the sandbox's clock was from real time before the run: kept as it was
+  const offset = start - Date.now();
+  const clock = new AdjustableClock({ start });
+  let moved = false;
   const following: SandboxControl = {
     ...sandbox,
     async advance(seconds) {
+      moved = true;
       await sandbox.advance(seconds);
       clock.set(await sandbox.now());
     },
   };
-  return { clock, sandbox: following };
+  const putClockBack = async (): Promise<void> => {
+    if (moved) await sandbox.setClock(Date.now() + offset);
+  };
+  return { clock, sandbox: following, putClockBack };
 }

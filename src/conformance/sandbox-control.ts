@@ -10,6 +10,8 @@ export interface SandboxControl {
   /** The sandbox clock, ms since the epoch. */
   now(): Promise<number>;
   advance(seconds: number): Promise<void>;
+  /** Sets the sandbox clock to `epochMs` (back in time too). */
+  setClock(epochMs: number): Promise<void>;
   settings(patch: Record<string, unknown>): Promise<Record<string, unknown>>;
   createToken(name: string, scopes: readonly string[]): Promise<string>;
   /** Any other control route: answers the parsed JSON body (null when empty); throws on a non-2xx. */
@@ -41,6 +43,9 @@ export function sandboxControl(baseUrl: string, dispatcher?: Dispatcher): Sandbo
     },
     async advance(seconds) {
       await send('POST', '/clock', { advance_seconds: seconds });
+    },
+    async setClock(epochMs) {
+      await send('POST', '/clock', { now: new Date(epochMs).toISOString() });
     },
     async settings(patch) {
       return (await send('PUT', '/settings', patch)) as Record<string, unknown>;

@@ -102,14 +102,26 @@ export interface RetryDelayInput {
 }
 
 /**
+ * A 429's wait as the outbox obeys it: at most one rate window. A `Retry-After` (or reset) further away
+ * says a clock is wrong, not that the budget is gone for half an hour (issue #15); the sender logs the
+ * value it received once.
+ *
+ * @example boundedRateWait(1_860_000) // 60000
+ */
+export function boundedRateWait(retryAfterMs: number): number {
+  return Math.min(retryAfterMs, RATE_WINDOW_MS);
+}
+
+/**
  * How long a failed entry waits before its next attempt. A 429 waits out its `Retry-After` (spec:
- * Limits: never earlier, a little jitter after), or backs off per attempt up to one window when it named
- * no wait; anything else backs off exponentially from `floorMs`.
+ * Limits: never earlier, a little jitter after; at most one window: `boundedRateWait`), or backs off
+ * per attempt up to one window when it named no wait; anything else backs off exponentially from
+ * `floorMs`.
  */
 export function retryDelayMs(input: RetryDelayInput): number {
   const { failure, attempts, policy, random } = input;
   if (failure.kind !== 'rate') return backoffMs(attempts, policy, random(), input.floorMs);
-  const after = failure.retryAfterMs;
+  const after = failure.retryAfterMs === undefined ? undefined : boundedRateWait(failure.retryAfterMs);
   if (after !== undefined) return after + Math.round(random() * Math.min(1_000, after / 10));
   return rateLimitedBackoffMs(attempts, policy, random());
 }

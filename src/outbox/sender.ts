@@ -5,7 +5,7 @@ import type { KvSpace } from '../store/kv';
 import type { QueueLease } from '../store/queue';
 import type { Store } from '../store/store';
 import { attemptKey, forgetEntry, readNote, writeNote } from './attempt-note';
-import { classifyFailure, DEFAULT_BACKOFF, planRetry, retryDelayMs, type BackoffPolicy } from './retry-plan';
+import { classifyFailure, DEFAULT_BACKOFF, planRetry, RATE_WINDOW_MS, retryDelayMs, type BackoffPolicy } from './retry-plan';
 import { DEFAULT_COALESCE, digestKey, prepareDigest, type CoalesceOptions, type DigestState } from './coalesce';
 import { OutboxRecordSchema, withText, type OutboxEntry, type OutboxRecord } from './entry';
 import { DONE_TTL_MS, doneKey, OUTBOX_KV } from './outbox';
@@ -40,6 +40,8 @@ export class OutboxSender {
   private readonly kv: KvSpace;
   private readonly items: CreatedItems;
   private readonly abort = new AbortController();
+  /** A wait beyond the rate window was reported (once per sender: the value is the news, not each entry). */
+  private farWaitLogged = false;
   private readonly lanes: WorkerLanes;
 
   constructor(options: OutboxSenderOptions) {
@@ -238,6 +240,13 @@ export class OutboxSender {
     if (failure.kind === 'uncertain' && unreadable && record.onUncertain === 'drop') {
       await queue.deadLetter(lease, `outcome unknown (${failure.message}); not resent (on_uncertain: drop)`);
       return;
+    }
+    if (failure.kind === 'rate' && failure.retryAfterMs !== undefined && failure.retryAfterMs > RATE_WINDOW_MS && !this.farWaitLogged) {
+      this.farWaitLogged = true;
+      this.o.logger?.warn?.(
+        { retryAfterMs: failure.retryAfterMs, boundMs: RATE_WINDOW_MS },
+        `outbox: the platform asked to wait ${Math.round(failure.retryAfterMs / 1000)} s, beyond its 60 s rate window; waiting 60 s at most (is a clock wrong?)`,
+      );
     }
     const floorMs = failure.kind === 'uncertain' && isReconcilable(record.entry) ? this.o.uncertainDelayMs : 0;
     const delay = retryDelayMs({ failure, attempts: lease.attempts, floorMs, policy: this.o.backoff, random: this.o.random });

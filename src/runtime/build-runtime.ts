@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Middleware } from '../bots/middleware';
 import { loadBots } from '../bots/registry';
 import type { Clock } from '../clock';
+import type { OnRateNotice } from '../api/rate-notice';
 import { SharedRateLimiter } from '../api/shared-rate-limiter';
 import type { Store } from '../store/store';
 import { AlertActivity } from './alert-activity';
@@ -65,6 +66,8 @@ export interface RuntimeDeps {
    * each bot's own `use` (docs/middleware.md).
    */
   middleware?: readonly Middleware[];
+  /** Told about pacing a person would notice (a CLI command prints it): long waits for budget, clamped rate headers. */
+  onRateNotice?: OnRateNotice;
 }
 
 const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
@@ -95,9 +98,23 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   // said once, at start: a skipped bot gets no bot user, no endpoint, no routes and no jobs
   for (const skipped of registry.skipped) logger.info({ bot: skipped.name }, `bot skipped: ${skipped.name}: ${skipped.reason}`);
 
-  const limiter = new SharedRateLimiter({ rate: store.rate, clock, onError: (err) => logger.warn({ err }, 'rate budget: store write failed') });
+  const onRateNotice = deps.onRateNotice;
+  const limiter = new SharedRateLimiter({
+    rate: store.rate,
+    clock,
+    onError: (err) => logger.warn({ err }, 'rate budget: store write failed'),
+    ...(onRateNotice ? { onWait: (waitMs: number) => onRateNotice({ kind: 'waiting', waitMs, why: 'budget' }) } : {}),
+  });
   const rateHistory = new RateBudgetHistory(clock);
-  const tenants = buildTenants({ tenants: config.tenants, clock, store, limiter: rateHistory.watch(limiter), dispatcher: deps.dispatcher, logger });
+  const tenants = buildTenants({
+    tenants: config.tenants,
+    clock,
+    store,
+    limiter: rateHistory.watch(limiter),
+    dispatcher: deps.dispatcher,
+    logger,
+    onRateNotice,
+  });
   const table = new DeploymentTable({ tenants, bots: registry.bots, store, templatesDir: deps.templatesDir ?? resolve('templates') });
   const address = new RuntimeAddress(config);
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
@@ -131,7 +148,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   else await mountRoutes(host, parts, { ownsApp: true });
 
   const background = new BackgroundWork({ store, clock, logger, table, wake: () => inbox.worker.wake(), poll: deps.poll });
-  const runtime = runtimeFacade(parts, { ownsApp: deps.app === undefined, ownsStore, background, polling: deps.poll !== undefined });
+  const runtime = runtimeFacade(parts, { ownsApp: deps.app === undefined, ownsStore, background, polling: deps.poll !== undefined, env });
   rememberParts(runtime, parts);
   return runtime;
 }

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors';
-import { issuePath } from '../validation';
 import { ProxyConfigSchema } from '../proxy/proxy-keys';
 import { MissingEnvRefError, maskEnvRefs, unmaskEnvRefs, type EnvRef } from '../bots/env-refs';
+import { settingName, shownValue, type SettingSources } from './setting-names';
 
 /**
  * Configuration in one validated place (DESIGN.md: Modes, Environment): the environment and an
@@ -49,6 +49,11 @@ export const RuntimeConfigSchema = z.object({
     .default('intrabot'),
   secret_key: z.string().optional(),
   admin_token: z.string().optional(),
+  /**
+   * How long `start` keeps retrying a platform that fails transiently (5xx, network, timeouts) before it
+   * gives up and exits, in seconds (default 60); 0 gives up at the first failure.
+   */
+  start_wait: z.number().int().min(0).max(3_600).optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   tenants: z.array(TenantConfigSchema).min(1, 'at least one tenant is needed'),
   /** The API proxy's keys and the share of the budget proxy callers get while bots have work queued. */
@@ -70,7 +75,7 @@ export interface LoadConfigOptions {
   file?: string;
 }
 
-const ENV_KEYS = {
+export const ENV_KEYS = {
   INTRABOT_PORT: 'port',
   INTRABOT_SANDBOX_PORT: 'sandbox_port',
   INTRABOT_PUBLIC_URL: 'public_url',
@@ -82,9 +87,10 @@ const ENV_KEYS = {
   INTRABOT_ADMIN_TOKEN: 'admin_token',
   INTRABOT_LOG_LEVEL: 'log_level',
   INTRABOT_HOST: 'host',
+  INTRABOT_START_WAIT: 'start_wait',
 } as const;
 
-const NUMERIC = new Set(['port', 'sandbox_port']);
+const NUMERIC = new Set(['port', 'sandbox_port', 'start_wait']);
 
 /**
  * Reads the configuration. With neither tenants in `intrabot.yaml` nor `INTRABOT_BASE_URL` +
@@ -97,12 +103,14 @@ const NUMERIC = new Set(['port', 'sandbox_port']);
 export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const fromFile = readYaml(options.file ?? join(cwd, 'intrabot.yaml'), options.file !== undefined, env);
+  const file = options.file ?? join(cwd, 'intrabot.yaml');
+  const sources: SettingSources = { env, envKeys: ENV_KEYS, file: basename(file) };
+  const fromFile = readYaml(file, options.file !== undefined, sources);
   const merged: Record<string, unknown> = { ...fromFile };
   for (const [envName, key] of Object.entries(ENV_KEYS)) {
     const value = env[envName];
     if (value === undefined || value === '') continue;
-    merged[key] = NUMERIC.has(key) ? toPort(envName, value) : value;
+    merged[key] = key === 'start_wait' ? toSeconds(envName, value) : NUMERIC.has(key) ? toPort(envName, value) : value;
   }
   const bots = env.INTRABOT_BOTS;
   if (bots !== undefined && bots.trim() !== '') merged.bots = bots.split(',').map((name) => name.trim());
@@ -113,8 +121,10 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   const result = RuntimeConfigSchema.safeParse(merged);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const key = issue ? keyName(issuePath(issue.path), env) : '(config)';
-    throw new ConfigError(key, `${key}: ${issue?.message ?? 'is invalid'}`);
+    const key = issue ? settingOf(issue.path, sources, env) : '(config)';
+    const value = issue ? valueAt(merged, issue.path) : undefined;
+    const got = typeof value === 'string' || typeof value === 'number' ? ` (got "${shownValue(key, value)}")` : '';
+    throw new ConfigError(key, `${key}: ${issue?.message ?? 'is invalid'}${got}`);
   }
   const config = result.data;
   config.data_dir = resolve(cwd, config.data_dir);
@@ -126,7 +136,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   return config;
 }
 
-function readYaml(file: string, required: boolean, env: Env): Record<string, unknown> {
+function readYaml(file: string, required: boolean, sources: SettingSources): Record<string, unknown> {
   if (!existsSync(file)) {
     if (required) throw new ConfigError('config file', `config file ${file} does not exist`);
     return {};
@@ -136,22 +146,26 @@ function readYaml(file: string, required: boolean, env: Env): Record<string, unk
   const parsed: unknown = parseYaml(masked.text);
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(file, `${file}: must be a mapping of settings`);
-  return resolveRefs(parsed, { env, refs: masked.refs }, '') as Record<string, unknown>;
+  return resolveRefs(parsed, { sources, refs: masked.refs }, []) as Record<string, unknown>;
 }
 
 /** `${env:NAME}` / `${env:NAME:-default}` in any string of the file, as in bot manifests. */
-function resolveRefs(value: unknown, refs: { env: Env; refs: EnvRef[] }, path: string): unknown {
+function resolveRefs(value: unknown, refs: { sources: SettingSources; refs: EnvRef[] }, path: readonly (string | number)[]): unknown {
   if (typeof value === 'string') {
     try {
-      return unmaskEnvRefs(value, refs.refs, refs.env);
+      return unmaskEnvRefs(value, refs.refs, refs.sources.env);
     } catch (error) {
-      if (error instanceof MissingEnvRefError) throw new ConfigError(path, `intrabot.yaml ${path}: ${error.message}`);
+      if (error instanceof MissingEnvRefError) {
+        // a reference in the file is named where it is written, whatever the environment sets
+        const key = settingName(path, { ...refs.sources, env: {}, envKeys: {} });
+        throw new ConfigError(key, `${key}: ${error.message}`);
+      }
       throw error;
     }
   }
-  if (Array.isArray(value)) return value.map((v, i) => resolveRefs(v, refs, path ? `${path}.${i}` : String(i)));
+  if (Array.isArray(value)) return value.map((v, i) => resolveRefs(v, refs, [...path, i]));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, refs, path ? `${path}.${k}` : k)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, refs, [...path, k])]));
   }
   return value;
 }
@@ -184,17 +198,28 @@ function sandboxTenant(port: unknown): TenantConfig {
   };
 }
 
+function toSeconds(envName: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 3_600) throw new ConfigError(envName, `${envName}: must be a number of seconds (0-3600), got "${value}"`);
+  return n;
+}
+
 function toPort(envName: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new ConfigError(envName, `${envName}: must be a port number (0-65535), got "${value}"`);
   return n;
 }
 
-/** Names a config path the way the user wrote it: the env var when there is one. */
-function keyName(path: string, env: Env): string {
-  if (path === 'bots' || path.startsWith('bots.')) return botsSettingName(env);
-  const envName = Object.entries(ENV_KEYS).find(([, key]) => key === path)?.[0];
-  return envName ?? path;
+/** The value the configuration holds at a zod issue's path (to show beside the setting's name). */
+function valueAt(merged: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
+  let at: unknown = merged;
+  for (const part of path) at = at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[part] : undefined;
+  return at;
+}
+
+/** The setting an issue's path names, as the user set it (`INTRABOT_BOTS` for the list of bots). */
+function settingOf(path: readonly PropertyKey[], sources: Parameters<typeof settingName>[1], env: Env): string {
+  return path[0] === 'bots' ? botsSettingName(env) : settingName(path, sources);
 }
 
 /** Where the list of bots to deploy was set, for messages: the variable, else the file's key. */

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { createApiClient } from '../api/create-api-client';
 import { ApiError, ApiUnauthorizedError } from '../api/errors';
+import type { OnRateNotice } from '../api/rate-notice';
 import { requiredScopes } from '../bots/provision/scopes';
 import { manifestForTenant, deploysTo, type BotManifest } from '../bots/manifest';
 import { listWalls, namedWallTargets } from '../bots/provision/wall-names';
@@ -27,7 +28,14 @@ export interface DoctorInput {
   only?: readonly string[];
   /** Tolerated clock skew; signatures are checked within 5 minutes, so a minute is already suspicious. */
   maxSkewMs?: number;
+  /** Told each check as it completes, in order (the CLI prints it then, not once all are done). */
+  onCheck?: (check: Check) => void;
+  /** Told about long waits for rate budget and clamped rate headers (the CLI prints them). */
+  onRateNotice?: OnRateNotice;
 }
+
+/** Where each check goes as it completes. */
+type Report = (check: Check) => void;
 
 const DAY_MS = 86_400_000;
 
@@ -37,11 +45,16 @@ const DAY_MS = 86_400_000;
  * (signatures depend on it), each bot's endpoint answering a ping end to end, the store healthy.
  */
 export async function runDoctor(input: DoctorInput): Promise<Check[]> {
-  const checks: Check[] = [await checkStore(input.store)];
+  const checks: Check[] = [];
+  const report: Report = (check) => {
+    checks.push(check);
+    input.onCheck?.(check);
+  };
+  report(await checkStore(input.store));
   const env = input.config.mode === 'sandbox' ? withSandboxEnv(input.env, process.cwd()) : input.env;
   const registry = await loadBots(input.config.bots_dir, env, input.only);
   for (const failure of registry.failures) {
-    checks.push({
+    report({
       name: `bot ${failure.name ?? failure.dir}`,
       status: 'fail',
       detail: failure.error.message,
@@ -50,7 +63,7 @@ export async function runDoctor(input: DoctorInput): Promise<Check[]> {
   }
   for (const tenant of input.config.tenants) {
     const manifests = registry.bots.filter((b) => deploysTo(b.manifest, tenant.id)).map((b) => manifestForTenant(b.manifest, tenant.id));
-    checks.push(...(await checkTenant(input, tenant, manifests)));
+    await checkTenant(input, tenant, manifests, report);
   }
   return checks;
 }
@@ -63,18 +76,21 @@ async function checkStore(store: Store): Promise<Check> {
   }
 }
 
-async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: ReturnType<typeof manifestForTenant>[]): Promise<Check[]> {
+async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: ReturnType<typeof manifestForTenant>[], report: Report): Promise<void> {
   const name = (what: string): string => `${tenant.id}: ${what}`;
-  const checks: Check[] = [];
   const skew = await clockSkew(tenant.base_url, input.clock);
   if (skew === undefined) {
-    return [
-      { name: name('reachable'), status: 'fail', detail: `${tenant.base_url} does not answer`, fix: 'check the base URL and the network path to the platform' },
-    ];
+    report({
+      name: name('reachable'),
+      status: 'fail',
+      detail: `${tenant.base_url} does not answer`,
+      fix: 'check the base URL and the network path to the platform',
+    });
+    return;
   }
-  checks.push({ name: name('reachable'), status: 'ok', detail: tenant.base_url });
+  report({ name: name('reachable'), status: 'ok', detail: tenant.base_url });
   const maxSkew = input.maxSkewMs ?? 60_000;
-  checks.push(
+  report(
     Math.abs(skew) <= maxSkew
       ? { name: name('clock skew'), status: 'ok', detail: `${Math.round(skew / 1000)} s` }
       : {
@@ -85,12 +101,18 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
         },
   );
 
-  const api = createApiClient({ baseUrl: tenant.base_url, token: tenant.token, clock: input.clock, retry: { attempts: 1 } });
+  const api = createApiClient({
+    baseUrl: tenant.base_url,
+    token: tenant.token,
+    clock: input.clock,
+    retry: { attempts: 1 },
+    ...(input.onRateNotice ? { onRateNotice: input.onRateNotice } : {}),
+  });
   try {
     const info = (await api.token.get()) as { name: string; scopes: string[]; expires_at: string | null };
     const expires = info.expires_at ? Date.parse(info.expires_at) : undefined;
     const left = expires === undefined ? undefined : expires - input.clock.now();
-    checks.push(
+    report(
       left !== undefined && left < 14 * DAY_MS
         ? {
             name: name('token'),
@@ -102,7 +124,7 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
     );
     for (const manifest of manifests) {
       const missing = requiredScopes(manifest).filter((s) => !info.scopes.includes(s));
-      checks.push(
+      report(
         missing.length
           ? {
               name: name(`scopes for ${manifest.name}`),
@@ -112,11 +134,11 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
             }
           : { name: name(`scopes for ${manifest.name}`), status: 'ok', detail: 'all present' },
       );
-      if (manifest.events.length) checks.push(await pingBot(input.store, api, tenant.id, manifest.name));
+      if (manifest.events.length) report(await pingBot(input.store, api, tenant.id, manifest.name));
     }
-    if (info.scopes.includes('read:walls')) checks.push(...(await checkWallTargets(api, tenant.id, manifests, input.clock)));
+    if (info.scopes.includes('read:walls')) for (const check of await checkWallTargets(api, tenant.id, manifests, input.clock)) report(check);
   } catch (error) {
-    checks.push({
+    report({
       name: name('token'),
       status: 'fail',
       detail: message(error),
@@ -125,7 +147,6 @@ async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: 
   } finally {
     await api.close();
   }
-  return checks;
 }
 
 /**

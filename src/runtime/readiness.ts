@@ -1,28 +1,60 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store';
 
+/** What the runtime's bots can do: loaded, and of the deployments, which are switched off and why. */
+export interface BotsReadiness {
+  /** Bots loaded from the bots directory. */
+  loaded: number;
+  /** Bots present but not loaded (a broken manifest or module), with why. */
+  notLoaded: { bot: string; reason: string }[];
+  /** Deployments (bot on tenant) in all. */
+  deployments: number;
+  /** Deployments provisioning switched off (missing scopes, a feature off), with why. */
+  switchedOff: { tenant: string; bot: string; reason: string }[];
+}
+
 export interface ReadinessInput {
   /** Provisioned and started (false while starting and once stopping). */
   started: () => boolean;
+  /** What start-up waits for (the platform failing transiently), while it waits. */
+  waiting: () => string | undefined;
   store: Pick<Store, 'kind' | 'ping'>;
-  bots: () => number;
+  bots: () => BotsReadiness;
 }
 
 /**
- * `GET /readyz`: 200 once the runtime has started and while its store answers; 503 with the reason
- * otherwise (`starting`, or `store_unavailable` during an outage, so a load balancer sends deliveries,
- * alerts and proxy calls to a replica that can keep them). The store is asked on every probe: a cheap,
- * time-bounded read.
+ * `GET /readyz`: whether the runtime can do its job. 200 once it has started, while its store answers,
+ * and while at least one bot runs; 503 with the reason otherwise: `starting` (with what it waits for),
+ * `store_unavailable` during an outage (so a load balancer sends deliveries, alerts and proxy calls to a
+ * replica that can keep them), `no_bots` when none loaded, `all_bots_switched_off` when provisioning
+ * switched every deployment off. Bots that failed to load or were switched off while others run are
+ * listed in a 200 (one broken bot does not take the others out of service). `/healthz` only says the
+ * process works. The store is asked on every probe: a cheap, time-bounded read.
  */
 export function readinessRoute(input: ReadinessInput): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   return async (_request, reply) => {
-    if (!input.started()) return reply.code(503).send({ ok: false, reason: 'starting' });
+    if (!input.started()) {
+      const waiting = input.waiting();
+      return reply.code(503).send({ ok: false, reason: 'starting', ...(waiting ? { message: waiting } : {}) });
+    }
     try {
       await input.store.ping();
     } catch {
       // what failed is in the logs of the operations that failed; a probe says only that it did
       return reply.code(503).send({ ok: false, reason: 'store_unavailable', message: `the ${input.store.kind} store does not answer` });
     }
-    return { ok: true, bots: input.bots() };
+    const bots = input.bots();
+    const listed = {
+      ...(bots.notLoaded.length ? { not_loaded: bots.notLoaded } : {}),
+      ...(bots.switchedOff.length ? { switched_off: bots.switchedOff } : {}),
+    };
+    if (bots.loaded === 0) {
+      return reply.code(503).send({ ok: false, reason: 'no_bots', message: 'no bot is loaded: nothing would handle an event', ...listed });
+    }
+    if (bots.deployments > 0 && bots.switchedOff.length >= bots.deployments) {
+      const message = `every bot is switched off (${bots.switchedOff.length} of ${bots.deployments}): see switched_off for why`;
+      return reply.code(503).send({ ok: false, reason: 'all_bots_switched_off', message, ...listed });
+    }
+    return { ok: true, bots: bots.loaded, ...listed };
   };
 }

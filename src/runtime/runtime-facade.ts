@@ -12,6 +12,9 @@ import type { BackgroundWork } from './background';
 import type { RuntimeConfig } from './config';
 import { acceptDelivery } from './inbox-pipeline';
 import { provisionAll } from './provisioning';
+import { isAllowedWebhookUrl } from '../api/schemas/webhook';
+import { listenFailure, platformFailure, publicUrlFailure } from './start-failure';
+import { DEFAULT_START_WAIT_S, waitForPlatform } from './start-retry';
 import type { RuntimeParts } from './runtime-parts';
 
 /** What a runtime is made of, for people and tests to read; nothing here is a door to change it. */
@@ -76,6 +79,8 @@ export interface FacadeOptions {
   background: BackgroundWork;
   /** Poll instead of receiving: no webhook endpoints are created. */
   polling: boolean;
+  /** The environment the configuration was read from (start-up errors name the variables set there). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** The runtime as its users hold it: the lifecycle (`start -> activate -> close`) over the parts the build steps made. */
@@ -85,13 +90,30 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
   const runtime: Runtime = {
     app: host,
     async start() {
-      await host.listen({ host: config.host, port: config.port });
+      try {
+        await host.listen({ host: config.host, port: config.port });
+      } catch (error) {
+        throw listenFailure(error, 'runtime', { config, env: options.env }) ?? error;
+      }
       return runtime.activate();
     },
     async activate() {
       const bound = host.server.address();
       const url = address.listeningOn(typeof bound === 'object' && bound ? bound.port : config.port);
-      provisionResults = await runtime.provision();
+      if (config.mode === 'connected' && !options.polling && config.public_url && !isAllowedWebhookUrl(config.public_url)) {
+        throw publicUrlFailure({ config, env: options.env }, 'not_https');
+      }
+      // transient platform failures (5xx, network) are retried for a while, each wait logged and shown by /readyz
+      let tenant: string | undefined;
+      const single = config.tenants.length === 1 ? config.tenants[0]!.base_url : undefined;
+      provisionResults = await waitForPlatform(() => runtime.provision({ onTenant: (t) => (tenant = t) }), {
+        clock,
+        logger: host.log,
+        waitMs: (config.start_wait ?? DEFAULT_START_WAIT_S) * 1000,
+        what: single ? `the platform at ${single}` : 'the platform',
+        onWaiting: (reason) => (status.waiting = reason),
+        explain: (error, tried) => platformFailure(error, { config, env: options.env, tenant }, tried),
+      });
       inbox.worker.start();
       options.background.start();
       delivery.sender.start();

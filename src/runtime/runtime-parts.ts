@@ -16,6 +16,8 @@ import type { RuntimeAddress } from './runtime-address';
 /** Whether the runtime can do its job: provisioned and started (false while starting, and once stopping). */
 export class RuntimeStatus {
   ready = false;
+  /** What start-up waits for while the platform fails transiently (shown by `/readyz`). */
+  waiting: string | undefined;
 }
 
 /**

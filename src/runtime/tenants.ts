@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { createApiClient, type IntrabotApi } from '../api/create-api-client';
 import type { RateLimiter } from '../api/rate-limiter';
+import type { OnRateNotice } from '../api/rate-notice';
 import { WALLS_KV, WallNames } from '../bots/provision/wall-names';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
@@ -24,6 +25,8 @@ export interface TenantsDeps {
   /** Outbound HTTP to the platform (tests may pass one). */
   dispatcher?: Dispatcher | undefined;
   logger: Logger;
+  /** Told about pacing a person would notice (`intrabot run` prints it). */
+  onRateNotice?: OnRateNotice | undefined;
 }
 
 /** One client per tenant, each paced by the shared budget of its token. */
@@ -37,6 +40,7 @@ export function buildTenants(deps: TenantsDeps): ReadonlyMap<string, TenantRunti
       limiter: deps.limiter,
       ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
       logger: { warn: (details, message) => deps.logger.warn(details, message) },
+      ...(deps.onRateNotice ? { onRateNotice: deps.onRateNotice } : {}),
     });
     const walls = new WallNames({ tenant: config.id, api, clock: deps.clock, kv: deps.store.kv(WALLS_KV) });
     tenants.set(config.id, { config, api, walls });

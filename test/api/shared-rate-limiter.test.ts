@@ -41,6 +41,22 @@ async function grantsNow(limiter: SharedRateLimiter, clock: AdjustableClock, key
 }
 
 describe('SharedRateLimiter', () => {
+  it('says before a wait of a second or more for budget, with its length (issue #15: never silent while waiting)', async () => {
+    const clock = new AdjustableClock({ start: Date.parse('2026-11-23T08:00:00Z'), frozen: true });
+    temp = await openTempStore(clock);
+    const waits: number[] = [];
+    const limiter = new SharedRateLimiter({ rate: temp.store.rate, clock, pacing: { marginMs: 0, spread: false }, onWait: (ms) => waits.push(ms) });
+    await limiter.acquire('rl:token');
+    // the platform's answer: the budget is spent until the window ends
+    limiter.observe('rl:token', { limit: 60, remaining: 0, resetAtMs: clock.now() + 60_000 });
+    const next = limiter.acquire('rl:token');
+    await expect.poll(() => waits.length).toBeGreaterThan(0);
+    expect(waits[0]).toBeGreaterThanOrEqual(1_000);
+    expect(waits[0]).toBeLessThanOrEqual(60_000);
+    clock.advance(60_000);
+    await next;
+  });
+
   it('gives two replicas 60 requests a minute between them, not 60 each (spec: Limits)', async () => {
     const { clock, a, b } = await setup();
     const first = (await grantsNow(a, clock, 'rl:token', 40)) + (await grantsNow(b, clock, 'rl:token', 40));

@@ -42,6 +42,11 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs({ ...base, failure: { kind: 'rate', retryAfterMs: 20_000 }, attempts: 1, random: () => 0 })).toBe(20_000);
   });
 
+  it('waits at most one rate window, whatever a Retry-After says beyond it (spec: Limits; issue #15)', () => {
+    expect(retryDelayMs({ ...base, failure: { kind: 'rate', retryAfterMs: 1_860_000 }, attempts: 1, random: () => 0 })).toBe(60_000);
+    expect(retryDelayMs({ ...base, failure: { kind: 'rate', retryAfterMs: 1_860_000 }, attempts: 1 })).toBe(61_000);
+  });
+
   it('backs a 429 that named no wait off per attempt, up to one window', () => {
     expect(retryDelayMs({ ...base, failure: { kind: 'rate' }, attempts: 1 })).toBe(1_000);
     expect(retryDelayMs({ ...base, failure: { kind: 'rate' }, attempts: 5 })).toBe(16_000);

@@ -47,11 +47,27 @@ describe('loadConfig', () => {
     expectConfigError(() => loadConfig({ env: { INTRABOT_PORT: 'eighty' }, cwd: emptyDir() }), 'INTRABOT_PORT');
   });
 
-  it('refuses a token that is not a platform token, naming the tenant field', () => {
+  it('refuses a token that is not a platform token, naming the variable the user set (issue #15)', () => {
     expectConfigError(
       () => loadConfig({ env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'abc', INTRABOT_SECRET_KEY: 'x' }, cwd: emptyDir() }),
-      'tenants.0.token',
+      'INTRABOT_TOKEN',
     );
+  });
+
+  it('names a bad tenant field of intrabot.yaml as written there (tenants[0].token), after a tenant from the environment too', () => {
+    const dir = emptyDir();
+    writeFileSync(join(dir, 'intrabot.yaml'), 'secret_key: k\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: not-a-token\n');
+    expectConfigError(() => loadConfig({ env: {}, cwd: dir }), 'intrabot.yaml: tenants[0].token');
+    const env = { INTRABOT_BASE_URL: 'https://main.example.com', INTRABOT_TOKEN: 'svc_main' };
+    expectConfigError(() => loadConfig({ env, cwd: dir }), 'intrabot.yaml: tenants[0].token');
+  });
+
+  it('shows the value beside the setting, a secret masked', () => {
+    expect(() => loadConfig({ env: { INTRABOT_LOG_LEVEL: 'loud' }, cwd: emptyDir() })).toThrow('INTRABOT_LOG_LEVEL: ');
+    expect(() => loadConfig({ env: { INTRABOT_LOG_LEVEL: 'loud' }, cwd: emptyDir() })).toThrow('(got "loud")');
+    const env = { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'tok_0123456789abcdef', INTRABOT_SECRET_KEY: 'x' };
+    expect(() => loadConfig({ env, cwd: emptyDir() })).toThrow('(got "tok_…cdef")');
+    expect(() => loadConfig({ env, cwd: emptyDir() })).not.toThrow('0123456789');
   });
 
   it('reads tenants from intrabot.yaml with ${env:...} references resolved', () => {
@@ -70,7 +86,7 @@ describe('loadConfig', () => {
   it('names the yaml path of an env reference that is not set', () => {
     const dir = emptyDir();
     writeFileSync(join(dir, 'intrabot.yaml'), 'tenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:MISSING_TOKEN}\n');
-    expectConfigError(() => loadConfig({ env: {}, cwd: dir }), 'tenants.0.token');
+    expectConfigError(() => loadConfig({ env: {}, cwd: dir }), 'intrabot.yaml: tenants[0].token');
   });
 
   it('accepts the documented example file intrabot.example.yaml', () => {

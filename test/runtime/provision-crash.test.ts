@@ -80,6 +80,7 @@ describe.each([
     if (skip) return;
     clock = new AdjustableClock();
     sandbox = await createSandbox({ clock, port: 0, seed: 'demo' });
+    const port = await freePort();
     env = {
       INTRABOT_BASE_URL: sandbox.baseUrl,
       INTRABOT_TOKEN: sandbox.token,
@@ -87,7 +88,9 @@ describe.each([
       INTRABOT_DATA_DIR: dataDir,
       INTRABOT_BOTS_DIR: resolve('test/fixtures/bots'),
       INTRABOT_LOG_LEVEL: 'silent',
-      INTRABOT_PORT: String(await freePort()),
+      INTRABOT_PORT: String(port),
+      // connected mode delivers to the public URL, which `start` requires as `provision` does (issue #15)
+      INTRABOT_PUBLIC_URL: `http://127.0.0.1:${port}`,
       INTRABOT_REDIS_URL: kind === 'redis' ? REDIS! : '',
       INTRABOT_REDIS_PREFIX: prefix,
     };

@@ -6,6 +6,7 @@ import { redactSecrets } from '../../api/errors';
 import { createSystemClock, type Clock } from '../../clock';
 import { ConfigError, InvalidInputError, isIntrabotError } from '../../errors';
 import type { CliCommand } from '../command';
+import { rateNoticePrinter } from '../rate-notices';
 
 /** What `intrabot api` reads and writes; the CLI passes the process, tests their own. */
 export interface ApiCommandDeps {
@@ -91,7 +92,12 @@ async function collect(items: AsyncIterable<unknown>): Promise<unknown[]> {
 async function execute(parsed: ApiArgs, deps: ApiCommandDeps): Promise<unknown> {
   const target = resolveTarget(parsed, deps.env);
   const body = await readData(parsed.data);
-  const client = new ApiClient({ ...target, clock: deps.clock ?? createSystemClock(), dispatcher: deps.dispatcher });
+  const client = new ApiClient({
+    ...target,
+    clock: deps.clock ?? createSystemClock(),
+    dispatcher: deps.dispatcher,
+    onRateNotice: rateNoticePrinter(deps, 'intrabot api'),
+  });
   try {
     if (parsed.paginate) {
       if (parsed.method !== 'GET') throw new InvalidInputError('paginate', 'paginate: only GET lists can be paginated');

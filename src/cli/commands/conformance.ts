@@ -14,6 +14,7 @@ import {
   summarize,
   type CheckResult,
 } from '../../conformance';
+import { probeSandbox } from '../../conformance/sandbox-control';
 import { createSandbox } from '../../sandbox/sandbox';
 import type { CliCommand } from '../command';
 
@@ -26,13 +27,15 @@ export interface ConformanceCommandDeps {
   dispatcher?: Dispatcher;
 }
 
-const USAGE = 'conformance [--base-url URL --token T] [--narrow-token T2] [--allow-writes] [--event-prefix P] [--json]';
+const USAGE = 'conformance [--base-url URL --token T] [--narrow-token T2] [--allow-writes] [--yes] [--event-prefix P] [--json]';
 
 interface ConformanceArgs {
   baseUrl: string | undefined;
   token: string | undefined;
   narrowToken: string | undefined;
   allowWrites: boolean;
+  /** Consent to write to a host this command did not start (a sandbox given by --base-url, or a platform with --allow-writes). */
+  yes: boolean;
   eventPrefix: string | undefined;
   json: boolean;
 }
@@ -51,6 +54,7 @@ function readArgs(args: string[], env: ConformanceCommandDeps['env']): Conforman
         token: { type: 'string' },
         'narrow-token': { type: 'string' },
         'allow-writes': { type: 'boolean', default: false },
+        yes: { type: 'boolean', default: false },
         'event-prefix': { type: 'string' },
         json: { type: 'boolean', default: false },
       },
@@ -67,6 +71,7 @@ function readArgs(args: string[], env: ConformanceCommandDeps['env']): Conforman
     token,
     narrowToken: values['narrow-token'],
     allowWrites: values['allow-writes'] ?? false,
+    yes: values.yes ?? false,
     eventPrefix: values['event-prefix'],
     json: values.json ?? false,
   };
@@ -146,6 +151,29 @@ interface Outcome {
   sandbox?: CheckResult[] | undefined;
 }
 
+/** What the writing checks leave on a host, said before they run there. */
+const WRITES =
+  'posts, comments and deletions on the first wall, webhook endpoints created and revoked, two achievements and a few back-dated awards (the API cannot delete those)';
+
+/**
+ * Why the run would write to a host this command did not start, or undefined when it would not: a
+ * sandbox given by `--base-url` (the writing checks always run on a sandbox, which may be the one a
+ * runtime is using) or a platform with `--allow-writes`. Such a run needs `--yes` (issue #15).
+ */
+async function writeRefusal(args: ConformanceArgs, deps: ConformanceCommandDeps): Promise<string | undefined> {
+  if (args.baseUrl === undefined || args.yes) return undefined;
+  const origin = new URL(args.baseUrl).origin;
+  if (await probeSandbox(args.baseUrl, deps.dispatcher)) {
+    return (
+      `${origin} is a sandbox this command did not start, and not a throw-away one: its writing checks would leave ${WRITES}, ` +
+      `make a narrow token, and move its clock 31 minutes ahead (put back afterwards). ` +
+      'Run with --yes to go ahead, or without --base-url to check a fresh sandbox started for the run.'
+    );
+  }
+  if (args.allowWrites) return `--allow-writes on ${origin} would leave ${WRITES}. Run with --yes as well to go ahead.`;
+  return undefined;
+}
+
 /**
  * Runs the checks; in table mode each row is printed as its check finishes. Against another host
  * the sandbox goes first (it takes seconds), so every row can show its sandbox outcome.
@@ -175,7 +203,9 @@ async function execute(args: ConformanceArgs, deps: ConformanceCommandDeps): Pro
  * run (about 120 requests: two minutes at 60 a minute), unless `--allow-writes`: writing checks
  * post, comment and delete on the first wall, create and revoke webhooks, and leave two
  * achievements and a few back-dated awards behind (the API cannot delete those). A sandbox given
- * by `--base-url` has its clock moved on by the comment edit window check.
+ * by `--base-url` has its clock moved on by the comment edit window check, and put back afterwards.
+ * Writing to a host this command did not start (a sandbox given by `--base-url`, a platform with
+ * `--allow-writes`) needs `--yes`: without it the command says what it would write and stops.
  *
  * @example
  * // intrabot conformance --base-url https://acme.example --token "$INTRABOT_TOKEN" --narrow-token "$READ_WALLS_TOKEN"
@@ -192,6 +222,11 @@ export function createConformanceCommand(deps: ConformanceCommandDeps): CliComma
         return 2;
       }
       try {
+        const refusal = await writeRefusal(args, deps);
+        if (refusal) {
+          deps.stderr(`intrabot conformance: ${refusal}\n`);
+          return 1;
+        }
         const { results, label, sandbox } = await execute(args, deps);
         const json = { host: label, summary: summarize(results), results, ...(sandbox ? { sandbox } : {}) };
         deps.stdout(args.json ? `${JSON.stringify(json, null, 2)}\n` : paritySummary(results, label, sandbox));

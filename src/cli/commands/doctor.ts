@@ -4,6 +4,7 @@ import { runDoctor, type Check } from '../../runtime/doctor';
 import { openRuntimeStore } from '../../runtime/open-runtime-store';
 import type { CliCommand } from '../command';
 import { messageOf, processIo, type CliIo } from '../output';
+import { rateNoticePrinter } from '../rate-notices';
 import { cliConfig } from '../runtime-client';
 
 const USAGE = 'doctor [--json]';
@@ -24,14 +25,20 @@ export async function runDoctorCommand(argv: string[], io: CliIo): Promise<numbe
   const clock = new AdjustableClock();
   const store = await openRuntimeStore(config, clock, io.env);
   try {
-    const checks = await runDoctor({ config, clock, store, env: io.env });
+    // each check is printed as it completes: a slow platform shows which check waits, never a silent screen
+    const print = (c: Check): void => {
+      io.stdout(`${MARK[c.status]}  ${c.name}: ${c.detail}\n`);
+      if (c.fix && c.status !== 'ok') io.stdout(`      fix: ${c.fix}\n`);
+    };
+    const checks = await runDoctor({
+      config,
+      clock,
+      store,
+      env: io.env,
+      onRateNotice: rateNoticePrinter(io, 'intrabot doctor'),
+      ...(json ? {} : { onCheck: print }),
+    });
     if (json) io.stdout(`${JSON.stringify(checks, null, 2)}\n`);
-    else {
-      for (const c of checks) {
-        io.stdout(`${MARK[c.status]}  ${c.name}: ${c.detail}\n`);
-        if (c.fix && c.status !== 'ok') io.stdout(`      fix: ${c.fix}\n`);
-      }
-    }
     return checks.some((c) => c.status === 'fail') ? 1 : 0;
   } finally {
     await store.close();

@@ -6,6 +6,7 @@ import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import type { RuntimeConfig } from '../../runtime/config';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, progress, type CliIo, type Paint } from '../output';
+import { rateNoticePrinter } from '../rate-notices';
 import { cliConfig, createRuntimeClient, isListening, quietConfig, sandboxProblem } from '../runtime-client';
 
 const USAGE = 'provision [--dry-run] [--json]';
@@ -82,7 +83,13 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
   }
   let runtime: Runtime;
   try {
-    runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock: deps.clock ?? createSystemClock(), env: deps.env, reportsLoadFailures: true });
+    runtime = await buildRuntime({
+      config: quietConfig(config, deps.env),
+      clock: deps.clock ?? createSystemClock(),
+      env: deps.env,
+      reportsLoadFailures: true,
+      onRateNotice: rateNoticePrinter(deps, 'intrabot provision'),
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     deps.stderr(`intrabot provision: ${error.message}\n`);

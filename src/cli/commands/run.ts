@@ -6,6 +6,7 @@ import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
 import type { RunRecord } from '../../scheduler/run-record';
 import type { QueueEntry } from '../../store/queue';
 import type { CliCommand } from '../command';
+import { rateNoticePrinter } from '../rate-notices';
 import { messageOf, paint, processIo, progress, type CliIo } from '../output';
 import { adminRefusal, answerMessage, cliConfig, createRuntimeClient, pickTenant, quietConfig, sandboxProblem, tenantProblem } from '../runtime-client';
 
@@ -99,7 +100,14 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
   }
   const clock = deps.clock ?? createSystemClock();
   // every bot, not only this one: provisioning retires what the manifests it is given do not name
-  const runtime = await buildRuntime({ config: quietConfig(config, deps.env), clock, env: deps.env, pollMs: 100, reportsLoadFailures: true });
+  const runtime = await buildRuntime({
+    config: quietConfig(config, deps.env),
+    clock,
+    env: deps.env,
+    pollMs: 100,
+    reportsLoadFailures: true,
+    onRateNotice: rateNoticePrinter(deps, 'intrabot run'),
+  });
   try {
     if (runtime.inspect().failures.length > 0) {
       for (const failure of runtime.inspect().failures) deps.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);

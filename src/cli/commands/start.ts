@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AdjustableClock } from '../../clock';
-import { loadConfig } from '../../runtime/config';
+import { loadConfig, type RuntimeConfig } from '../../runtime/config';
+import { listenFailure, publicUrlFailure, startupMessage } from '../../runtime/start-failure';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import { createSandbox, type Sandbox } from '../../sandbox/sandbox';
 import type { CliCommand } from '../command';
@@ -31,21 +32,14 @@ export async function runStart(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`intrabot start: ${problem}\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }
-  return serve();
+  return serve(io);
 }
 
 /** The runtime (and the sandbox beside it in sandbox mode) until a signal stops them. */
-async function serve(): Promise<number> {
-  const config = loadConfig();
-  const clock = new AdjustableClock();
-  mkdirSync(config.data_dir, { recursive: true });
-  let sandbox: Sandbox | undefined;
-  if (config.mode === 'sandbox') {
-    // the sandbox keeps its own state in the data directory, so a restart restarts the runtime, not the "platform"
-    sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') });
-  }
-  const runtime = await buildRuntime({ config, clock });
-  const url = await runtime.start();
+async function serve(io: CliIo): Promise<number> {
+  const started = await startAll(io);
+  if (typeof started === 'number') return started;
+  const { runtime, sandbox, url } = started;
   printBanner(url, runtime, sandbox);
   collectStartupGarbage();
 
@@ -65,6 +59,45 @@ async function serve(): Promise<number> {
   return await new Promise<number>(() => {
     // runs until a signal stops it
   });
+}
+
+/**
+ * Starts the sandbox (in sandbox mode) and the runtime; on a fatal error prints one message naming the
+ * setting to fix (src/runtime/start-failure.ts), closes whatever was already listening and resolves to 1.
+ */
+async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string } | number> {
+  const fail = (error: unknown): number => {
+    io.stderr(`intrabot start: ${startupMessage(error)}\n`);
+    return 1;
+  };
+  let config: RuntimeConfig;
+  try {
+    config = loadConfig({ env: io.env, cwd: io.cwd });
+  } catch (error) {
+    return fail(error);
+  }
+  // the same rule as `provision`: a connected tenant delivers to the public URL, so it must be given
+  if (config.mode === 'connected' && !config.public_url) return fail(publicUrlFailure({ config, env: io.env }, 'missing'));
+  const clock = new AdjustableClock();
+  mkdirSync(config.data_dir, { recursive: true });
+  let sandbox: Sandbox | undefined;
+  let runtime: Runtime | undefined;
+  try {
+    if (config.mode === 'sandbox') {
+      // the sandbox keeps its own state in the data directory, so a restart restarts the runtime, not the "platform"
+      sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') }).catch((error: unknown) => {
+        throw listenFailure(error, 'sandbox', { config, env: io.env }) ?? error;
+      });
+    }
+    runtime = await buildRuntime({ config, clock, env: io.env });
+    const url = await runtime.start();
+    return { runtime, sandbox, url };
+  } catch (error) {
+    // nothing stays listening: the runtime's port, the sandbox's port, the store
+    await runtime?.close().catch(() => undefined);
+    await sandbox?.close().catch(() => undefined);
+    return fail(error);
+  }
 }
 
 /**

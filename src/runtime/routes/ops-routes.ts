@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { rateLimitKey } from '../../api/rate-limiter';
-import { readinessRoute } from '../readiness';
+import { basename } from 'node:path';
+import { readinessRoute, type BotsReadiness } from '../readiness';
 import type { RuntimeParts } from '../runtime-parts';
 
 /**
@@ -21,6 +22,21 @@ export async function opsRoutes(app: FastifyInstance, parts: RuntimeParts): Prom
   });
   parts.delivery.files.register(app);
   app.get('/healthz', async () => ({ ok: true }));
-  app.get('/readyz', readinessRoute({ started: () => parts.status.ready, store, bots: () => parts.registry.bots.length }));
+  app.get('/readyz', readinessRoute({ started: () => parts.status.ready, waiting: () => parts.status.waiting, store, bots: () => botsReadiness(parts) }));
   app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
+}
+
+/** The bots as `/readyz` reports them: loaded, not loaded, and switched off by provisioning. */
+function botsReadiness(parts: RuntimeParts): BotsReadiness {
+  const deployments = parts.table.all();
+  const switchedOff = deployments.flatMap((d) => {
+    const provisioned = parts.table.provisionedBot(d.tenant.config.id, d.bot.name);
+    return provisioned && !provisioned.enabled ? [{ tenant: d.tenant.config.id, bot: d.bot.name, reason: provisioned.reason ?? 'switched off' }] : [];
+  });
+  return {
+    loaded: parts.registry.bots.length,
+    notLoaded: parts.registry.failures.map((f) => ({ bot: f.name ?? basename(f.dir), reason: f.error.message })),
+    deployments: deployments.length,
+    switchedOff,
+  };
 }

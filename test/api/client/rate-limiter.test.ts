@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRateBudget, parseReset, parseRetryAfter, rateLimitedWaitFromHeaders } from '../../../src/api/rate-headers';
+import { farRateHeader, parseRateBudget, parseReset, parseRetryAfter, rateLimitedWaitFromHeaders } from '../../../src/api/rate-headers';
 import { MemoryRateLimiter, rateLimitKey } from '../../../src/api/rate-limiter';
 import { AdjustableClock } from '../../../src/clock';
 import { settle } from './platform-double';
@@ -46,12 +46,21 @@ describe('rate-limit headers (spec: Limits)', () => {
     expect(parseRateBudget({}, T0)).toBeUndefined();
   });
 
-  it("takes a 429's wait from Retry-After, else from an X-RateLimit-Reset ahead (within ten minutes), else names none", () => {
+  it("takes a 429's wait from Retry-After, else from an X-RateLimit-Reset ahead, else names none", () => {
     expect(rateLimitedWaitFromHeaders({ 'retry-after': '7', 'x-ratelimit-reset': '30' }, T0)).toBe(7_000);
     expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': '30' }, T0)).toBe(30_000);
     expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': String(T0 / 1000 - 5) }, T0)).toBeUndefined();
-    expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': String(T0 / 1000 + 3_600) }, T0)).toBeUndefined();
     expect(rateLimitedWaitFromHeaders({}, T0)).toBeUndefined();
+  });
+
+  it('clamps a reset or Retry-After beyond the 60 s window to the window, and reports the header as received (spec: Limits; issue #15)', () => {
+    const hourAhead = String(T0 / 1000 + 3_600);
+    expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': hourAhead }, T0)).toBe(60_000);
+    expect(rateLimitedWaitFromHeaders({ 'retry-after': '1860' }, T0)).toBe(60_000);
+    expect(parseRateBudget({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': hourAhead }, T0)).toMatchObject({ resetAtMs: T0 + 60_000 });
+    expect(farRateHeader({ 'x-ratelimit-reset': hourAhead }, T0)).toEqual({ header: 'x-ratelimit-reset', received: hourAhead, aheadMs: 3_600_000 });
+    expect(farRateHeader({ 'retry-after': '1860' }, T0)).toEqual({ header: 'retry-after', received: '1860', aheadMs: 1_860_000 });
+    expect(farRateHeader({ 'x-ratelimit-reset': '30', 'retry-after': '60' }, T0)).toBeUndefined();
   });
 });
 
