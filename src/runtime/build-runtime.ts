@@ -2,28 +2,23 @@ import { basename, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { Middleware } from '../bots/middleware';
-import { loadBots } from '../bots/registry';
 import type { Clock } from '../clock';
 import type { OnRateNotice } from '../api/rate-notice';
-import { SharedRateLimiter } from '../api/shared-rate-limiter';
 import type { Store } from '../store/store';
 import { AlertActivity } from './alert-activity';
 import { BackgroundWork } from './background';
-import { usableInMode } from './bot-mode-check';
-import { checkEnabledNames, skipReason } from './bot-selection';
-import { botsSettingName, type RuntimeConfig } from './config';
+import type { RuntimeConfig } from './config';
+import { buildPacedTenants, loadDeployableBots } from './build-steps';
 import { buildDelivery } from './delivery';
 import { DeploymentTable } from './deployments';
 import { buildInboxPipeline } from './inbox-pipeline';
 import { knownLabels, RuntimeMetrics } from './metrics';
 import { openBase } from './open-base';
-import { RateBudgetHistory } from './rate-budget-history';
 import { mountRoutes } from './routes';
 import { RuntimeAddress } from './runtime-address';
 import { runtimeFacade, type Runtime } from './runtime-facade';
 import { rememberParts, RuntimeStatus, type RuntimeParts } from './runtime-parts';
 import { buildScheduler } from './scheduling';
-import { buildTenants } from './tenants';
 
 export type { ProvisionOptions, ReceivedDelivery, Runtime, RuntimeInspection } from './runtime-facade';
 
@@ -82,39 +77,10 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const { config, clock } = deps;
   const { env, host, store, ownsStore } = await openBase(deps);
   const logger = host.log;
-  const choice = { mode: config.mode, enabled: config.bots, setting: botsSettingName(env) };
-  const registry = await loadBots(config.bots_dir, env, deps.only, {
-    check: usableInMode(config.mode),
-    skip: (bot) => skipReason(choice, bot),
-    ...(deps.botsVersion ? { version: deps.botsVersion } : {}),
-  });
-  try {
-    checkEnabledNames(choice, registry);
-  } catch (error) {
+  const registry = await loadDeployableBots(deps, env, logger, async () => {
     if (ownsStore) await store.close();
-    throw error;
-  }
-  if (!deps.reportsLoadFailures) for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
-  // said once, at start: a skipped bot gets no bot user, no endpoint, no routes and no jobs
-  for (const skipped of registry.skipped) logger.info({ bot: skipped.name }, `bot skipped: ${skipped.name}: ${skipped.reason}`);
-
-  const onRateNotice = deps.onRateNotice;
-  const limiter = new SharedRateLimiter({
-    rate: store.rate,
-    clock,
-    onError: (err) => logger.warn({ err }, 'rate budget: store write failed'),
-    ...(onRateNotice ? { onWait: (waitMs: number) => onRateNotice({ kind: 'waiting', waitMs, why: 'budget' }) } : {}),
   });
-  const rateHistory = new RateBudgetHistory(clock);
-  const tenants = buildTenants({
-    tenants: config.tenants,
-    clock,
-    store,
-    limiter: rateHistory.watch(limiter),
-    dispatcher: deps.dispatcher,
-    logger,
-    onRateNotice,
-  });
+  const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger);
   const table = new DeploymentTable({ tenants, bots: registry.bots, store, templatesDir: deps.templatesDir ?? resolve('templates') });
   const address = new RuntimeAddress(config);
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
