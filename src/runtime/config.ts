@@ -123,7 +123,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
     const issue = result.error.issues[0];
     const key = issue ? settingOf(issue.path, sources, env) : '(config)';
     const value = issue ? valueAt(merged, issue.path) : undefined;
-    const got = typeof value === 'string' || typeof value === 'number' ? ` (got "${shownValue(key, value)}")` : '';
+    const got = (typeof value === 'string' && value !== '') || typeof value === 'number' ? ` (got "${shownValue(key, value)}")` : '';
     throw new ConfigError(key, `${key}: ${issue?.message ?? 'is invalid'}${got}`);
   }
   const config = result.data;
