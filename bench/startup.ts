@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +123,12 @@ async function startOnce(extraEnv: Record<string, string>, withSandbox: boolean,
     INTRABOT_REDIS_URL: '',
     ...extraEnv,
   };
+  // connected mode: the runtime's own loopback address is where the sandbox delivers, and the example
+  // bots (skipped in connected mode unless named) are named, so both modes start the same bots
+  if (extraEnv.INTRABOT_BASE_URL) {
+    env.INTRABOT_PUBLIC_URL ??= `http://127.0.0.1:${port}`;
+    env.INTRABOT_BOTS ??= exampleBots().join(',');
+  }
   const started = performance.now();
   const child = spawn(process.execPath, START_ARGS, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
@@ -179,3 +185,9 @@ function line(samples: StartSample[]): string {
 }
 
 await main();
+
+/** The bots of this repository's bots/ (every folder with a bot.yaml). */
+function exampleBots(): string[] {
+  const dir = join(REPO, 'bots');
+  return readdirSync(dir).filter((name) => existsSync(join(dir, name, 'bot.yaml')));
+}

@@ -77,6 +77,13 @@ export function parseRateBudget(headers: HeaderBag, nowMs: number): RateBudget |
  */
 export const RATE_WAIT_BOUND_MS = 60_000;
 
+/**
+ * How far past the window a header may lie before it is reported as wrong: a reset in whole seconds
+ * rounds up, and two clocks never quite agree, so a reset 60.6 s ahead is an ordinary one (its wait is
+ * still clamped to the window, a difference nobody notices).
+ */
+const REPORT_SLACK_MS = 5_000;
+
 /** The `Retry-After` of a response, in ms, clamped to the window (`RATE_WAIT_BOUND_MS`). */
 export function retryAfterFromHeaders(headers: HeaderBag, nowMs: number): number | undefined {
   const wait = parseRetryAfter(header(headers, 'retry-after'), nowMs);
@@ -107,18 +114,18 @@ export interface FarRateHeader {
 }
 
 /**
- * The first rate header of a response that asks for more than `RATE_WAIT_BOUND_MS`, for the client to
- * report (the wait itself is clamped where the headers are read).
+ * The first rate header of a response that asks for clearly more than `RATE_WAIT_BOUND_MS` (past a few
+ * seconds' slack), for the client to report (the wait itself is clamped where the headers are read).
  *
  * @example farRateHeader({ 'retry-after': '1800' }, 0) // { header: 'retry-after', received: '1800', aheadMs: 1_800_000 }
  */
 export function farRateHeader(headers: HeaderBag, nowMs: number): FarRateHeader | undefined {
   const retryAfter = header(headers, 'retry-after');
   const wait = parseRetryAfter(retryAfter, nowMs);
-  if (retryAfter !== undefined && wait !== undefined && wait > RATE_WAIT_BOUND_MS) return { header: 'retry-after', received: retryAfter, aheadMs: wait };
+  if (retryAfter !== undefined && wait !== undefined && wait > RATE_WAIT_BOUND_MS + REPORT_SLACK_MS) return { header: 'retry-after', received: retryAfter, aheadMs: wait };
   const reset = header(headers, 'x-ratelimit-reset');
   const resetAtMs = parseReset(reset, nowMs);
-  if (reset !== undefined && resetAtMs !== undefined && resetAtMs - nowMs > RATE_WAIT_BOUND_MS) {
+  if (reset !== undefined && resetAtMs !== undefined && resetAtMs - nowMs > RATE_WAIT_BOUND_MS + REPORT_SLACK_MS) {
     return { header: 'x-ratelimit-reset', received: reset, aheadMs: resetAtMs - nowMs };
   }
   return undefined;

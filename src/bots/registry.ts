@@ -119,7 +119,8 @@ async function loadEach(
       continue;
     }
     if (!found.ok) {
-      registry.failures.push({ dir: found.dir, error: found.error });
+      // named when its manifest's name could be read at all, so INTRABOT_BOTS and the job history know it
+      registry.failures.push({ dir: found.dir, ...(heading ? { name: heading.name } : {}), error: found.error });
       continue;
     }
     const { manifest, dir } = found;

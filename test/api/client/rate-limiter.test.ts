@@ -62,6 +62,13 @@ describe('rate-limit headers (spec: Limits)', () => {
     expect(farRateHeader({ 'retry-after': '1860' }, T0)).toEqual({ header: 'retry-after', received: '1860', aheadMs: 1_860_000 });
     expect(farRateHeader({ 'x-ratelimit-reset': '30', 'retry-after': '60' }, T0)).toBeUndefined();
   });
+
+  it('does not report an ordinary reset a fraction of a second past the window (whole seconds round up)', () => {
+    // the sandbox's reset for a window that opened 0.4 s ago: 60.6 s ahead of a clock between seconds
+    const ordinary = String(Math.ceil((T0 + 60_600) / 1000));
+    expect(farRateHeader({ 'x-ratelimit-reset': ordinary }, T0)).toBeUndefined();
+    expect(rateLimitedWaitFromHeaders({ 'x-ratelimit-reset': ordinary }, T0)).toBeLessThanOrEqual(60_000);
+  });
 });
 
 describe('MemoryRateLimiter', () => {
