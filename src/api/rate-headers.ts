@@ -122,7 +122,8 @@ export interface FarRateHeader {
 export function farRateHeader(headers: HeaderBag, nowMs: number): FarRateHeader | undefined {
   const retryAfter = header(headers, 'retry-after');
   const wait = parseRetryAfter(retryAfter, nowMs);
-  if (retryAfter !== undefined && wait !== undefined && wait > RATE_WAIT_BOUND_MS + REPORT_SLACK_MS) return { header: 'retry-after', received: retryAfter, aheadMs: wait };
+  if (retryAfter !== undefined && wait !== undefined && wait > RATE_WAIT_BOUND_MS + REPORT_SLACK_MS)
+    return { header: 'retry-after', received: retryAfter, aheadMs: wait };
   const reset = header(headers, 'x-ratelimit-reset');
   const resetAtMs = parseReset(reset, nowMs);
   if (reset !== undefined && resetAtMs !== undefined && resetAtMs - nowMs > RATE_WAIT_BOUND_MS + REPORT_SLACK_MS) {

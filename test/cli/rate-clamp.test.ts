@@ -44,7 +44,9 @@ describe('intrabot api against a platform whose reset is an hour ahead', () => {
     await vi.waitFor(() => expect(err).toContain('for rate budget'), { timeout: 10_000 });
     // the reset is in whole seconds, the frozen clock between two: an hour ahead reads as 3599 or 3600 s
     expect(err).toMatch(
-      new RegExp(`intrabot api: the platform's X-RateLimit-Reset \\(${resetHeader}\\) asks for a wait of 3(599|600) s, beyond its 60 s rate window: waiting 60 s at most`),
+      new RegExp(
+        `intrabot api: the platform's X-RateLimit-Reset \\(${resetHeader}\\) asks for a wait of 3(599|600) s, beyond its 60 s rate window: waiting 60 s at most`,
+      ),
     );
     const waited = Number(/waiting (\d+) s for rate budget/.exec(err)?.[1]);
     expect(waited).toBeGreaterThan(0);
