@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDeliveries } from '../../src/cli/commands/deliveries';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../src/runtime/audit-trail';
 import { zonedTime } from '../../src/cli/time';
 import type { InboxEntry } from '../../src/store/inbox';
 import { startPair, type Pair } from '../../src/testing';
@@ -113,6 +114,30 @@ describe('intrabot deliveries', () => {
     const offline = captureIo(pairEnv(pair, FIXTURE_BOTS, { INTRABOT_PORT: String(await freePort()) }));
     expect(await runDeliveries(['--handled', '--json'], offline)).toBe(0);
     expect(JSON.parse(offline.out)).toContainEqual(expect.objectContaining({ bot: 'chores', event: 'comment.deleted', outcome: 'ignored' }));
+  });
+
+  it('lists the audit log with --audit: who, what, where and what the bot sent, from the runtime or the store', async () => {
+    await new AuditTrail(pair.runtime.inspect().store.kv(AUDIT_TRAIL_SPACE)).record({
+      at: pair.clock.now(),
+      tenant: 'sandbox',
+      bot: 'chores',
+      kind: 'command',
+      what: '/deploy',
+      who: { id: 10, name: 'Ada' },
+      where: 'post 4444 on wall 1',
+      did: ['comment to post 4444'],
+      outcome: 'done',
+    });
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runDeliveries(['--audit'], io)).toBe(0);
+    const row = io.out.split('\n').find((l) => l.includes('/deploy'))!;
+    expect(row).toContain('Ada (10)');
+    expect(row).toContain('post 4444 on wall 1');
+    expect(row).toContain('comment to post 4444');
+    const offline = captureIo(pairEnv(pair, FIXTURE_BOTS, { INTRABOT_PORT: String(await freePort()) }));
+    expect(await runDeliveries(['--audit', '--json'], offline)).toBe(0);
+    expect(JSON.parse(offline.out)).toContainEqual(expect.objectContaining({ bot: 'chores', what: '/deploy', did: ['comment to post 4444'] }));
+    expect(await runDeliveries(['--audit', '--handled'], captureIo(pairEnv(pair, FIXTURE_BOTS)))).toBe(2);
   });
 
   it('says there is nothing waiting when the inbox is empty', async () => {

@@ -97,8 +97,16 @@ export async function runDeliveries(argv: string[], deps: DeliveriesDeps): Promi
   const client = createRuntimeClient({ env: deps.env });
   try {
     if (args.kind === 'replay') return await replay(args.id, deps, config, client);
-    if (args.kind === 'audit') return await audit(args, deps, config, client);
-    if (args.kind === 'handled') return await handled(args, deps, config, client);
+    const zoneOf = (tenant: string): string => tenantTimeZone(config, tenant);
+    if (args.kind === 'audit') {
+      const fromStore = () => withStore(config, deps, (store) => new AuditTrail(store.kv(AUDIT_TRAIL_SPACE)).recent(args.limit));
+      return await history('audit', args, deps, client, fromStore, (entries) => renderAudit(entries, deps, zoneOf));
+    }
+    if (args.kind === 'handled') {
+      const clock = deps.clock ?? createSystemClock();
+      const fromStore = () => withStore(config, deps, (store) => new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock).recent(args.limit));
+      return await history('handled', args, deps, client, fromStore, (entries) => renderHandled(entries, deps, zoneOf));
+    }
     return await list(args, deps, config, client);
   } catch (error) {
     deps.stderr(`intrabot deliveries: ${messageOf(error)}\n`);
@@ -125,23 +133,29 @@ async function list(
   return 0;
 }
 
-/** The recent history (src/runtime/delivery-log.ts): what each bot did with a delivery, or why it ignored it. */
-async function handled(
-  args: Extract<DeliveriesArgs, { kind: 'handled' }>,
+/**
+ * One of the runtime's recent histories, newest first: through its admin route when the runtime is up,
+ * else read from the store. `handled` is the delivery log (src/runtime/delivery-log.ts): what each bot
+ * did with a delivery, or why it ignored it; `audit` what bots using the `auditLog` middleware did
+ * (src/runtime/audit-trail.ts).
+ */
+async function history<T>(
+  state: 'handled' | 'audit',
+  args: { json: boolean; limit: number },
   deps: DeliveriesDeps,
-  config: RuntimeConfig,
   client: ReturnType<typeof createRuntimeClient>,
+  fromStore: () => Promise<T[] | undefined>,
+  render: (entries: T[]) => string,
 ): Promise<number> {
-  const answer = await client.request<{ data?: HandledDelivery[] }>('GET', `/_admin/deliveries?state=handled&limit=${args.limit}`);
-  let entries: HandledDelivery[];
+  const answer = await client.request<{ data?: T[] }>('GET', `/_admin/deliveries?state=${state}&limit=${args.limit}`);
+  let entries: T[];
   if (answer.reachable) {
     if (answer.status !== 200) return refused(deps, answer.status, answer.body);
     entries = answer.body?.data ?? [];
   } else {
-    const clock = deps.clock ?? createSystemClock();
-    entries = (await withStore(config, deps, (store) => new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock).recent(args.limit))) ?? [];
+    entries = (await fromStore()) ?? [];
   }
-  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderHandled(entries, deps, (tenant) => tenantTimeZone(config, tenant)));
+  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : render(entries));
   return 0;
 }
 
@@ -161,25 +175,6 @@ export function renderHandled(entries: readonly HandledDelivery[], io: CliIo, zo
   ]);
   const summary = `${entries.length} delivery(ies) handled, newest first${ignored ? `; ${c.yellow(`${ignored} ignored`)} (DETAIL says why)` : ''}`;
   return `${summary}\n${table(['HANDLED', 'TENANT', 'BOT', 'EVENT', 'OUTCOME', 'DETAIL', 'TOOK'], rows)}`;
-}
-
-/** What bots using the `auditLog` middleware did (src/runtime/audit-trail.ts): who set each run off, where, and what the bot queued. */
-async function audit(
-  args: Extract<DeliveriesArgs, { kind: 'audit' }>,
-  deps: DeliveriesDeps,
-  config: RuntimeConfig,
-  client: ReturnType<typeof createRuntimeClient>,
-): Promise<number> {
-  const answer = await client.request<{ data?: AuditRecord[] }>('GET', `/_admin/deliveries?state=audit&limit=${args.limit}`);
-  let entries: AuditRecord[];
-  if (answer.reachable) {
-    if (answer.status !== 200) return refused(deps, answer.status, answer.body);
-    entries = answer.body?.data ?? [];
-  } else {
-    entries = (await withStore(config, deps, (store) => new AuditTrail(store.kv(AUDIT_TRAIL_SPACE)).recent(args.limit))) ?? [];
-  }
-  deps.stdout(args.json ? `${JSON.stringify(entries, null, 2)}\n` : renderAudit(entries, deps, (tenant) => tenantTimeZone(config, tenant)));
-  return 0;
 }
 
 /** Audit records as a table, newest first. */
