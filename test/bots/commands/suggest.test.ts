@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, suggest } from '../../../src/bots/commands/suggest';
+import { suggest } from '../../../src/bots/commands/suggest';
+import { editDistance } from '../../../src/did-you-mean';
 
 const known = ['status', 'deploy', 'rollback', 'help'];
 
