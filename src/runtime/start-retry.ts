@@ -30,13 +30,13 @@ export function startRetryDelay(attempt: number): number {
  */
 export async function waitForPlatform<T>(attempt: () => Promise<T>, options: WaitForPlatformOptions): Promise<T> {
   const { clock, logger } = options;
-  const started = performance.now();
+  const started = clock.now();
   try {
     for (let n = 1; ; n += 1) {
       try {
         return await attempt();
       } catch (error) {
-        const elapsed = performance.now() - started;
+        const elapsed = clock.now() - started;
         const delayMs = startRetryDelay(n);
         if (!isTransient(error) || elapsed + delayMs > options.waitMs) {
           throw options.explain(error, { attempts: n, seconds: Math.round(elapsed / 1000) });
