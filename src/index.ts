@@ -8,7 +8,7 @@
 export { z } from 'zod';
 
 // writing a bot
-export { defineBot, BotDefinitionError } from './bots/define-bot';
+export { defineBot, defineStep, BotDefinitionError } from './bots/define-bot';
 export type {
   BotDefinition,
   BotDefinitionInput,
@@ -17,6 +17,7 @@ export type {
   CommandInvocation,
   CommandSpec,
   ConfigOf,
+  ConversationStep,
   EventHandler,
   JobHandler,
   JobRun,
@@ -37,6 +38,11 @@ export type {
   TargetRef,
 } from './bots/context';
 export { CronSchema, DurationSchema, SlugSchema, TimezoneSchema } from './bots/manifest-parts';
+
+// conversations: ask, and go on when the answer comes (docs/conversations.md)
+export { yesNo, choice, freeText, type Answer, type AnswerOf, type AnswerResult, type AnswerSpec } from './bots/conversations/answers';
+export type { AskReceipt, AskRequest } from './bots/conversations/ask';
+export type { PendingConversation } from './bots/conversations/pending';
 
 // middleware: around every handler run (docs/middleware.md)
 export { defineLocal, HOLD_SENDS_UNTIL, type HandlerInput, type LocalKey, type Middleware, type Next } from './bots/middleware';

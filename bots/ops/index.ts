@@ -1,4 +1,5 @@
-import { defineBot, z } from 'intrabot';
+import { auditLog, defineBot, z } from 'intrabot';
+import { askToDeploy, confirmDeploy } from './deploy';
 
 export default defineBot({
   config: z.object({
@@ -6,7 +7,17 @@ export default defineBot({
     services: z.array(z.string()).default([]),
     oncall: z.string(),
   }),
+  // every run (command, answer, timeout) recorded: `intrabot deliveries --audit`, the console
+  use: [auditLog()],
   commands: {
+    deploy: {
+      description: 'Deploys a service to an environment, once you confirm, e.g. "/deploy api staging"',
+      args: [
+        { name: 'service', required: true },
+        { name: 'env', required: true },
+      ],
+      run: askToDeploy,
+    },
     status: {
       description: 'Shows the health of each service, or of one',
       args: [{ name: 'service', required: false }],
@@ -36,6 +47,7 @@ export default defineBot({
       run: async (_cmd, ctx) => ctx.reply(`On call: ${ctx.config.oncall}`),
     },
   },
+  conversations: { 'confirm-deploy': confirmDeploy },
 });
 
 interface ServiceStatus {

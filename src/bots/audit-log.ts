@@ -7,7 +7,7 @@ export const AuditRecordSchema = z.object({
   at: z.number(),
   tenant: z.string(),
   bot: z.string(),
-  /** `command`, `event`, `job`, `report`, `help` or `unknown`. */
+  /** `command`, `event`, `job`, `report`, `help`, `unknown`, or a conversation's `answer`, `reask`, `not-asked`, `timeout`. */
   kind: z.string(),
   /** What ran, as the delivery log names it (`/deploy`, `on.post.created`, `job digest`). */
   what: z.string(),
@@ -73,6 +73,10 @@ function whoAndWhere(input: HandlerInput): Pick<AuditRecord, 'who' | 'where'> {
   if (input.kind === 'command') {
     const { user, source } = input.command;
     return { who: { id: user.id, name: user.name }, where: `post ${source.postId} on wall ${source.wallId}` };
+  }
+  if (input.kind === 'answer' || input.kind === 'timeout') {
+    const who = input.user.name !== undefined ? { who: { id: input.user.id, name: input.user.name } } : {};
+    return { ...who, where: `post ${input.postId}` };
   }
   if (input.kind !== 'event') return {};
   const payload = input.event.payload as { id?: unknown; post_id?: unknown; wall_id?: unknown; author?: { id?: unknown; name?: unknown } | null };

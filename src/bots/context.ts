@@ -4,6 +4,7 @@ import type { AnnouncementCreateSchema } from '../api/schemas/announcement';
 import type { EventCreateSchema } from '../api/schemas/event';
 import type { NotificationCreateSchema } from '../api/schemas/notification';
 import { chooseSchema, isPlainObject } from './manifest-parts';
+import type { AskReceipt, AskRequest } from './conversations/ask';
 
 /** spec: Incoming webhooks / Posts: at most 10 media items per message. */
 export const MAX_MEDIA_PER_MESSAGE = 10;
@@ -117,6 +118,16 @@ export interface BotContext<Config = Record<string, unknown>> {
    * A job or report has nothing to answer: there it rejects; use `post` with a target.
    */
   reply(message: OutgoingMessage): Promise<SendReceipt>;
+  /**
+   * Asks a question where `reply` answers and waits for the answer without holding the handler: the
+   * next comment of the user asked (`from`, default the author of what is being answered) on that post
+   * runs the bot's `conversations[step]` with the answer and `state`; its `timeout` runs when nobody
+   * answered in time. The question is kept in the store (restarts, replicas). See docs/conversations.md.
+   *
+   * @example
+   * await ctx.ask({ prompt: `Deploy ${service} to ${env}? (yes/no)`, step: 'confirm', state: { service, env }, timeout: '10m' });
+   */
+  ask<State = unknown>(request: AskRequest<State>): Promise<AskReceipt>;
   /** Comment under a post. */
   comment(postId: number, message: OutgoingMessage): Promise<SendReceipt>;
   /** A direct message from the bot user to one employee. */

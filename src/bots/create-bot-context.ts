@@ -10,6 +10,8 @@ import type { TemplateEngine } from '../templates';
 import { parseOrThrow } from '../validation';
 import { OutgoingMessageSchema, type BotContext, type BotLogger, type BotStore, type OutgoingMessage, type SendReceipt, type TargetRef } from './context';
 import type { BotManifest } from './manifest';
+import { ask } from './conversations/ask';
+import type { ConversationBook, PendingConversation } from './conversations/pending';
 import { asBot, entryForTarget, wallEntry, type TargetContent, type TargetEntryDeps, type WallRef } from './target-entry';
 
 /** Where `ctx.reply` answers: the post or comment that triggered the handler. */
@@ -17,6 +19,7 @@ export interface ReplySource {
   postId: number;
   wallId?: number | undefined;
   authorId?: number | undefined;
+  authorName?: string | undefined;
 }
 
 /** What writes go into: the outbox (or, in tests, anything that records entries). */
@@ -49,6 +52,8 @@ export interface BotContextDeps<Config> {
   /** A short-lived URL the platform can download a local file or bytes from (incoming-webhook media). */
   fileUrl?(file: { path: string } | { data: Uint8Array; filename: string }): Promise<string>;
   source?: ReplySource | undefined;
+  /** Where `ctx.ask` keeps its questions, the bot's conversation steps, and who is told of a new one (the timeouts). */
+  conversations?: { book: ConversationBook; steps: readonly string[]; opened?: ((conversation: PendingConversation) => void) | undefined } | undefined;
   /** Where `ctx.progress` goes (`intrabot run`'s progress line); a debug log line when absent. */
   progress?: ((text: string) => void) | undefined;
 }
@@ -153,9 +158,23 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     return sink.enqueue({ kind: 'dm', ...base, userId, ...asBot(bot), text, ...(files ? { media: files } : {}) });
   };
 
+  const askDeps = deps.conversations && {
+    ...deps.conversations,
+    clock: deps.clock,
+    tenant: tenant.id,
+    bot: bot.name,
+    source: deps.source,
+    render: async (prompt: string | { template: string; data?: Record<string, unknown> }) => (await render(prompt)).text,
+    reply: (text: string) => reply(text),
+  };
+
   return {
     post: send,
     reply,
+    ask: async (request) => {
+      if (!askDeps) throw new InvalidInputError('ask', 'ctx.ask: this context keeps no conversations');
+      return ask(askDeps, request);
+    },
     async comment(postId, message) {
       const text = await commentText(message, 'ctx.comment');
       return sink.enqueue({ kind: 'comment', ...base, postId, body: text });

@@ -8,6 +8,7 @@ import { CommandArgSchema, CommandPermissionsSchema, type CommandArg, type Comma
 import type { ParsedCommand } from './commands/parse-command';
 import type { BotContext } from './context';
 import type { Middleware } from './middleware';
+import { isAnswer, type AnswerOf, type AnswerSpec } from './conversations/answers';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -73,6 +74,36 @@ export interface DefinedCommand<C> {
   run: CommandHandler<C>;
 }
 
+/**
+ * A step of a conversation: what reads the answer (`yesNo()`, `choice([...])`, `freeText()`, a zod schema;
+ * free text when absent), what runs with it, and what runs when nobody answered in time. `state` is
+ * what `ctx.ask` was given. Write it with `defineStep` for the answer's type to follow `answer`.
+ */
+export interface ConversationStep<C = any, A = any, S = any> {
+  answer?: AnswerSpec<A> | undefined;
+  run: (answer: A, state: S, ctx: BotContext<C>) => Awaitable<unknown>;
+  timeout?: ((state: S, ctx: BotContext<C>) => Awaitable<unknown>) | undefined;
+}
+
+/**
+ * A conversation step with its types followed: the answer's from `answer` (`boolean` for `yesNo()`),
+ * the state's from `run`'s parameter.
+ *
+ * @example
+ * const confirm = defineStep({
+ *   answer: yesNo(),
+ *   run: async (yes, state: { service: string }, ctx) => ctx.reply(yes ? `Deploying ${state.service}.` : 'Cancelled.'),
+ *   timeout: async (state, ctx) => ctx.reply(`No answer: ${state.service} is not deployed.`),
+ * });
+ */
+export function defineStep<A extends AnswerSpec<any> | undefined, S = unknown, C = any>(step: {
+  answer?: A;
+  run: (answer: AnswerOf<A>, state: S, ctx: BotContext<C>) => Awaitable<unknown>;
+  timeout?: (state: S, ctx: BotContext<C>) => Awaitable<unknown>;
+}): ConversationStep<C, AnswerOf<A>, S> {
+  return step as ConversationStep<C, AnswerOf<A>, S>;
+}
+
 /** The config type a schema gives (`Record<string, unknown>` without one). */
 export type ConfigOf<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
 
@@ -98,6 +129,14 @@ export interface BotDefinitionInput<S extends z.ZodType | undefined> {
    * use: [cooldown({ per: '30s' })]
    */
   use?: Middleware<ConfigOf<S>>[];
+  /**
+   * The steps of this bot's conversations, by the name `ctx.ask({ step })` gives: each takes the answer
+   * to a question the bot asked. See docs/conversations.md.
+   *
+   * @example
+   * conversations: { confirm: defineStep({ answer: yesNo(), run: async (yes, state: Deploy, ctx) => ... }) }
+   */
+  conversations?: Record<string, ConversationStep<ConfigOf<S>>>;
 }
 
 export interface BotDefinition<C = Record<string, unknown>> {
@@ -108,6 +147,8 @@ export interface BotDefinition<C = Record<string, unknown>> {
   readonly reports: { readonly [R in ReportName]?: ReportHandler<R, C> };
   /** The bot's own middleware, first outermost. */
   readonly use: readonly Middleware<C>[];
+  /** The conversation steps, by name. */
+  readonly conversations: Readonly<Record<string, ConversationStep<C>>>;
   /** Parses the manifest's `config`; throws `InvalidInputError` naming `config.<field>`. */
   parseConfig(raw: unknown): C;
 }
@@ -153,6 +194,18 @@ const DefinitionInputSchema = z.strictObject({
   jobs: z.record(HandlerNameSchema.or(z.literal(ANY_JOB)), FunctionSchema).optional(),
   reports: z.record(z.string().regex(/^[a-z_]+\.[a-z_]+$/, 'expected a report name such as todoliststats.daily'), FunctionSchema).optional(),
   use: z.array(FunctionSchema).optional(),
+  conversations: z
+    .record(
+      HandlerNameSchema,
+      z.strictObject({
+        answer: z
+          .custom<AnswerSpec<unknown>>((value) => isAnswer(value) || value instanceof z.ZodType, 'expected yesNo(), choice([...]), freeText() or a zod schema')
+          .optional(),
+        run: FunctionSchema,
+        timeout: FunctionSchema.optional(),
+      }),
+    )
+    .optional(),
 });
 
 /**
@@ -189,6 +242,7 @@ export function defineBot<S extends z.ZodType | undefined = undefined>(input: Bo
     jobs: { ...input.jobs },
     reports: { ...input.reports },
     use: Object.freeze([...(input.use ?? [])]),
+    conversations: Object.freeze({ ...input.conversations }),
     parseConfig: (raw: unknown): ConfigOf<S> =>
       (schema ? parseOrThrow(schema, raw ?? {}, 'config') : { ...(raw as Record<string, unknown> | undefined) }) as ConfigOf<S>,
   });

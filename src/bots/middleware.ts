@@ -4,16 +4,19 @@ import type { BotEvent, CommandInvocation, JobRun, ReportDelivery } from './defi
 
 /**
  * What is about to run, as a middleware sees it: an event handler, a chat-ops command (a refusal for
- * missing permissions included), an automatic answer (`help`, an unknown command), a report handler or
- * a job. `what` is the name the delivery log and `intrabot deliveries` use (`/deploy`, `on.post.created`,
+ * missing permissions included), an automatic answer (`help`, an unknown command, a question asked
+ * again after an answer that is not one (`reask`), "only Ada can answer that" (`not-asked`)), a report
+ * handler, a job, or a conversation step with its answer (`answer`) or after its time ran out (`timeout`). `what` is the name the delivery log and `intrabot deliveries` use (`/deploy`, `on.post.created`,
  * `job digest`).
  */
 export type HandlerInput =
   | { kind: 'event'; what: string; event: BotEvent }
   | { kind: 'command'; what: string; command: CommandInvocation }
-  | { kind: 'help' | 'unknown'; what: string; text: string }
+  | { kind: 'help' | 'unknown' | 'reask' | 'not-asked'; what: string; text: string }
   | { kind: 'report'; what: string; report: ReportDelivery }
-  | { kind: 'job'; what: string; job: JobRun };
+  | { kind: 'job'; what: string; job: JobRun }
+  | { kind: 'answer'; what: string; step: string; answer: unknown; state: unknown; user: { id: number; name: string }; postId: number }
+  | { kind: 'timeout'; what: string; step: string; state: unknown; user: { id: number; name?: string | undefined }; postId: number };
 
 /** Runs the rest of the chain (the next middleware, then the handler). Call it at most once. */
 export type Next = () => Promise<void>;

@@ -26,7 +26,8 @@ const OptionsSchema = z.strictObject({
   urgent: z.custom<(input: HandlerInput) => boolean>((value) => typeof value === 'function', 'expected a function').optional(),
 });
 
-const answersSomeone = (input: HandlerInput): boolean => input.kind === 'command' || input.kind === 'help' || input.kind === 'unknown';
+const ANSWERS: ReadonlySet<HandlerInput['kind']> = new Set(['command', 'help', 'unknown', 'answer', 'reask', 'not-asked']);
+const answersSomeone = (input: HandlerInput): boolean => ANSWERS.has(input.kind);
 
 /**
  * Quiet hours: what a bot sends during them waits in the outbox until they end, on the tenant's wall

@@ -2,7 +2,9 @@ import type { Envelope } from '../webhooks/envelope';
 import { isEventName, isReportName } from '../webhooks/events';
 import type { ReplySource } from './create-bot-context';
 import { formatHelp, parseCommand, suggest } from './commands';
-import type { AnyBotDefinition, BotEvent, CommandInvocation, DefinedCommand, ReportDelivery } from './define-bot';
+import type { AnyBotDefinition, BotEvent, CommandInvocation, ConversationStep, DefinedCommand, ReportDelivery } from './define-bot';
+import { parseAnswer } from './conversations/answers';
+import type { PendingConversation } from './conversations/pending';
 import type { BotManifest } from './manifest';
 
 /**
@@ -10,14 +12,25 @@ import type { BotManifest } from './manifest';
  * - `report`: an outgoing report its handler takes;
  * - `event`: an event handler to run (`source` is what `ctx.reply` answers, when there is one);
  * - `command`: a chat-ops command (its permissions are checked before it runs, against the full user);
- * - `help`, `unknown`: an automatic answer (`text`) to a comment or post;
+ * - `answer`: a comment answering a question the bot asked (`ctx.ask`), for its conversation step;
+ * - `help`, `unknown`, `reask`, `not-asked`: an automatic answer (`text`) to a comment or post (a
+ *   question asked again after an answer that is not one; "only Ada can answer that");
  * - `ignored`: nothing runs, and `reason` says why.
  */
 export type Route =
   | { kind: 'report'; what: string; report: ReportDelivery }
   | { kind: 'event'; what: string; event: BotEvent; source: ReplySource | undefined }
   | { kind: 'command'; what: string; command: DefinedCommand<unknown>; invocation: CommandInvocation; source: ReplySource }
-  | { kind: 'help' | 'unknown'; what: string; text: string; source: ReplySource }
+  | { kind: 'help' | 'unknown' | 'reask' | 'not-asked'; what: string; text: string; source: ReplySource }
+  | {
+      kind: 'answer';
+      what: string;
+      conversation: PendingConversation;
+      step: ConversationStep;
+      answer: unknown;
+      user: { id: number; name: string };
+      source: ReplySource;
+    }
   | { kind: 'ignored'; reason: string };
 
 export interface RouteInput {
@@ -28,6 +41,8 @@ export interface RouteInput {
   manifest: BotManifest;
   /** Why loop prevention ignores this delivery (see `loopCheckApplies`); undefined when it does not. */
   looped?: string | undefined;
+  /** The questions this bot waits on for the post a comment is on (`ConversationBook.on`), any user's. */
+  waiting?: readonly PendingConversation[] | undefined;
 }
 
 /** Whether a delivery of this event is checked by loop prevention before it is routed: every event but reports and names the platform does not send. */
@@ -56,6 +71,10 @@ export function routeDelivery(input: RouteInput): Route {
   if (input.looped !== undefined) return { kind: 'ignored', reason: `loop prevention: ${input.looped}` };
 
   const source = replySource(event, payload);
+  if (source && event === 'comment.created' && input.waiting?.length && typeof payload.body === 'string') {
+    const answer = routeAnswer(input, payload.body, payload, source, input.waiting);
+    if (answer) return answer;
+  }
   if (source && Object.keys(definition.commands).length > 0 && typeof payload.body === 'string') {
     const command = routeCommand(input, payload.body, payload, source);
     if (command) return command;
@@ -67,11 +86,12 @@ export function routeDelivery(input: RouteInput): Route {
 
 /** Where `ctx.reply` answers an event: the post, or the post a comment is on. */
 export function replySource(event: string, payload: Record<string, unknown>): ReplySource | undefined {
-  const author = payload.author as { id?: number } | null | undefined;
+  const author = payload.author as { id?: number; name?: string } | null | undefined;
   const wallId = typeof payload.wall_id === 'number' ? payload.wall_id : undefined;
-  if (event === 'post.created' && typeof payload.id === 'number') return { postId: payload.id, wallId, authorId: author?.id };
+  const by = { authorId: author?.id, ...(typeof author?.name === 'string' ? { authorName: author.name } : {}) };
+  if (event === 'post.created' && typeof payload.id === 'number') return { postId: payload.id, wallId, ...by };
   if ((event === 'comment.created' || event === 'comment.updated') && typeof payload.post_id === 'number') {
-    return { postId: payload.post_id, wallId, authorId: author?.id };
+    return { postId: payload.post_id, wallId, ...by };
   }
   return undefined;
 }
@@ -107,4 +127,36 @@ function routeCommand(input: RouteInput, body: string, payload: Record<string, u
     source: { postId: source.postId, wallId: source.wallId ?? 0, ...(commentId ? { commentId } : {}) },
   };
   return { kind: 'command', what: `/${command.name}`, command, invocation, source };
+}
+
+/**
+ * A comment on a post where the bot waits for an answer: the waiting user's comment is the answer (or,
+ * when it is not one, the question is asked again); a comment of another user that would answer is
+ * refused politely. A command of this bot is a command, not an answer (the question keeps waiting).
+ * Undefined when the comment has nothing to do with a waiting question.
+ */
+function routeAnswer(
+  input: RouteInput,
+  body: string,
+  payload: Record<string, unknown>,
+  source: ReplySource,
+  waiting: readonly PendingConversation[],
+): Route | undefined {
+  const parsed = parseCommand(body, { botName: input.manifest.display_name });
+  if (parsed && (parsed.name === 'help' || input.definition.commands[parsed.name] !== undefined)) return undefined;
+  const author = payload.author as { id?: number; name?: string } | undefined;
+  if (author?.id === undefined) return undefined;
+  const steps = input.definition.conversations as Record<string, ConversationStep>;
+  const mine = waiting.find((c) => c.userId === author.id && steps[c.step] !== undefined);
+  if (mine) {
+    const step = steps[mine.step]!;
+    const result = parseAnswer(step.answer, body);
+    if (!result.ok) return { kind: 'reask', what: `conversation ${mine.step}: not an answer`, text: `${result.hint}\n\n${mine.prompt}`, source };
+    const user = { id: author.id, name: author.name ?? '' };
+    return { kind: 'answer', what: `conversation ${mine.step}`, conversation: mine, step, answer: result.value, user, source };
+  }
+  const other = waiting.find((c) => steps[c.step] !== undefined && parseAnswer(steps[c.step]!.answer, body).ok);
+  if (!other) return undefined;
+  const text = `Sorry, ${other.userName ? `only ${other.userName}` : 'only the person I asked'} can answer that.`;
+  return { kind: 'not-asked', what: `conversation ${other.step}: not asked`, text, source };
 }

@@ -7,6 +7,7 @@ import { runThrough, type HandlerInput, type Middleware } from '../bots/middlewa
 import type { BotManifest } from '../bots/manifest';
 import { loopCheckApplies, routeDelivery, type Route } from '../bots/route-delivery';
 import type { InboxItem } from '../store/inbox';
+import type { ConversationBook } from '../bots/conversations/pending';
 import type { Envelope } from '../webhooks/envelope';
 import { normaliseDelivery } from '../webhooks/normalise';
 import type { DeploymentTable } from './deployments';
@@ -23,6 +24,8 @@ export interface RouteExecutor {
   fetchUser(id: number): Promise<CommandUser>;
   /** The runtime-wide middleware, around the bot's own (`defineBot({ use })`). */
   middleware?: readonly Middleware[] | undefined;
+  /** The bot's waiting questions (`ctx.ask`): read for a comment, taken by its answer. */
+  conversations?: ConversationBook | undefined;
 }
 
 /** One delivery for one bot, past its deployment: what `deliverToBot` needs. */
@@ -63,6 +66,7 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem)
     run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log }),
     fetchUser: async (id) => (await deployment.tenant.api.users.get(id)) as CommandUser,
     middleware: deps.runner.middleware,
+    conversations: deps.runner.conversations(deployment),
   };
   const { definition } = deployment.bot;
   const outcome = await deliverToBot(
@@ -76,8 +80,17 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem)
 /** `loop check -> route -> run` for one bot: the path the runtime and `testBot` share. */
 export async function deliverToBot(delivery: BotDelivery, executor: RouteExecutor): Promise<DeliveryOutcome> {
   const looped = await loopVerdict(delivery);
-  const route = routeDelivery({ event: delivery.event, envelope: delivery.envelope, definition: delivery.definition, manifest: delivery.manifest, looped });
+  const waiting = looped === undefined ? await waitingOn(delivery, executor.conversations) : undefined;
+  const { event, envelope, definition, manifest } = delivery;
+  const route = routeDelivery({ event, envelope, definition, manifest, looped, waiting });
   return runRoute(executor, delivery.definition, route);
+}
+
+/** The questions waiting on the post a comment is on, for a bot that has conversations. */
+async function waitingOn(delivery: BotDelivery, book: ConversationBook | undefined) {
+  if (!book || delivery.event !== 'comment.created' || Object.keys(delivery.definition.conversations).length === 0) return undefined;
+  const postId = (delivery.envelope.payload as { post_id?: unknown }).post_id;
+  return typeof postId === 'number' ? book.on(postId) : undefined;
 }
 
 async function loopVerdict(delivery: BotDelivery): Promise<string | undefined> {
@@ -120,8 +133,12 @@ async function runRoute(executor: RouteExecutor, definition: AnyBotDefinition, r
         route.source,
       );
       break;
+    case 'answer':
+      return runAnswer(executor, route, run);
     case 'help':
     case 'unknown':
+    case 'reask':
+    case 'not-asked':
       await run(route.what, { kind: route.kind, what: route.what, text: route.text }, (ctx) => ctx.reply(route.text), route.source);
       break;
     case 'command': {
@@ -137,5 +154,35 @@ async function runRoute(executor: RouteExecutor, definition: AnyBotDefinition, r
       break;
     }
   }
+  return { status: 'handled', what: route.what };
+}
+
+type RunThroughChain = (what: string, input: HandlerInput, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource | undefined) => Promise<void>;
+
+/**
+ * An answer to a waiting question: taken (once, across replicas, unless its timeout or another answer
+ * took it first), its step run with the answer and the question's state, then the question ended. A
+ * step that throws gives the question back, so the retried delivery can answer it again.
+ */
+async function runAnswer(executor: RouteExecutor, route: Extract<Route, { kind: 'answer' }>, run: RunThroughChain): Promise<DeliveryOutcome> {
+  const book = executor.conversations;
+  const { conversation } = route;
+  if (!book || !(await book.take(conversation))) return { status: 'ignored', reason: `conversation ${conversation.step}: answered already, or timed out` };
+  const input: HandlerInput = {
+    kind: 'answer',
+    what: route.what,
+    step: conversation.step,
+    answer: route.answer,
+    state: conversation.state,
+    user: route.user,
+    postId: conversation.postId,
+  };
+  try {
+    await run(route.what, input, (ctx) => route.step.run(route.answer, conversation.state, ctx), route.source);
+  } catch (err) {
+    await book.giveBack(conversation);
+    throw err;
+  }
+  await book.end(conversation);
   return { status: 'handled', what: route.what };
 }

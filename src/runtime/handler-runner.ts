@@ -11,6 +11,8 @@ import type { Logger } from '../log';
 import type { JobRunRequest } from '../scheduler/job-runner';
 import type { Store } from '../store/store';
 import { wallRefOf, type DeploymentTable, type Deployment } from './deployments';
+import type { ConversationBook } from '../bots/conversations/pending';
+import type { ConversationTimeouts } from './conversation-timeouts';
 
 /** Serves local files to the platform at signed URLs (incoming-webhook media). */
 export interface FileServer {
@@ -31,6 +33,8 @@ export interface HandlerRunnerDeps {
   middleware?: readonly Middleware[] | undefined;
   /** Where the `auditLog` middleware writes (handed to every run through `ctx.locals`). */
   audit?: AuditWriter | undefined;
+  /** Where `ctx.ask` keeps questions, and what times them out. */
+  conversations?: ConversationTimeouts | undefined;
 }
 
 /** How one handler run is made: where `ctx.reply` answers, its log, and `ctx.progress` for jobs. */
@@ -89,10 +93,16 @@ export class HandlerRunner {
     await runThrough(chain, { kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
   }
 
+  /** A deployment's waiting questions (`ctx.ask`), for its answers. */
+  conversations(deployment: Deployment): ConversationBook | undefined {
+    return this.deps.conversations?.book(deployment);
+  }
+
   /** A handler's context on a deployment. */
   context(deployment: Deployment, signal: AbortSignal, options: RunOptions = {}): BotContext<unknown> {
     const { tenant, bot, manifest } = deployment;
-    const { files } = this.deps;
+    const { files, conversations } = this.deps;
+    const steps = Object.keys(bot.definition.conversations);
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
       clock: this.deps.clock,
@@ -109,6 +119,7 @@ export class HandlerRunner {
       ...(files ? { fileUrl: (file: Parameters<FileServer['urlFor']>[0]) => files.urlFor(file) } : {}),
       source: options.source,
       progress: options.progress,
+      ...(conversations ? { conversations: { book: conversations.book(deployment), steps, opened: (c) => conversations.arm(c) } } : {}),
     });
   }
 }

@@ -9,6 +9,7 @@ import type { DeliveryParts } from './delivery';
 import type { DeploymentTable } from './deployments';
 import { handleDelivery, type DeliveryHandlerDeps, type DeliveryOutcome } from './handle-delivery';
 import { HandlerRunner } from './handler-runner';
+import { ConversationTimeouts } from './conversation-timeouts';
 import { InboxWorker } from './inbox-worker';
 import { OTHER_LABEL, type RuntimeMetrics } from './metrics';
 import type { InboxItem } from '../store/inbox';
@@ -20,6 +21,8 @@ export interface InboxParts {
   deliveryLog: DeliveryLog;
   /** What bots using the `auditLog` middleware did. */
   auditTrail: AuditTrail;
+  /** The questions bots asked (`ctx.ask`): kept in the store, timed out on the clock. */
+  conversations: ConversationTimeouts;
 }
 
 export interface InboxPipelineDeps {
@@ -39,6 +42,7 @@ export interface InboxPipelineDeps {
 export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
   const { clock, store, table, delivery } = deps;
   const auditTrail = new AuditTrail(store.kv(AUDIT_TRAIL_SPACE));
+  const conversations = new ConversationTimeouts({ clock, store, table, logger: deps.logger });
   const runner = new HandlerRunner({
     table,
     clock,
@@ -49,6 +53,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     files: delivery.files,
     middleware: deps.middleware,
     audit: auditTrail,
+    conversations,
   });
   const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
   const recorded: RecordedDeps = { table, runner, loopGuard: delivery.loopGuard, metrics: deps.metrics, deliveryLog, logger: deps.logger };
@@ -59,7 +64,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
-  return { runner, worker, deliveryLog, auditTrail };
+  return { runner, worker, deliveryLog, auditTrail, conversations };
 }
 
 interface RecordedDeps extends DeliveryHandlerDeps {

@@ -118,6 +118,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       options.background.start();
       delivery.sender.start();
       await scheduler.start();
+      await inbox.conversations.start(inbox.runner);
       status.ready = true;
       return url;
     },
@@ -164,6 +165,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       if (options.ownsApp) await step('http server closed', () => host.close());
       await step('recovery finished', () => options.background.stop({ lastBeat: address.url !== undefined }));
       await step('scheduler stopped', () => scheduler.stop());
+      await step('conversation timeouts stopped', () => inbox.conversations.stop());
       await step('inbox worker stopped', () => inbox.worker.stop());
       await step('outbox sender stopped', async () => delivery.sender.stop());
       await step('API clients closed', async () => {

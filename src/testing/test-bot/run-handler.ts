@@ -9,6 +9,7 @@ import { withTimeLimit } from '../../clock/time-limit';
 import type { Clock } from '../../clock';
 import { deliverToBot, type DeliveryOutcome } from '../../runtime/handle-delivery';
 import type { Envelope } from '../../webhooks/envelope';
+import type { ConversationBook } from '../../bots/conversations/pending';
 
 /** What `testBot` runs a bot with: its definition and manifest, the recording context, the fake clock. */
 export interface TestRunDeps {
@@ -25,6 +26,8 @@ export interface TestRunDeps {
   fetchUser(id: number): Promise<CommandUser>;
   /** Runtime-wide middleware, around the bot's own. */
   middleware: readonly Middleware[];
+  /** The bot's waiting questions (`ctx.ask`). */
+  conversations: ConversationBook;
 }
 
 /**
@@ -43,6 +46,7 @@ export function deliver(deps: TestRunDeps, event: string, envelope: Envelope): P
         }),
       fetchUser: (id) => deps.fetchUser(id),
       middleware: deps.middleware,
+      conversations: deps.conversations,
     },
   );
 }

@@ -9,6 +9,7 @@ import { loadBot } from '../../bots/registry';
 import { AdjustableClock } from '../../clock';
 import { IntrabotError, InvalidInputError } from '../../errors';
 import { withSandboxEnv } from '../../runtime/sandbox-env';
+import { withTimeLimit } from '../../clock/time-limit';
 import { createTemplateEngine } from '../../templates';
 import type { EventName, ReportName } from '../../webhooks/events';
 import {
@@ -22,6 +23,11 @@ import {
   type ReportPayloadInput,
 } from './deliveries';
 import { MemoryKv } from './memory-kv';
+import { MemoryClaims } from './memory-claims';
+import { ConversationBook, type PendingConversation } from '../../bots/conversations/pending';
+import { timeOut } from '../../bots/conversations/time-out';
+import { DurationSchema } from '../../bots/manifest-parts';
+import { parseOrThrow } from '../../validation';
 import { AUDIT_TRAIL, type AuditRecord, type AuditWriter } from '../../bots/audit-log';
 import type { Middleware } from '../../bots/middleware';
 import { RecordingSink, type Sent } from './recording-sink';
@@ -85,6 +91,18 @@ export interface TestBot<Config = Record<string, unknown>> {
   job(name: string, options?: { slot?: number | string | Date }): Promise<Sent[]>;
   /** An outgoing report delivery; the payload is checked against the report's schema first. */
   report<R extends ReportName>(name: R, payload: ReportPayloadInput<R>): Promise<Sent[]>;
+  /**
+   * A comment under a post, as the platform delivers it (`comment.created`): the way to answer a
+   * question the bot asked with `ctx.ask` (`bot.comment('yes', { on: 5001 })`).
+   */
+  comment(text: string, options: { on: number } & Omit<CommandOptions, 'commentOn'>): Promise<Sent[]>;
+  /** The questions the bot waits on (`ctx.ask`), oldest first. */
+  waiting(): Promise<PendingConversation[]>;
+  /**
+   * Moves the clock on (`'10m'`, or ms) and runs the timeout of every question that came due, in order
+   * of their deadlines, as the runtime would: what they sent.
+   */
+  elapse(duration: string | number): Promise<Sent[]>;
   /** Adds or replaces an answer of `ctx.api` (same keys as `options.api`). */
   stub(key: string, answer: ApiStub): void;
 }
@@ -118,6 +136,8 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   const sink = new RecordingSink();
   const kv = new MemoryKv(clock);
   const loopGuard = new LoopGuard(new MemoryKv(clock));
+  const conversations = new ConversationBook(new MemoryKv(clock), new MemoryClaims(clock), clock);
+  const steps = Object.keys(loaded.definition.conversations);
   const botUserId = options.botUserId ?? 9000;
   await loopGuard.noteBotUsers(tenant.id, { [loaded.name]: botUserId }, []);
   const templates = createTemplateEngine({
@@ -151,6 +171,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       wallOf: async (name) => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name }),
       fileUrl: async (file) => ('path' in file ? pathToFileURL(resolve(file.path)).href : `https://testbot.invalid/files/${encodeURIComponent(file.filename)}`),
       source,
+      conversations: { book: conversations, steps },
     });
 
   const dispatchDeps = (user: CommandOptions['user']): TestRunDeps => ({
@@ -166,6 +187,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       user && user.id === id && (user.groups !== undefined || user.is_manager !== undefined) ? user : ((await stubs.api.users.get(id)) as never),
     timeoutMs,
     middleware: options.middleware ?? [],
+    conversations,
   });
 
   /** One run: what it sent, or its error; a call no stub answered fails it even when the handler caught the error. */
@@ -230,6 +252,30 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
           throw new InvalidInputError('report', `report: bot ${loaded.name} does not receive ${name} (bot.yaml reports)`);
         const checked = checkedReportPayload(name, payload);
         return deliver(dispatchDeps(undefined), name, envelopeOf(name, checked, clock.now(), tenant.id));
+      }),
+    comment: (text, commentOptions) =>
+      recorded(async () => {
+        const { on, ...rest } = commentOptions;
+        const { event, payload } = commandPayload(text, { ...rest, commentOn: on }, commentOptions.id ?? nextId++, clock.now());
+        subscribed(event);
+        return deliver(dispatchDeps(commentOptions.user ?? DEFAULT_USER), event, envelopeOf(event, payload, clock.now(), tenant.id));
+      }),
+    waiting: async () => (await conversations.all()).sort((a, b) => a.askedAt - b.askedAt),
+    elapse: (duration) =>
+      recorded(async () => {
+        const ms = typeof duration === 'number' ? duration : parseOrThrow(DurationSchema, duration, 'duration');
+        clock.advance(ms);
+        const due = (await conversations.all()).filter((c) => c.deadline <= clock.now()).sort((a, b) => a.deadline - b.deadline);
+        for (const conversation of due) {
+          await timeOut(conversations, conversation, loaded.definition, options.middleware ?? [], (what, fn, source) =>
+            withTimeLimit(clock, timeoutMs, `${loaded.name} ${what}`, async (signal) => {
+              await fn(context(source, signal));
+            }),
+          );
+        }
+        return due.length
+          ? { status: 'handled', what: due.map((c) => `conversation ${c.step}: timeout`).join(', ') }
+          : { status: 'ignored', reason: 'no question came due' };
       }),
     stub: (key, answer) => stubs.stub(key, answer),
   };

@@ -1,0 +1,49 @@
+import type { BotContext } from '../context';
+import type { AnyBotDefinition } from '../define-bot';
+import { runThrough, type HandlerInput, type Middleware } from '../middleware';
+import type { ReplySource } from '../create-bot-context';
+import type { ConversationBook, PendingConversation } from './pending';
+
+/** How a timeout's code runs: the runtime's handler runner, or `testBot`'s. */
+export type RunWithSource = (what: string, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource) => Promise<void>;
+
+/** What ending one question by its timeout took. */
+export type TimeoutOutcome = 'timed out' | 'taken';
+
+/**
+ * A question nobody answered in time: taken (once, across replicas, unless its answer took it first),
+ * its step's `timeout` run with the state through the middleware (nothing runs for a step without
+ * one), then ended. The question ends even when `timeout` throws: the error is the caller's to log.
+ */
+export async function timeOut(
+  book: ConversationBook,
+  conversation: PendingConversation,
+  definition: AnyBotDefinition,
+  middleware: readonly Middleware[],
+  run: RunWithSource,
+): Promise<TimeoutOutcome> {
+  if (!(await book.take(conversation))) return 'taken';
+  try {
+    const step = definition.conversations[conversation.step];
+    const what = `conversation ${conversation.step}: timeout`;
+    const input: HandlerInput = {
+      kind: 'timeout',
+      what,
+      step: conversation.step,
+      state: conversation.state,
+      user: { id: conversation.userId, name: conversation.userName },
+      postId: conversation.postId,
+    };
+    const source: ReplySource = {
+      postId: conversation.postId,
+      wallId: conversation.wallId,
+      authorId: conversation.userId,
+      authorName: conversation.userName,
+    };
+    const handler = step?.timeout;
+    if (handler) await run(what, (ctx) => runThrough([...middleware, ...definition.use], input, ctx, () => handler(conversation.state, ctx)), source);
+  } finally {
+    await book.end(conversation);
+  }
+  return 'timed out';
+}
