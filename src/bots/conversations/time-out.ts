@@ -12,8 +12,8 @@ export type TimeoutOutcome = 'timed out' | 'taken';
 
 /**
  * A question nobody answered in time: taken (once, across replicas, unless its answer took it first),
- * its step's `timeout` run with the state through the middleware (nothing runs for a step without
- * one), then ended. The question ends even when `timeout` throws: the error is the caller's to log.
+ * its step's `timeout` run with the state through the middleware (the middleware alone for a step
+ * without one), then ended. The question ends even when `timeout` throws: the error is the caller's to log.
  */
 export async function timeOut(
   book: ConversationBook,
@@ -40,8 +40,8 @@ export async function timeOut(
       authorId: conversation.userId,
       authorName: conversation.userName,
     };
-    const handler = step?.timeout;
-    if (handler) await run(what, (ctx) => runThrough([...middleware, ...definition.use], input, ctx, () => handler(conversation.state, ctx)), source);
+    // through the middleware even without a handler: an audit log records that the question timed out
+    await run(what, (ctx) => runThrough([...middleware, ...definition.use], input, ctx, () => step?.timeout?.(conversation.state, ctx)), source);
   } finally {
     await book.end(conversation);
   }
