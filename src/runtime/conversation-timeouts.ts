@@ -90,6 +90,8 @@ export class ConversationTimeouts {
         runner.run(deployment, what, fn, { source, log }),
       );
       if (outcome === 'timed out') log.info({}, `conversation ${conversation.step} timed out`);
+      // an answer is running its step: if it fails, the question waits again and the next sweep re-arms it
+      if (outcome === 'busy') log.debug({}, `conversation ${conversation.step}: its answer is being handled`);
     } catch (err) {
       log.error({ err }, `conversation ${conversation.step}: its timeout failed`);
     }

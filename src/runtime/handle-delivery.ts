@@ -7,6 +7,7 @@ import { runThrough, type HandlerInput, type Middleware } from '../bots/middlewa
 import type { BotManifest } from '../bots/manifest';
 import { loopCheckApplies, routeDelivery, type Route } from '../bots/route-delivery';
 import type { InboxItem } from '../store/inbox';
+import { IntrabotError } from '../errors';
 import type { ConversationBook } from '../bots/conversations/pending';
 import type { Envelope } from '../webhooks/envelope';
 import { normaliseDelivery } from '../webhooks/normalise';
@@ -161,13 +162,17 @@ type RunThroughChain = (what: string, input: HandlerInput, fn: (ctx: BotContext<
 
 /**
  * An answer to a waiting question: taken (once, across replicas, unless its timeout or another answer
- * took it first), its step run with the answer and the question's state, then the question ended. A
- * step that throws gives the question back, so the retried delivery can answer it again.
+ * took it first: then ignored; while they run, the delivery fails and is retried), its step run with
+ * the answer and the question's state, then the question ended. A step that throws gives the question
+ * back, so the retried delivery can answer it again.
  */
 async function runAnswer(executor: RouteExecutor, route: Extract<Route, { kind: 'answer' }>, run: RunThroughChain): Promise<DeliveryOutcome> {
   const book = executor.conversations;
   const { conversation } = route;
-  if (!book || !(await book.take(conversation))) return { status: 'ignored', reason: `conversation ${conversation.step}: answered already, or timed out` };
+  const taken = book ? await book.take(conversation) : 'gone';
+  if (!book || taken === 'gone') return { status: 'ignored', reason: `conversation ${conversation.step}: answered already, or timed out` };
+  // another answer or the timeout is running its step: the inbox tries this delivery again later
+  if (taken === 'busy') throw new IntrabotError('conflict', `conversation ${conversation.step}: another answer or its timeout is being handled; retried later`);
   const input: HandlerInput = {
     kind: 'answer',
     what: route.what,

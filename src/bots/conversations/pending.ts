@@ -34,8 +34,8 @@ export function conversationSpace(tenant: string, bot: string): string {
   return `conversations:${tenant}:${bot}`;
 }
 
-/** How long a taken question stays claimed while its step runs (a replica that dies frees it then). */
-const TAKE_TTL_MS = 5 * 60_000;
+/** How long a taken question stays claimed while its step runs (a replica that dies in a step frees it then). */
+const TAKE_TTL_MS = 2 * 60_000;
 /** How long a question is kept past its deadline, for a runtime that was down when it passed. */
 const KEEP_PAST_DEADLINE_MS = 7 * 24 * 3_600_000;
 
@@ -45,8 +45,8 @@ const KEEP_PAST_DEADLINE_MS = 7 * 24 * 3_600_000;
  * whichever takes it first, across replicas.
  *
  * Ending is `take` (a claim on the question's id, then a read that it is still the one waiting), the
- * step, then `end` (the question deleted, then the claim released): a second taker either loses the
- * claim or finds the question gone.
+ * step, then `end` (the question deleted, then the claim released): a second taker finds it busy (and
+ * tries again later) or gone.
  */
 export class ConversationBook {
   constructor(
@@ -71,14 +71,18 @@ export class ConversationBook {
     return parsed(await this.kv.list());
   }
 
-  /** Claims a question for its answer or its timeout: true for one caller, while it is still the one waiting. */
-  async take(conversation: PendingConversation): Promise<boolean> {
+  /**
+   * Claims a question for its answer or its timeout: `taken` for one caller while it is still the one
+   * waiting; `gone` when it is not waiting any more (answered, timed out, replaced); `busy` while another
+   * answer or timeout holds it (its step running): try again later.
+   */
+  async take(conversation: PendingConversation): Promise<'taken' | 'busy' | 'gone'> {
     const key = claimOf(conversation);
-    if (!(await this.claims.claim(key, TAKE_TTL_MS, { lock: true }))) return false;
-    const current = await this.kv.get(keyOf(conversation));
-    if ((current as { id?: unknown } | undefined)?.id === conversation.id) return true;
+    const waiting = async () => ((await this.kv.get(keyOf(conversation))) as { id?: unknown } | undefined)?.id === conversation.id;
+    if (!(await this.claims.claim(key, TAKE_TTL_MS, { lock: true }))) return (await waiting()) ? 'busy' : 'gone';
+    if (await waiting()) return 'taken';
     await this.claims.release(key);
-    return false;
+    return 'gone';
   }
 
   /** A taken question is over: no longer waiting (unless its step asked the same user again there), claim released. */

@@ -8,10 +8,11 @@ import type { ConversationBook, PendingConversation } from './pending';
 export type RunWithSource = (what: string, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource) => Promise<void>;
 
 /** What ending one question by its timeout took. */
-export type TimeoutOutcome = 'timed out' | 'taken';
+export type TimeoutOutcome = 'timed out' | 'gone' | 'busy';
 
 /**
- * A question nobody answered in time: taken (once, across replicas, unless its answer took it first),
+ * A question nobody answered in time: taken (once, across replicas, unless its answer took it first:
+ * `gone`; or is running its step: `busy`, for the caller to try again later),
  * its step's `timeout` run with the state through the middleware (the middleware alone for a step
  * without one), then ended. The question ends even when `timeout` throws: the error is the caller's to log.
  */
@@ -22,7 +23,8 @@ export async function timeOut(
   middleware: readonly Middleware[],
   run: RunWithSource,
 ): Promise<TimeoutOutcome> {
-  if (!(await book.take(conversation))) return 'taken';
+  const taken = await book.take(conversation);
+  if (taken !== 'taken') return taken;
   try {
     const step = definition.conversations[conversation.step];
     const what = `conversation ${conversation.step}: timeout`;
