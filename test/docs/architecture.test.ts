@@ -1,4 +1,4 @@
-// docs/architecture.md tells the next maintainer which file and function every step of the runtime's three
+// docs/architecture.md tells the next maintainer which file and function every step of the runtime's four
 // paths lives in. A file moved or a function renamed would leave the page pointing nowhere; these tests
 // hold it to the code.
 import { existsSync, readFileSync } from 'node:fs';
@@ -65,10 +65,15 @@ describe('docs/architecture.md', () => {
     expect(paths.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
   });
 
-  it('writes each of the three paths as numbered steps, each naming one file and a function or class', () => {
+  it('writes each of the four paths as numbered steps, each naming one file and a function or class', () => {
     const steps = stepsOf(PAGE);
     const sections = new Set(steps.map((step) => step.section));
-    expect([...sections]).toEqual(["Path 1: a signed event to a bot's reply", 'Path 2: a cron slot to a post', 'Path 3: an alert to a post']);
+    expect([...sections]).toEqual([
+      "Path 1: a signed event to a bot's reply",
+      'Path 2: a cron slot to a post',
+      'Path 3: an alert to a post',
+      'Path 4: a question to its answer',
+    ]);
     expect(steps.filter((step) => step.file.startsWith('(') || step.name.startsWith('('))).toEqual([]);
   });
 
