@@ -7,7 +7,8 @@ import type { OnRateNotice } from '../api/rate-notice';
 import type { Store } from '../store/store';
 import { AlertActivity } from './alert-activity';
 import { BackgroundWork } from './background';
-import type { RuntimeConfig } from './config';
+import { middlewareSettingName, type RuntimeConfig } from './config';
+import { loadMiddlewareModules } from './middleware-modules';
 import { buildPacedTenants, loadDeployableBots } from './build-steps';
 import { buildDelivery } from './delivery';
 import { DeploymentTable } from './deployments';
@@ -57,8 +58,8 @@ export interface RuntimeDeps {
   /** An existing Fastify app to serve the runtime's routes from (one encapsulated scope); see `intrabotPlugin`. */
   app?: FastifyInstance;
   /**
-   * Middleware around every bot's event handlers, commands, jobs and reports, first outermost, outside
-   * each bot's own `use` (docs/middleware.md).
+   * Middleware around every bot's event handlers, commands, jobs, reports and conversation steps, first
+   * outermost, outside the modules `config.middleware` names and each bot's own `use` (docs/middleware.md).
    */
   middleware?: readonly Middleware[];
   /** Told about pacing a person would notice (a CLI command prints it): long waits for budget, clamped rate headers. */
@@ -75,6 +76,8 @@ const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
  */
 export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const { config, clock } = deps;
+  // before anything is opened: a module that fails stops the start with nothing to close
+  const middleware = [...(deps.middleware ?? []), ...(await loadMiddlewareModules(config.middleware ?? [], middlewareSettingName(deps.env ?? process.env)))];
   const { env, host, store, ownsStore } = await openBase(deps);
   const logger = host.log;
   const registry = await loadDeployableBots(deps, env, logger, async () => {
@@ -86,7 +89,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
   const handlerTimeoutMs = deps.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
-  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware: deps.middleware });
+  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware });
   // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
   const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
   const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10, notLoaded });

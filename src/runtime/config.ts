@@ -63,6 +63,11 @@ export const RuntimeConfigSchema = z.object({
    * bot in sandbox mode and every bot but the examples (`example: true`) in connected mode.
    */
   bots: z.array(z.string().min(1, 'a bot name cannot be empty')).min(1, 'name at least one bot, or leave the setting out').optional(),
+  /**
+   * Modules of runtime-wide middleware (`INTRABOT_MIDDLEWARE=./middleware/timing.ts`), relative to the
+   * working directory: each default-exports a middleware or a list of them (docs/middleware.md).
+   */
+  middleware: z.array(z.string().min(1, 'a module path cannot be empty')).optional(),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
 
@@ -114,6 +119,8 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   }
   const bots = env.INTRABOT_BOTS;
   if (bots !== undefined && bots.trim() !== '') merged.bots = bots.split(',').map((name) => name.trim());
+  const middleware = env.INTRABOT_MIDDLEWARE;
+  if (middleware !== undefined && middleware.trim() !== '') merged.middleware = middleware.split(',').map((path) => path.trim());
   merged.tenants = tenantsFrom(env, fromFile.tenants);
   merged.mode = merged.tenants === undefined ? 'sandbox' : 'connected';
   if (merged.mode === 'sandbox') merged.tenants = [sandboxTenant(merged.sandbox_port)];
@@ -129,6 +136,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   const config = result.data;
   config.data_dir = resolve(cwd, config.data_dir);
   config.bots_dir = resolve(cwd, config.bots_dir);
+  if (config.middleware) config.middleware = config.middleware.map((path) => resolve(cwd, path));
   if (config.mode === 'connected' && !config.secret_key) {
     // spec of the store: secrets are encrypted at rest; a connected runtime refuses to start without the key
     throw new ConfigError('INTRABOT_SECRET_KEY', 'INTRABOT_SECRET_KEY is required in connected mode: it encrypts signing secrets and tokens at rest');
@@ -219,7 +227,14 @@ function valueAt(merged: Record<string, unknown>, path: readonly PropertyKey[]):
 
 /** The setting an issue's path names, as the user set it (`INTRABOT_BOTS` for the list of bots). */
 function settingOf(path: readonly PropertyKey[], sources: Parameters<typeof settingName>[1], env: Env): string {
-  return path[0] === 'bots' ? botsSettingName(env) : settingName(path, sources);
+  if (path[0] === 'bots') return botsSettingName(env);
+  if (path[0] === 'middleware') return middlewareSettingName(env);
+  return settingName(path, sources);
+}
+
+/** Where the runtime-wide middleware modules were named, for messages: the variable, else the file's key. */
+export function middlewareSettingName(env: Env): string {
+  return env.INTRABOT_MIDDLEWARE?.trim() ? 'INTRABOT_MIDDLEWARE' : 'intrabot.yaml: middleware';
 }
 
 /** Where the list of bots to deploy was set, for messages: the variable, else the file's key. */

@@ -127,12 +127,14 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
       ...(options.poll ? { poll: options.poll } : {}),
       ...(options.middleware ? { middleware: options.middleware } : {}),
     });
-  const runtime = await build();
+  let runtime: Runtime | undefined;
   try {
+    runtime = await build();
     await runtime.start();
   } catch (error) {
-    await runtime.close().catch(() => undefined);
+    await runtime?.close().catch(() => undefined);
     await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   const platform = new SandboxControl(sandbox.baseUrl);
