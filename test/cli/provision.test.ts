@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,18 @@ describe('intrabot provision', () => {
     expect(output).toContain('replly_to_bots: unknown field "replly_to_bots" (did you mean "react_to_bots"?)');
     expect(output.split('did you mean').length - 1).toBe(1);
     expect(child.status).toBe(1);
+  });
+
+  it('exits 1 when a target names a wall the tenant does not have, naming it (dry run or not)', async () => {
+    const bots = join(tmp, 'with-missing-wall');
+    expect(await runNew(['chores'], captureIo({ INTRABOT_BOTS_DIR: bots }, tmp))).toBe(0);
+    const manifest = join(bots, 'chores', 'bot.yaml');
+    writeFileSync(manifest, `${readFileSync(manifest, 'utf8')}\ntargets:\n  team: { wall: Nowhere Wall }\n`);
+    for (const args of [['--dry-run'], []]) {
+      const io = captureIo(pairEnv(pair, bots));
+      expect(await runProvision(args, io)).toBe(1);
+      expect(io.err).toContain('1 target(s) name a wall the tenant does not have: chores/team (no wall named "Nowhere Wall", tenant sandbox)');
+    }
   });
 
   it('exits 1 with the fix when no sandbox is running in sandbox mode', async () => {

@@ -123,6 +123,15 @@ export async function runProvision(argv: string[], deps: ProvisionDeps): Promise
     if (!dryRun && changed && (await isListening(`${createRuntimeClient({ env: deps.env }).baseUrl}/healthz`))) {
       deps.stdout(c.yellow('a runtime is running: restart it so it picks up what changed\n'));
     }
+    // a target naming a wall the tenant does not have is a configuration error: the bot would fail to send there
+    const missing = results.flatMap((r) => r.actions.filter((a) => a.action === 'missing'));
+    if (missing.length > 0) {
+      const list = missing.map((a) => `${a.name} (${a.detail ?? a.resource}, tenant ${a.tenant})`).join(', ');
+      deps.stderr(
+        `intrabot provision: ${missing.length} target(s) name a wall the tenant does not have: ${list}. Fix the wall name in bot.yaml (or the config it reads).\n`,
+      );
+      return 1;
+    }
     return runtime.inspect().failures.length > 0 ? 1 : 0;
   } catch (error) {
     deps.stderr(`intrabot provision: ${c.red('failed')}: ${messageOf(error)}\n`);
