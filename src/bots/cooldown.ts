@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../errors';
+import { CLAIM_ONCE } from './claim-once';
 import { parseOrThrow } from '../validation';
 import { DurationSchema } from './manifest-parts';
 import type { Middleware } from './middleware';
@@ -36,8 +37,9 @@ interface Held {
 
 /**
  * Per-user cooldown for chat-ops commands: a user who used a command waits `per` before the bot runs it
- * for them again; the first try too early gets one polite answer, the rest are dropped. Kept in the bot's
- * store per tenant, so it holds across restarts and replicas; timed on the runtime's clock. Events, jobs,
+ * for them again; the first try too early gets one polite answer, the rest are dropped. A claim in the
+ * store per tenant decides, so it holds across restarts and replicas (two tries at the same instant on
+ * two replicas: one runs); timed on the runtime's clock. Events, jobs,
  * reports, `help` and unknown commands pass through.
  *
  * @example
@@ -56,13 +58,18 @@ export function cooldown(options: CooldownOptions): Middleware {
     const key = `intrabot.cooldown:${name}:${user.id}`;
     const now = ctx.now();
     const held = await ctx.store.get<Held>(key);
-    if (held && held.until > now) {
+    // the claim decides across replicas (two at the same instant: one runs); the store keeps the wait to say
+    const claim = CLAIM_ONCE.get(ctx);
+    const free = claim ? await claim(key, perMs) : !(held && held.until > now);
+    if (!free && held && held.until > now) {
       ctx.log.info(`cooldown: /${name} held back for user ${user.id}`, { command: name, user: user.id, waitMs: held.until - now });
       if (held.told || message === false) return;
       await ctx.store.set(key, { ...held, told: true }, { ttlMs: held.until - now });
       await ctx.reply(fill(message, { user: user.name, command: name, wait: formatWait(held.until - now) }));
       return;
     }
+    // taken by another replica an instant ago (its wait not written yet): held back, without an answer
+    if (!free) return;
     await ctx.store.set(key, { until: now + perMs, told: false } satisfies Held, { ttlMs: perMs });
     await next();
   };

@@ -1,6 +1,7 @@
 import { createBotContext, type EntrySink, type ReplySource } from '../bots/create-bot-context';
 import { AUDIT_TRAIL, type AuditWriter } from '../bots/audit-log';
 import { botLogger } from '../bots/bot-logger';
+import { CLAIM_ONCE, type ClaimOnce } from '../bots/claim-once';
 import type { BotContext } from '../bots/context';
 import { ANY_JOB } from '../bots/define-bot';
 import { runThrough, type Middleware } from '../bots/middleware';
@@ -22,7 +23,7 @@ export interface FileServer {
 export interface HandlerRunnerDeps {
   table: DeploymentTable;
   clock: Clock;
-  store: Pick<Store, 'kv'>;
+  store: Pick<Store, 'kv' | 'claims'>;
   /** Where sends go: the outbox. */
   sink: EntrySink;
   logger: Logger;
@@ -107,7 +108,10 @@ export class HandlerRunner {
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
       clock: this.deps.clock,
       bot: { name: bot.name, manifest, userId: this.deps.table.provisionedBot(tenant.config.id, bot.name)?.botUserId },
-      locals: this.deps.audit ? { [AUDIT_TRAIL.name]: this.deps.audit } : undefined,
+      locals: {
+        ...(this.deps.audit ? { [AUDIT_TRAIL.name]: this.deps.audit } : {}),
+        [CLAIM_ONCE.name]: ((key, ttlMs) => this.deps.store.claims.claim(`bot:${tenant.config.id}:${bot.name}:${key}`, ttlMs)) satisfies ClaimOnce,
+      },
       config: deployment.config,
       api: tenant.api,
       sink: this.deps.sink,

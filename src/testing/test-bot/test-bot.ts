@@ -24,6 +24,7 @@ import {
 } from './deliveries';
 import { MemoryKv } from './memory-kv';
 import { MemoryClaims } from './memory-claims';
+import { CLAIM_ONCE, type ClaimOnce } from '../../bots/claim-once';
 import { ConversationBook, type PendingConversation } from '../../bots/conversations/pending';
 import { timeOut } from '../../bots/conversations/time-out';
 import { DurationSchema } from '../../bots/manifest-parts';
@@ -136,7 +137,8 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   const sink = new RecordingSink();
   const kv = new MemoryKv(clock);
   const loopGuard = new LoopGuard(new MemoryKv(clock));
-  const conversations = new ConversationBook(new MemoryKv(clock), new MemoryClaims(clock), clock);
+  const claims = new MemoryClaims(clock);
+  const conversations = new ConversationBook(new MemoryKv(clock), claims, clock);
   const steps = Object.keys(loaded.definition.conversations);
   const botUserId = options.botUserId ?? 9000;
   await loopGuard.noteBotUsers(tenant.id, { [loaded.name]: botUserId }, []);
@@ -160,7 +162,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       tenant,
       clock,
       bot: { name: loaded.name, manifest, userId: botUserId },
-      locals: { [AUDIT_TRAIL.name]: auditTrail },
+      locals: { [AUDIT_TRAIL.name]: auditTrail, [CLAIM_ONCE.name]: ((key, ttlMs) => claims.claim(key, ttlMs)) satisfies ClaimOnce },
       config,
       api: stubs.api,
       sink,
