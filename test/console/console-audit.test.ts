@@ -94,7 +94,7 @@ describe('the audit log in the console, over a runtime on the sandbox (ops bot)'
     }
     const unknown = await fetch(url('audit?colour=red'));
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).message).toContain('colour');
+    expect(((await unknown.json()) as { message: string }).message).toContain('colour');
   });
 
   it('carries the audit log in the live stream, and sends it again when a bot runs', async () => {
