@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { AuditQuery, AuditView } from './views/audit-view';
 import type { AlertsView, BotsView, DeliveriesView, DeliveryQuery, JobStarted, JobsView, OutboxQuery, OutboxView, RateBudgetView } from './console-views';
 
 /**
@@ -25,6 +26,8 @@ export interface ConsoleDeps {
   /** Starts a scheduled job outside its slot; undefined when no schedule has that job. */
   runJob(tenant: string, bot: string, job: string): Promise<JobStarted | undefined>;
   alertInputs(): Promise<AlertsView>;
+  /** What bots using the `auditLog` middleware did, newest first. */
+  audit(query: AuditQuery): Promise<AuditView>;
   /** Every configured secret's value: the plugin scrubs them from every answer, whatever a view holds. */
   secrets(): Promise<readonly string[]>;
 }

@@ -10,6 +10,7 @@ import { ConsoleSessions, SESSION_COOKIE, cookieValue, sameToken } from './conso
 import { ConsoleStream } from './console-stream';
 import { DeliveryQuerySchema, OutboxQuerySchema, type ConsoleSection } from './console-views';
 import { redactSecrets } from './redact-secrets';
+import { AuditQuerySchema } from './views/audit-view';
 
 export interface ConsoleOptions {
   /** How often the live stream reads the sections while someone watches (default 1 s on the clock). */
@@ -25,9 +26,9 @@ const SECRETS_TTL_MS = 5_000;
 
 /**
  * The web console at `/console` (issue #15): bots, a live deliveries timeline with replay, the
- * outbox, the rate budgets over time, jobs with "run now", alert inputs. Static ES modules (Preact
- * and htm, served from the installed packages: no CDN, no build step) over JSON routes under
- * `/console/api/` and a server-sent event stream.
+ * outbox, the rate budgets over time, jobs with "run now", alert inputs, the audit log (issue #16).
+ * Static ES modules (Preact and htm, served from the installed packages: no CDN, no build step) over
+ * JSON routes under `/console/api/` and a server-sent event stream.
  *
  * Guard: the admin routes' rule. Loopback callers addressing a loopback name only; outside sandbox
  * mode the admin token, given once to sign in and exchanged for an HttpOnly, SameSite=Strict
@@ -129,6 +130,7 @@ function registerReads(api: FastifyInstance, deps: ConsoleDeps): void {
   api.get('/console/api/rate', async () => deps.rateBudget());
   api.get('/console/api/jobs', async () => deps.jobs());
   api.get('/console/api/alerts', async () => deps.alertInputs());
+  api.get('/console/api/audit', async (request) => deps.audit(parseOrThrow(AuditQuerySchema, request.query, 'query')));
 }
 
 function registerActions(api: FastifyInstance, deps: ConsoleDeps, changed: () => void): void {
@@ -209,6 +211,8 @@ function readSection(deps: ConsoleDeps, section: ConsoleSection): Promise<unknow
       return deps.jobs();
     case 'alerts':
       return deps.alertInputs();
+    case 'audit':
+      return deps.audit(AuditQuerySchema.parse({}));
   }
 }
 

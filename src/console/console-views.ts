@@ -245,5 +245,5 @@ export const JobStartedSchema = z.object({ started: z.literal(true), tenant: z.s
 export type JobStarted = z.infer<typeof JobStartedSchema>;
 
 /** The sections the live stream carries, by name. */
-export const CONSOLE_SECTIONS = ['bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts'] as const;
+export const CONSOLE_SECTIONS = ['bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts', 'audit'] as const;
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number];

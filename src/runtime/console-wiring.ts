@@ -7,6 +7,7 @@ import { incomingSecretName } from '../bots/provision/provision-bot';
 import type { ConsoleDeps } from '../console/console-deps';
 import type { DeliveryQuery, OutboxQuery } from '../console/console-views';
 import { alertsView } from '../console/views/alert-views';
+import { auditView } from '../console/views/audit-view';
 import { botsView } from '../console/views/bot-views';
 import { deliveriesView } from '../console/views/delivery-rows';
 import { outboxView, type DigestInput, type OutboxSources } from '../console/views/outbox-rows';
@@ -21,12 +22,14 @@ export type ConsoleWiringParts = Pick<
   RuntimeParts,
   'config' | 'clock' | 'host' | 'store' | 'table' | 'registry' | 'scheduler' | 'rateHistory' | 'alertActivity'
 > & {
-  inbox: Pick<RuntimeParts['inbox'], 'deliveryLog'> & { worker: Pick<RuntimeParts['inbox']['worker'], 'wake'> };
+  inbox: Pick<RuntimeParts['inbox'], 'deliveryLog' | 'auditTrail'> & { worker: Pick<RuntimeParts['inbox']['worker'], 'wake'> };
   delivery: { sender: Pick<RuntimeParts['delivery']['sender'], 'wake'> };
 };
 
 /** How many entries of each list the console reads at most (the newest deliveries, the oldest outbox entries). */
 const READ_LIMIT = 1_000;
+/** The audit trail is read whole (it lists every key anyway): filtered before the limit, a quiet bot's runs still show. */
+const EVERY_AUDIT_RECORD = Number.POSITIVE_INFINITY;
 /** Where the sender keeps a head entry's digest (`digest:<entry id>`). */
 const DIGEST_PREFIX = digestKey('');
 /** How long the rate budgets' labels are reused (a provisioning run may add an incoming webhook). */
@@ -146,6 +149,8 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
         lastOf: (tenant, bot, input) => activity.lastOf(tenant, bot, input),
         outbox: await readOutbox(),
       }),
+    audit: async (query) =>
+      auditView({ records: await parts.inbox.auditTrail.recent(EVERY_AUDIT_RECORD), tenants: config.tenants.map((t) => t.id) }, query, clock.now()),
     secrets: () => configuredSecrets(parts),
   };
 }

@@ -35,7 +35,7 @@ const ARGS = [
 ];
 const OUT = resolve('test-results/console');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const PAGES = ['overview', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts'] as const;
+const PAGES = ['overview', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts', 'audit'] as const;
 const ALERT = readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8');
 
 // a browser and a runtime on two shared cores: each step may wait on the live stream, so more time than the default
@@ -187,6 +187,39 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     await page.getByRole('button', { name: `Retry message ${refused.id} to sandbox:wall:987654` }).waitFor();
     await page.getByRole('button', { name: `Drop message ${refused.id} to sandbox:wall:987654` }).waitFor();
     await shoot('outbox');
+  });
+
+  it('shows what the ops bot did in the audit log: a failed run marked with its error, new runs live, filters by outcome and bot', async () => {
+    const run = (outcome: string, text: string) => page.locator(`#audit tr[data-outcome="${outcome}"]`, { hasText: text });
+    await open('audit');
+    // the tests above: /oncall answered, /status failed while the status page was down, then done once replayed
+    await run('done', '/oncall').first().waitFor();
+    const failed = run('failed', '/status').first();
+    await failed.getByText('not valid JSON').waitFor();
+    expect(await failed.getAttribute('class')).toBe('failed');
+    await failed.locator('.badge', { hasText: 'failed' }).waitFor();
+    await run('done', '/status').first().waitFor();
+    // live: a /deploy, then the answer to its question, appear as they happen
+    const post = await pair.platform.employeePost(10, { wall_id: 1, body: '/deploy api staging' });
+    await run('done', '/deploy')
+      .filter({ hasText: `post ${post.id} on wall 1` })
+      .waitFor();
+    await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
+    await pair.platform.employeeComment(10, { post_id: post.id, body: 'yes' });
+    await run('done', 'conversation confirm-deploy')
+      .filter({ hasText: `comment to post ${post.id}` })
+      .waitFor();
+    await shoot('audit');
+    await page.locator('#filter-outcome').selectOption('failed');
+    await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/audit?outcome=failed');
+    await run('failed', '/status').first().waitFor();
+    await expect.poll(() => page.locator('#audit tr[data-outcome="done"]').count()).toBe(0);
+    await page.locator('#filter-bot').selectOption('ops');
+    await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/audit?outcome=failed&bot=ops');
+    await run('failed', '/status').first().waitFor();
   });
 
   it('works from the keyboard: a skip link, the sections in order, the focus on the new page', async () => {

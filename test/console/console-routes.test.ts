@@ -268,15 +268,15 @@ describe('the live stream', () => {
     const res = await fetch(`${url}/console/api/stream`, { signal: controller.signal });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const events = readEvents(res.body!);
-    const first = await events.until((all) => all.filter((e) => e.event === 'section').length >= 6);
+    const first = await events.until((all) => all.filter((e) => e.event === 'section').length >= 7);
     expect(new Set(first.filter((e) => e.event === 'section').map((e) => (JSON.parse(e.data) as { section: string }).section))).toEqual(
-      new Set(['bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts']),
+      new Set(['bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts', 'audit']),
     );
     await events.until((all) => all.filter((e) => e.event === 'clock').length >= 3);
     // unchanged data is not sent again, whatever its `now`
-    expect(events.all.filter((e) => e.event === 'section')).toHaveLength(6);
+    expect(events.all.filter((e) => e.event === 'section')).toHaveLength(7);
     state.deliveries.push(deliveryRow({ deliveryId: 'd-2', entryId: 'e-2', status: 'handled' }));
-    const after = await events.until((all) => all.filter((e) => e.event === 'section').length >= 7);
+    const after = await events.until((all) => all.filter((e) => e.event === 'section').length >= 8);
     expect(JSON.parse(after.filter((e) => e.event === 'section').at(-1)!.data)).toMatchObject({
       section: 'deliveries',
       data: { rows: [{ deliveryId: 'd-1' }, { deliveryId: 'd-2' }] },

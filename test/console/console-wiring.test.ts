@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_SECTIONS } from '../../src/console/console-views';
 import { consoleDepsFrom } from '../../src/runtime/console-wiring';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../src/runtime/audit-trail';
 import { DELIVERY_LOG_SPACE, DeliveryLog } from '../../src/runtime/delivery-log';
 import { RateBudgetHistory } from '../../src/runtime/rate-budget-history';
 import { startPair, type Pair } from '../../src/testing';
@@ -10,7 +11,7 @@ import { startPair, type Pair } from '../../src/testing';
 const firing = readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8');
 
 /** The console's JSON routes the page reads (and scripts may). */
-const ROUTES = ['session', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts'];
+const ROUTES = ['session', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts', 'audit'];
 
 describe('the console wired to a runtime on the sandbox', () => {
   let pair: Pair;
@@ -120,7 +121,11 @@ describe('the console wired to a runtime on the sandbox', () => {
     const deps = consoleDepsFrom({
       ...parts,
       clock,
-      inbox: { worker: { wake: () => undefined }, deliveryLog: new DeliveryLog(runtime.inspect().store.kv(DELIVERY_LOG_SPACE), clock) },
+      inbox: {
+        worker: { wake: () => undefined },
+        deliveryLog: new DeliveryLog(runtime.inspect().store.kv(DELIVERY_LOG_SPACE), clock),
+        auditTrail: new AuditTrail(runtime.inspect().store.kv(AUDIT_TRAIL_SPACE)),
+      },
       rateHistory: new RateBudgetHistory(clock),
     });
     const secrets = await deps.secrets();
@@ -137,6 +142,7 @@ describe('the console wired to a runtime on the sandbox', () => {
       await deps.rateBudget(),
       await deps.jobs(),
       await deps.alertInputs(),
+      await deps.audit({ limit: 1_000 }),
     ];
     expect(views).toHaveLength(CONSOLE_SECTIONS.length);
     const text = JSON.stringify(views);

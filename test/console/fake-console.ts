@@ -3,6 +3,8 @@ import { AdjustableClock } from '../../src/clock';
 import type { ConsoleDeps } from '../../src/console/console-deps';
 import { registerConsole } from '../../src/console/console-plugin';
 import type { DeliveryRow, JobRow } from '../../src/console/console-views';
+import { auditView } from '../../src/console/views/audit-view';
+import type { AuditRecord } from '../../src/bots/audit-log';
 
 /** What a fake console's data sources hold; tests change it and see the console follow. */
 export interface FakeState {
@@ -13,6 +15,8 @@ export interface FakeState {
   /** Outbox entries that exist, and what was done to them. */
   outbox: string[];
   outboxDone: string[];
+  /** What the audit trail holds. */
+  audit: AuditRecord[];
   /** A value a view carries by mistake: the console must never answer it. */
   leak: string;
 }
@@ -40,7 +44,7 @@ export function deliveryRow(over: Partial<DeliveryRow> = {}): DeliveryRow {
 
 /** Console deps over plain data, with the clock frozen unless told otherwise. */
 export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | undefined, clock = new AdjustableClock({ frozen: true, start: 1_000_000 })) {
-  const state: FakeState = { deliveries: [deliveryRow()], jobs: [], replayed: [], ran: [], outbox: ['o-1'], outboxDone: [], leak: '' };
+  const state: FakeState = { deliveries: [deliveryRow()], jobs: [], replayed: [], ran: [], outbox: ['o-1'], outboxDone: [], audit: [], leak: '' };
   const deps: ConsoleDeps = {
     mode,
     adminToken,
@@ -68,6 +72,7 @@ export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | und
       return { started: true, tenant, bot, job };
     },
     alertInputs: async () => ({ now: clock.now(), inputs: [], recent: [], messages: [], digests: [] }),
+    audit: async (query) => auditView({ records: state.audit, tenants: ['default'] }, query, clock.now()),
     secrets: async () => [SECRET, ...(adminToken ? [adminToken] : [])],
   };
   // a view that carries a secret by mistake (the scrubbing must catch it)

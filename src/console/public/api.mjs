@@ -27,5 +27,6 @@ export const api = {
   replay: (entryId) => call('POST', `api/deliveries/${encodeURIComponent(entryId)}/replay`),
   retryOutbox: (id) => call('POST', `api/outbox/${encodeURIComponent(id)}/retry`),
   dropOutbox: (id) => call('POST', `api/outbox/${encodeURIComponent(id)}/drop`),
+  audit: (query) => call('GET', `api/audit?${new URLSearchParams(query)}`),
   runJob: (tenant, bot, job) => call('POST', `api/jobs/${[tenant, bot, job].map(encodeURIComponent).join('/')}/run`),
 };

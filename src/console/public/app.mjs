@@ -12,6 +12,7 @@ import { Outbox } from './pages/outbox.mjs';
 import { Rate } from './pages/rate.mjs';
 import { Jobs } from './pages/jobs.mjs';
 import { Alerts } from './pages/alerts.mjs';
+import { Audit } from './pages/audit.mjs';
 import { Off, SignIn } from './pages/sign-in.mjs';
 
 const PAGES = [
@@ -22,6 +23,7 @@ const PAGES = [
   { id: 'rate', title: 'Rate budget', Page: Rate },
   { id: 'jobs', title: 'Jobs', Page: Jobs },
   { id: 'alerts', title: 'Alert inputs', Page: Alerts },
+  { id: 'audit', title: 'Audit log', Page: Audit },
 ];
 
 function parseRoute() {
