@@ -9,6 +9,7 @@ import { AlertActivity } from './alert-activity';
 import { BackgroundWork } from './background';
 import type { RuntimeConfig } from './config';
 import { buildPacedTenants, loadDeployableBots } from './build-steps';
+import { BotPauses } from './bot-pauses';
 import { buildDelivery } from './delivery';
 import { DeploymentTable } from './deployments';
 import { buildInboxPipeline } from './inbox-pipeline';
@@ -89,7 +90,22 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware: deps.middleware });
   // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
   const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
-  const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10, notLoaded });
+  const scheduler = buildScheduler({
+    clock,
+    store,
+    table,
+    runner: inbox.runner,
+    metrics,
+    logger,
+    jobTimeoutMs: handlerTimeoutMs * 10,
+    notLoaded,
+    paused: delivery.paused,
+  });
+  const wake = (): void => {
+    inbox.worker.wake();
+    delivery.sender.wake();
+  };
+  const pauses = new BotPauses({ table, store, paused: delivery.paused, scheduler, wake, logger });
 
   const alertActivity = new AlertActivity(clock, table.defaultTenant());
   const status = new RuntimeStatus();
@@ -106,6 +122,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     delivery,
     inbox,
     scheduler,
+    pauses,
     alertActivity,
     address,
     status,

@@ -12,6 +12,8 @@ import { HandlerRunner } from './handler-runner';
 import { InboxWorker } from './inbox-worker';
 import { OTHER_LABEL, type RuntimeMetrics } from './metrics';
 import type { InboxItem } from '../store/inbox';
+import { holdIfPaused } from '../store/paused-bots';
+import { tagSendsWithBot } from '../bots/run-sends';
 
 /** The receiving side past the 200: the inbox's worker, what runs the bots, and the history of what they did. */
 export interface InboxParts {
@@ -47,7 +49,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     logger: deps.logger,
     timeoutMs: deps.handlerTimeoutMs,
     files: delivery.files,
-    middleware: deps.middleware,
+    middleware: [tagSendsWithBot, ...(deps.middleware ?? [])],
     audit: auditTrail,
   });
   const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
@@ -56,6 +58,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     inbox: store.inbox,
     clock,
     handle: (item) => handleRecorded(recorded, item),
+    hold: (lease) => holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
