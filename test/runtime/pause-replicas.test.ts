@@ -78,13 +78,15 @@ describe.skipIf(!REDIS)(`pausing a bot on one of two replicas sharing Redis${RED
       envelope: {
         id: 'pause-replica-delivery',
         event: 'service.post.created',
-        timestamp: new Date(pair.clock.now()).toISOString(),
+        version: 'v1',
+        customer: 'sandbox',
+        timestamp: Math.floor(pair.clock.now() / 1000),
         payload: {
           id: 999_001,
           body: 'across replicas',
           wall_id: refs.company_wall_id,
           wall_name: 'Company',
-          author: { id: refs.employee_ids[0], name: 'An Employee', email: 'employee@example.com' },
+          author: { id: refs.employee_ids[0]!, name: 'An Employee', email: 'employee@example.com' },
           created_at: new Date(pair.clock.now()).toISOString(),
           updated_at: new Date(pair.clock.now()).toISOString(),
         },
