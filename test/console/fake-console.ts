@@ -68,6 +68,8 @@ export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | und
       return { started: true, tenant, bot, job };
     },
     alertInputs: async () => ({ now: clock.now(), inputs: [], recent: [], messages: [], digests: [] }),
+    pauseBot: async () => ({ already: false }),
+    resumeBot: async () => ({ resumed: true, released: 0, discarded: 0, messages: 0 }),
     secrets: async () => [SECRET, ...(adminToken ? [adminToken] : [])],
   };
   // a view that carries a secret by mistake (the scrubbing must catch it)

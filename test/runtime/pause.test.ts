@@ -151,6 +151,21 @@ describe('pausing and resuming a bot', () => {
     expect(runs).toEqual([expect.objectContaining({ outcome: 'ok' })]);
   });
 
+  it('shows a paused bot with its reason in the console, and pauses and resumes it from there', async () => {
+    const consoleHeaders = { 'x-intrabot-console': '1' };
+    const paused = await call('POST', '/console/api/bots/sandbox/pausable/pause', { reason: 'from the console' }, consoleHeaders);
+    expect(paused).toMatchObject({ status: 200, body: { ok: true, already: false } });
+    const bots = (await call('GET', '/console/api/bots')).body as unknown as { bots: { name: string; tenants: { tenant: string; paused: unknown }[] }[] };
+    const tenantsOf = (name: string) => bots.bots.find((b) => b.name === name)!.tenants;
+    expect(tenantsOf('pausable')).toEqual([expect.objectContaining({ tenant: 'sandbox', paused: { reason: 'from the console', since: expect.any(Number) } })]);
+    expect(tenantsOf('bystander')).toEqual([expect.objectContaining({ paused: null })]);
+    // a change without the console's header is refused (another site's form cannot pause a bot)
+    expect((await call('POST', '/console/api/bots/sandbox/pausable/resume', {})).status).toBe(403);
+    const resumed = await call('POST', '/console/api/bots/sandbox/pausable/resume', {}, consoleHeaders);
+    expect(resumed).toMatchObject({ status: 200, body: { resumed: true } });
+    expect((await call('GET', '/_admin/bots/paused')).body.data).toEqual([]);
+  });
+
   it('refuses an unknown bot with a did-you-mean and a bad reason naming the field, changing nothing', async () => {
     const unknown = await call('POST', '/_admin/bots/pausabel/pause', {});
     expect(unknown.status).toBe(404);
