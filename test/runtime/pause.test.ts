@@ -72,6 +72,9 @@ describe('pausing and resuming a bot', () => {
     expect(deliveries.length).toBeGreaterThanOrEqual(6);
     expect(deliveries.every((d) => d.ok === true)).toBe(true);
     for (const p of posts) expect((await bodies(p.id)).some((b) => b.startsWith('pausable'))).toBe(false);
+    // the console shows them waiting for the bot, not failing
+    const timeline = (await call('GET', '/console/api/deliveries?bot=pausable')).body as unknown as { rows: { status: string; detail: string | null }[] };
+    expect(timeline.rows.filter((r) => r.detail === HELD_NOTE).map((r) => r.status)).toEqual(['waiting', 'waiting', 'waiting']);
 
     const resumed = await resume();
     expect(resumed).toMatchObject({ status: 200, body: { resumed: true, released: 3, discarded: 0 } });
