@@ -93,6 +93,9 @@ describe('pausing and resuming a bot', () => {
     await pause();
     const p = await post('pause-test dropped');
     await pair.platform.waitFor(heldDeliveries, (held) => held.length === 1);
+    // a held delivery is not work in motion: the pair settles while the bot is paused
+    await pair.settle();
+    expect(await bodies(p.id)).toEqual(['bystander saw: pause-test dropped']);
     expect(await resume({ discard: true })).toMatchObject({ status: 200, body: { resumed: true, released: 0, discarded: 1 } });
     await pair.settle();
     expect(await bodies(p.id)).toEqual(['bystander saw: pause-test dropped']);
