@@ -38,7 +38,7 @@ describe('BotPauses', () => {
       paused,
       scheduler: { resumed: async (tenant, bot) => void resumedSchedules.push(`${tenant}/${bot}`) },
       wake: () => undefined,
-      logger: SILENT_LOGGER as never,
+      logger: SILENT_LOGGER,
     });
   });
   afterEach(async () => {
