@@ -37,6 +37,15 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
     examples: ['intrabot api GET /users --paginate', 'intrabot api POST /posts --data \'{"wall_id": 1, "body": "Hello"}\''],
     env: ['INTRABOT_BASE_URL', 'INTRABOT_TOKEN', 'INTRABOT_SANDBOX_PORT'],
   },
+  bots: {
+    examples: [
+      'intrabot bots pause kudos --reason "posting twice"',
+      'intrabot bots resume kudos',
+      'intrabot bots resume kudos --tenant acme --discard',
+      'intrabot bots paused',
+    ],
+    env: ['INTRABOT_PORT', 'INTRABOT_ADMIN_TOKEN'],
+  },
   conformance: {
     examples: ['intrabot conformance', 'intrabot conformance --base-url https://acme.example.com --token "$TOKEN" --json'],
     env: ['INTRABOT_BASE_URL', 'INTRABOT_TOKEN'],

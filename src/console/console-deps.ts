@@ -28,6 +28,10 @@ export interface ConsoleDeps {
   alertInputs(): Promise<AlertsView>;
   /** What bots using the `auditLog` middleware did, newest first. */
   audit(query: AuditQuery): Promise<AuditView>;
+  /** Pauses a deployed bot on a tenant (its deliveries kept, its jobs and messages held); throws `unknown_bot` for another. */
+  pauseBot(tenant: string, bot: string, input: unknown): Promise<{ already: boolean }>;
+  /** Resumes it: held deliveries handed back (or dropped with `discard`), held messages sent, slots caught up. */
+  resumeBot(tenant: string, bot: string, input: unknown): Promise<{ resumed: boolean; released: number; discarded: number; messages: number }>;
   /** Every configured secret's value: the plugin scrubs them from every answer, whatever a view holds. */
   secrets(): Promise<readonly string[]>;
 }

@@ -152,6 +152,18 @@ function registerActions(api: FastifyInstance, deps: ConsoleDeps, changed: () =>
     changed();
     return { ok: true, id };
   });
+  api.post<{ Params: { tenant: string; bot: string } }>('/console/api/bots/:tenant/:bot/pause', async (request) => {
+    const { tenant, bot } = request.params;
+    const paused = await deps.pauseBot(tenant, bot, request.body ?? {});
+    changed();
+    return { ok: true, tenant, bot, ...paused };
+  });
+  api.post<{ Params: { tenant: string; bot: string } }>('/console/api/bots/:tenant/:bot/resume', async (request) => {
+    const { tenant, bot } = request.params;
+    const resumed = await deps.resumeBot(tenant, bot, request.body ?? {});
+    changed();
+    return { ok: true, tenant, bot, ...resumed };
+  });
   api.post<{ Params: { tenant: string; bot: string; job: string } }>('/console/api/jobs/:tenant/:bot/:job/run', async (request, reply) => {
     const { tenant, bot, job } = request.params;
     const started = await deps.runJob(tenant, bot, job);

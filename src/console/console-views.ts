@@ -25,6 +25,8 @@ export const BotTenantViewSchema = z.object({
   webhookId: z.number().nullable(),
   /** Incoming webhook ids by target name (ids only: a webhook's URL carries its token). */
   incoming: z.record(z.string(), z.number()),
+  /** Paused by an operator (`intrabot bots pause`, the console): why and since when; null while it runs. */
+  paused: z.object({ reason: z.string().nullable(), since: Ms }).nullable(),
 });
 
 export const BotViewSchema = z.object({

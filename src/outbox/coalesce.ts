@@ -1,7 +1,7 @@
 import { splitMessage } from '../templates/split-message';
 import type { KvSpace } from '../store/kv';
 import type { OutboxQueue, QueueLease } from '../store/queue';
-import { mergeableText, OutboxRecordSchema, sameChannel, type OutboxRecord } from './entry';
+import { botOf, mergeableText, OutboxRecordSchema, sameChannel, type OutboxRecord } from './entry';
 
 /**
  * Coalescing (DESIGN.md: "Alert storms are coalesced into digests when a target's budget would be
@@ -103,6 +103,8 @@ async function mergeableFollowers(deps: CoalescerDeps, lease: QueueLease, head: 
     if (item.state !== 'pending' || item.notBefore > deps.now()) break;
     const parsed = OutboxRecordSchema.safeParse(item.payload);
     if (!parsed.success || !parsed.data.coalescible || !sameChannel(head.entry, parsed.data.entry)) break;
+    // another bot's message is not merged into this one's digest (that bot may be paused: its messages wait)
+    if (botOf(parsed.data)?.bot !== botOf(head)?.bot) break;
     const text = mergeableText(parsed.data.entry);
     if (text === undefined) break;
     followers.push({ id: item.id, text });

@@ -150,8 +150,16 @@ export const OutboxRecordSchema = z.object({
   coalescible: z.boolean().default(true),
   /** Enqueued with a caller-chosen id: its delivery is remembered so the same id is not queued again. */
   keyed: z.boolean().optional(),
+  /** The bot that queued it (when one did): held while that bot is paused. */
+  bot: z.string().min(1).optional(),
 });
 export type OutboxRecord = z.infer<typeof OutboxRecordSchema>;
+
+/** The bot an entry belongs to: the one that queued it, else the one it is sent as; undefined for neither. */
+export function botOf(record: OutboxRecord): { tenant: string; bot: string } | undefined {
+  const bot = record.bot ?? ('bot' in record.entry ? record.entry.bot : undefined);
+  return bot === undefined ? undefined : { tenant: record.entry.tenant, bot };
+}
 
 /**
  * The queue target: entries with one target keep their order and go one at a time.

@@ -47,6 +47,8 @@ export const EnqueueOptionsSchema = z.object({
   target: z.string().min(1).optional(),
   /** Merging into digests is allowed for this entry (default true). */
   coalescible: z.boolean().optional(),
+  /** The bot queuing it: the entry is held while that bot is paused. */
+  bot: z.string().min(1).optional(),
   /**
    * A caller-chosen id that makes the enqueue idempotent: enqueueing it again (a handler retried after
    * a crash) while it waits, or within 3 days after it was delivered, queues nothing and answers the same id.
@@ -77,6 +79,7 @@ export class Outbox {
       deadlineAt: now + (opts.deadlineMs ?? this.options.deadlines?.[entry.kind] ?? DEFAULT_DEADLINE_MS),
       onUncertain: opts.onUncertain ?? this.options.onUncertain?.[entry.kind] ?? 'resend',
       coalescible: opts.coalescible ?? true,
+      ...(opts.bot === undefined ? {} : { bot: opts.bot }),
     };
     if (opts.id !== undefined && (await this.options.store.kv(OUTBOX_KV).get(doneKey(opts.id))) !== undefined) return { id: opts.id };
     try {

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock';
+import type { QueueLease } from '../store/queue';
 import type { Store } from '../store/store';
 import type { CoalesceOptions } from './coalesce';
-import type { OutboxEntry } from './entry';
+import type { OutboxEntry, OutboxRecord } from './entry';
 import type { BackoffPolicy } from './retry-plan';
 import type { SendClient } from './send-client';
 import type { TokenUser } from './send-entry';
@@ -57,4 +58,6 @@ export interface OutboxSenderOptions {
    * attempt (retried, or dead-lettered for a refusal).
    */
   resolve?: (entry: OutboxEntry) => Promise<OutboxEntry>;
+  /** Holds an entry instead of sending it (its bot is paused): resolves true when it did. */
+  hold?: (lease: QueueLease, record: OutboxRecord) => Promise<boolean>;
 }

@@ -34,8 +34,8 @@ type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
  * await sender.stop();
  */
 export class OutboxSender {
-  private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'hooks' | 'logger' | 'resolve'>> &
-    Pick<OutboxSenderOptions, 'hooks' | 'logger' | 'resolve'>;
+  private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'hooks' | 'logger' | 'resolve' | 'hold'>> &
+    Pick<OutboxSenderOptions, 'hooks' | 'logger' | 'resolve' | 'hold'>;
   private readonly coalesce: CoalesceOptions | undefined;
   private readonly kv: KvSpace;
   private readonly items: CreatedItems;
@@ -105,6 +105,7 @@ export class OutboxSender {
       return;
     }
     const record = parsed.data;
+    if (await this.o.hold?.(lease, record)) return;
     if (this.o.clock.now() > record.deadlineAt) {
       // a message that could not go out in time (the runtime was down) is news no longer: not sent late
       await this.o.store.outbox.deadLetter(lease, `deadline passed before it could be sent${lease.lastError ? `; last error: ${lease.lastError}` : ''}`);

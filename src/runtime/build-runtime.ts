@@ -10,6 +10,7 @@ import { BackgroundWork } from './background';
 import { middlewareSettingName, type RuntimeConfig } from './config';
 import { loadMiddlewareModules } from './middleware-modules';
 import { buildPacedTenants, loadDeployableBots } from './build-steps';
+import { BotPauses } from './bot-pauses';
 import { buildDelivery } from './delivery';
 import { DeploymentTable } from './deployments';
 import { buildInboxPipeline } from './inbox-pipeline';
@@ -92,7 +93,22 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware });
   // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
   const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
-  const scheduler = buildScheduler({ clock, store, table, runner: inbox.runner, metrics, logger, jobTimeoutMs: handlerTimeoutMs * 10, notLoaded });
+  const scheduler = buildScheduler({
+    clock,
+    store,
+    table,
+    runner: inbox.runner,
+    metrics,
+    logger,
+    jobTimeoutMs: handlerTimeoutMs * 10,
+    notLoaded,
+    paused: delivery.paused,
+  });
+  const wake = (): void => {
+    inbox.worker.wake();
+    delivery.sender.wake();
+  };
+  const pauses = new BotPauses({ table, store, paused: delivery.paused, scheduler, wake, logger });
 
   const alertActivity = new AlertActivity(clock, table.defaultTenant());
   const status = new RuntimeStatus();
@@ -109,6 +125,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     delivery,
     inbox,
     scheduler,
+    pauses,
     alertActivity,
     address,
     status,

@@ -1,3 +1,4 @@
+import { IntrabotError } from '../errors';
 import { apiRoot, apiUrl } from '../api/api-url';
 import { rateLimitKey } from '../api/rate-limiter';
 import { fillPath } from '../api/schemas/endpoint';
@@ -20,7 +21,7 @@ import type { RuntimeParts } from './runtime-parts';
 /** The runtime's parts the console reads and acts on. */
 export type ConsoleWiringParts = Pick<
   RuntimeParts,
-  'config' | 'clock' | 'host' | 'store' | 'table' | 'registry' | 'scheduler' | 'rateHistory' | 'alertActivity'
+  'config' | 'clock' | 'host' | 'store' | 'table' | 'registry' | 'scheduler' | 'rateHistory' | 'alertActivity' | 'pauses'
 > & {
   inbox: Pick<RuntimeParts['inbox'], 'deliveryLog' | 'auditTrail'> & { worker: Pick<RuntimeParts['inbox']['worker'], 'wake'> };
   delivery: { sender: Pick<RuntimeParts['delivery']['sender'], 'wake'> };
@@ -76,8 +77,9 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
     mode: config.mode,
     adminToken: config.admin_token,
     clock,
-    bots: async () =>
-      botsView({
+    bots: async () => {
+      const paused = new Map((await parts.pauses.list()).map((p) => [`${p.tenant}/${p.bot}`, p]));
+      return botsView({
         mode: config.mode,
         now: clock.now(),
         tenants: config.tenants,
@@ -88,7 +90,17 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
           return d && { manifest: d.manifest, provisioned: table.provisionedBot(tenant, bot) };
         },
         provisioned: (tenant) => table.provisioning(tenant) !== undefined,
-      }),
+        paused: (tenant, bot) => paused.get(`${tenant}/${bot}`),
+      });
+    },
+    pauseBot: async (tenant, bot, input) => {
+      const { already } = await parts.pauses.pause(parts.pauses.locate(bot, tenant), input, 'console');
+      return { already };
+    },
+    resumeBot: async (tenant, bot, input) => {
+      const { resumed, released, discarded, messages } = await parts.pauses.resume(parts.pauses.locate(bot, tenant), input, 'console');
+      return { resumed, released, discarded, messages };
+    },
     deliveries: async (query: DeliveryQuery) => {
       const [live, dead, handled] = await Promise.all([
         store.inbox.list({ state: 'live', limit: READ_LIMIT }),
@@ -133,6 +145,8 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
     runJob: async (tenant, bot, job) => {
       const known = (await parts.scheduler.listJobs()).some((j) => j.schedule.tenant === tenant && j.schedule.bot === bot && j.schedule.job === job);
       if (!known) return undefined;
+      if ((await parts.pauses.list()).some((p) => p.tenant === tenant && p.bot === bot))
+        throw new IntrabotError('conflict', `bot ${bot} is paused on tenant ${tenant}: resume it first`);
       // not awaited: a job may run for minutes; its run record (running, then its outcome) is what the console shows
       parts.scheduler
         .runNow(tenant, bot, job)

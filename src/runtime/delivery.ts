@@ -4,7 +4,9 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { Outbox } from '../outbox/outbox';
 import { OutboxSender, type CreatedByEntry } from '../outbox/sender';
+import { holdIfPaused, PAUSED_BOTS_SPACE, PausedBots } from '../store/paused-bots';
 import type { Store } from '../store/store';
+import { botOf } from '../outbox/entry';
 import type { DeploymentTable } from './deployments';
 import { entryResolver } from './resolve-entry';
 import type { RuntimeAddress } from './runtime-address';
@@ -19,6 +21,8 @@ export interface DeliveryParts {
   sender: OutboxSender;
   /** Local files and bytes served to the platform at signed URLs (incoming-webhook media). */
   files: SignedFiles;
+  /** Which bots are paused (every replica's view): their deliveries, jobs and messages are held. */
+  paused: PausedBots;
 }
 
 export interface DeliveryDeps {
@@ -39,6 +43,7 @@ export function buildDelivery(deps: DeliveryDeps): DeliveryParts {
   const { clock, store, table } = deps;
   const loopGuard = new LoopGuard(store.kv('runtime:loop'));
   const alertState = new AlertInputState(store);
+  const paused = new PausedBots(store.kv(PAUSED_BOTS_SPACE), clock);
   const sender = new OutboxSender({
     store,
     clock,
@@ -50,10 +55,14 @@ export function buildDelivery(deps: DeliveryDeps): DeliveryParts {
     logger: { warn: (details, message) => deps.logger.warn(details, message) },
     resolve: entryResolver({ provisioned: (tenant) => table.provisioning(tenant), walls: (tenant) => table.tenant(tenant)?.walls }),
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
+    hold: async (lease, record) => {
+      const owner = botOf(record);
+      return owner !== undefined && holdIfPaused(paused, store.outbox, lease, owner, clock.now());
+    },
   });
   const outbox = new Outbox({ store, clock, onEnqueued: () => sender.wake() });
   const files = new SignedFiles(store, clock, () => deps.address.public());
-  return { loopGuard, alertState, outbox, sender, files };
+  return { loopGuard, alertState, outbox, sender, files, paused };
 }
 
 async function noteCreated(loopGuard: LoopGuard, alertState: AlertInputState, created: CreatedByEntry): Promise<void> {

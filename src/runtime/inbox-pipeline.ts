@@ -13,6 +13,8 @@ import { ConversationTimeouts } from './conversation-timeouts';
 import { InboxWorker } from './inbox-worker';
 import { OTHER_LABEL, type RuntimeMetrics } from './metrics';
 import type { InboxItem } from '../store/inbox';
+import { holdIfPaused } from '../store/paused-bots';
+import { tagSendsWithBot } from '../bots/run-sends';
 
 /** The receiving side past the 200: the inbox's worker, what runs the bots, and the history of what they did. */
 export interface InboxParts {
@@ -51,7 +53,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     logger: deps.logger,
     timeoutMs: deps.handlerTimeoutMs,
     files: delivery.files,
-    middleware: deps.middleware,
+    middleware: [tagSendsWithBot, ...(deps.middleware ?? [])],
     audit: auditTrail,
     conversations,
   });
@@ -61,6 +63,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     inbox: store.inbox,
     clock,
     handle: (item) => handleRecorded(recorded, item),
+    hold: (lease) => holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });

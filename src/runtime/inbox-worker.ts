@@ -11,6 +11,8 @@ export interface InboxWorkerOptions {
   clock: Clock;
   /** Runs the bot's handlers for one delivery; a throw is a failure of that delivery alone. */
   handle(item: InboxItem): Promise<unknown>;
+  /** Holds a delivery instead of handling it (its bot is paused): resolves true when it did. */
+  hold?(lease: InboxLease): Promise<boolean>;
   logger: Logger;
   /** Longer than a handler's time limit: a crashed process's entries come back after it. */
   leaseMs?: number;
@@ -29,7 +31,7 @@ export interface InboxWorkerOptions {
  * with backoff, then dead-lettered with its error; it never blocks the others.
  */
 export class InboxWorker {
-  private readonly o: Required<Omit<InboxWorkerOptions, 'inbox' | 'clock' | 'handle' | 'logger'>>;
+  private readonly o: Required<Omit<InboxWorkerOptions, 'inbox' | 'clock' | 'handle' | 'hold' | 'logger'>>;
   private readonly lanes: WorkerLanes;
 
   constructor(private readonly options: InboxWorkerOptions) {
@@ -67,6 +69,8 @@ export class InboxWorker {
   private async takeOne(): Promise<boolean> {
     const lease = await this.options.inbox.reserve(this.o.leaseMs);
     if (!lease) return false;
+    // held: put off until its bot is resumed, so the lane goes on to the next delivery at once
+    if (await this.options.hold?.(lease)) return true;
     const item = lease.payload;
     const log = this.options.logger.child({ delivery: item.deliveryId, bot: item.bot, tenant: item.tenant });
     try {

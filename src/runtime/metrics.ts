@@ -93,6 +93,12 @@ export class RuntimeMetrics {
   readonly jobRuns: BoundedCounter<'bot' | 'job' | 'outcome'>;
   readonly outboxDepth = new Gauge({ name: 'intrabot_outbox_depth', help: 'Messages queued in the outbox (pending or in flight)', registers: [this.registry] });
   readonly outboxDead = new Gauge({ name: 'intrabot_outbox_dead_letters', help: 'Messages in the outbox dead-letter list', registers: [this.registry] });
+  readonly botPaused = new Gauge({
+    name: 'intrabot_bot_paused',
+    help: 'Whether a deployed bot is paused (1) or runs (0)',
+    labelNames: ['tenant', 'bot'],
+    registers: [this.registry],
+  });
   readonly inboxDead = new Gauge({ name: 'intrabot_inbox_dead_letters', help: 'Deliveries in the inbox dead-letter list', registers: [this.registry] });
   readonly outboxEvents = new Counter({
     name: 'intrabot_outbox_events_total',

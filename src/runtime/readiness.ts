@@ -20,6 +20,8 @@ export interface ReadinessInput {
   waiting: () => string | undefined;
   store: Pick<Store, 'kind' | 'ping'>;
   bots: () => BotsReadiness;
+  /** Bots paused by an operator (`intrabot bots pause`), with why: listed, and the runtime stays ready. */
+  paused?: () => Promise<{ tenant: string; bot: string; reason: string | null; since: number }[]>;
 }
 
 /**
@@ -44,9 +46,17 @@ export function readinessRoute(input: ReadinessInput): (request: FastifyRequest,
       return reply.code(503).send({ ok: false, reason: 'store_unavailable', message: `the ${input.store.kind} store does not answer` });
     }
     const bots = input.bots();
+    // a paused bot's deliveries are still taken and kept: pausing never takes a replica out of service
+    const paused = (await input.paused?.().catch(() => undefined))?.map((p) => ({
+      tenant: p.tenant,
+      bot: p.bot,
+      reason: p.reason,
+      since: new Date(p.since).toISOString(),
+    }));
     const listed = {
       ...(bots.notLoaded.length ? { not_loaded: bots.notLoaded } : {}),
       ...(bots.switchedOff.length ? { switched_off: bots.switchedOff } : {}),
+      ...(paused?.length ? { paused } : {}),
     };
     if (bots.loaded === 0) {
       return reply.code(503).send({ ok: false, reason: 'no_bots', message: 'no bot is loaded: nothing would handle an event', ...listed });

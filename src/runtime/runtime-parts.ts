@@ -5,6 +5,7 @@ import type { SharedRateLimiter } from '../api/shared-rate-limiter';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Store } from '../store/store';
 import type { AlertActivity } from './alert-activity';
+import type { BotPauses } from './bot-pauses';
 import type { RuntimeConfig } from './config';
 import type { DeliveryParts } from './delivery';
 import type { DeploymentTable } from './deployments';
@@ -40,6 +41,8 @@ export interface RuntimeParts {
   delivery: DeliveryParts;
   inbox: InboxParts;
   scheduler: Scheduler;
+  /** Pausing and resuming bots (the admin routes and the console). */
+  pauses: BotPauses;
   /** What the alert inputs answered lately (the console shows it). */
   alertActivity: AlertActivity;
   address: RuntimeAddress;

@@ -3,6 +3,7 @@ import type { Logger } from '../log';
 import { schedulesFromManifest } from '../scheduler/schedule-entry';
 import { Scheduler } from '../scheduler/scheduler';
 import type { JobRunRequest } from '../scheduler/job-runner';
+import type { PausedBots } from '../store/paused-bots';
 import type { Store } from '../store/store';
 import type { DeploymentTable } from './deployments';
 import type { HandlerRunner } from './handler-runner';
@@ -19,6 +20,8 @@ export interface SchedulingDeps {
   jobTimeoutMs: number;
   /** Bots that failed to load: their job history is kept (see `SchedulerDeps.keepRecordsOf`). */
   notLoaded?: ReadonlySet<string>;
+  /** Which bots are paused: their slots wait for the resume. */
+  paused?: PausedBots;
 }
 
 /**
@@ -50,6 +53,7 @@ export function buildScheduler(deps: SchedulingDeps): Scheduler {
       hasJob: (tenant, bot, job) => runner.hasJob(tenant, bot, job),
       jobNames: (tenant, bot) => runner.jobNames(tenant, bot),
       keepRecordsOf: (bot) => deps.notLoaded?.has(bot) === true,
+      ...(deps.paused ? { isPaused: async (tenant: string, bot: string) => (await deps.paused!.current(tenant, bot)) !== undefined } : {}),
     },
     schedules,
   );

@@ -61,7 +61,8 @@ export class TableAlertDeployments implements AlertDeployments {
             async () => ({ text: message.text }),
           );
     const entry = made.entry.kind === 'post' && message.refs?.length ? { ...made.entry, alert: { refs: message.refs } } : made.entry;
-    return this.outbox.enqueue(entry, { ...made.options, id });
+    // named with its bot: held in the outbox while the bot is paused (the alert is accepted all the same)
+    return this.outbox.enqueue(entry, { ...made.options, id, bot: message.bot });
   }
 
   private deployment(tenant: string, bot: string): Deployment {

@@ -43,6 +43,11 @@ export interface SchedulerDeps {
   keepRecordsOf?: (bot: string) => boolean;
   /** The job handlers a bot defines (not `'*'`), for the "did you mean" of an unknown job. */
   jobNames?: (tenant: string, bot: string) => string[];
+  /**
+   * Whether a bot is paused now (asked of the store at each slot): a paused bot's slots do not run and
+   * are not marked seen, so `resumed` catches them up per `catch_up`; a run on demand is refused.
+   */
+  isPaused?: (tenant: string, bot: string) => Promise<boolean>;
 }
 
 /** How `runNow` runs a job. */
@@ -114,7 +119,7 @@ export class Scheduler {
     await this.records.saveSchedules(this.entries, this.deps.keepRecordsOf);
     for (const entry of this.entries) {
       const now = this.deps.clock.now();
-      await this.catchUp(entry, now);
+      if (!(await this.paused(entry))) await this.catchUp(entry, now);
       // a slot exactly at "now" is still to come: it fires as the regular slot
       this.arm({ entry, from: now - 1, next: undefined, timer: undefined });
     }
@@ -146,7 +151,22 @@ export class Scheduler {
       this.entries.find((e) => e.tenant === tenant && e.bot === bot && e.job === job) ??
       (this.deps.hasJob?.(tenant, bot, job) ? { tenant, bot, job, overlap: 'skip', timeoutMs: this.deps.defaultTimeoutMs } : undefined);
     if (!entry) throw new UnknownJobError(tenant, bot, job, this.jobNamesOf(tenant, bot));
+    if (await this.paused(entry))
+      throw new IntrabotError('conflict', `bot ${bot} is paused on tenant ${tenant}: resume it first (intrabot bots resume ${bot})`);
     return this.runner.run(entry, options.slotMs ?? this.deps.clock.now(), 'manual', options.onProgress);
+  }
+
+  /**
+   * A bot was resumed: the slots its schedules missed while it was paused are run or skipped per each
+   * schedule's `catch_up`, as at start (claimed, so once across replicas).
+   */
+  async resumed(tenant: string, bot: string): Promise<void> {
+    const now = this.deps.clock.now();
+    for (const entry of this.entries) if (entry.tenant === tenant && entry.bot === bot) await this.catchUp(entry, now);
+  }
+
+  private async paused(entry: Pick<ScheduleEntry, 'tenant' | 'bot'>): Promise<boolean> {
+    return (await this.deps.isPaused?.(entry.tenant, entry.bot)) === true;
   }
 
   /** Each schedule with its next slot and last runs (from the store: runs on every replica count). */
@@ -188,6 +208,11 @@ export class Scheduler {
   }
 
   private async handleDue(entry: ScheduleEntry, due: DueSlots, now: number): Promise<void> {
+    // not seen either: the slot is caught up (or skipped) per catch_up when the bot is resumed
+    if (await this.paused(entry)) {
+      this.logger.info({ schedule: scheduleId(entry) }, 'slot not run: the bot is paused');
+      return;
+    }
     const { latest, count, capped } = due.late;
     if (latest !== undefined) await this.skipLate(entry, { latest, count, capped, trigger: 'slot' }, now);
     for (const slot of due.run) await this.claimAndRun(entry, slot, 'slot');

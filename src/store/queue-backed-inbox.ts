@@ -66,6 +66,7 @@ export abstract class QueueBackedInbox<Q extends QueueOps> implements Inbox {
 
   complete = (lease: LeaseRef): Promise<boolean> => this.queue.complete(lease);
   retry = (lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> => this.queue.retry(lease, notBeforeMs, error);
+  defer = (lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> => this.queue.defer(lease, notBeforeMs, note);
   deadLetter = (lease: LeaseRef, reason: string): Promise<boolean> => this.queue.deadLetter(lease, reason);
   extend = (lease: LeaseRef, leaseMs: number): Promise<boolean> => this.queue.extend(lease, leaseMs);
   requeue = (id: string): Promise<boolean> => this.queue.requeue(id);

@@ -110,6 +110,11 @@ export interface QueueOps<E extends QueueEntry = QueueEntry> {
   complete(lease: LeaseRef): Promise<boolean>;
   /** Failed for now: back in line (still the head of its target) from `notBeforeMs`, `error` recorded. */
   retry(lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean>;
+  /**
+   * Not now, and not a failure (its bot is paused): back in line (still the head of its target) from
+   * `notBeforeMs`, `note` recorded as its last error, and this hand-out not counted in `attempts`.
+   */
+  defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean>;
   /** Failed for good: moves to the dead-letter list with `reason`; the target's next entry proceeds. */
   deadLetter(lease: LeaseRef, reason: string): Promise<boolean>;
   /** Keep a long-running lease alive for another `leaseMs`. */

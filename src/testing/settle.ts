@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HELD_NOTE } from '../store/paused-bots';
+import type { QueueEntry } from '../store/queue';
 import type { Store } from '../store/store';
 
 /** What `settle` watches: the platform's deliveries, and what the runtime still has to do. */
@@ -58,14 +60,17 @@ export async function settle(deps: SettleDeps, options: SettleOptions = {}): Pro
 
 /**
  * A runtime's live work as its store holds it: the live inbox deliveries (bot and event; only `bots`'
- * when given) and the live outbox entries (their targets), a few of each. Replicas sharing one store
+ * when given) and the live outbox entries (their targets), a few of each; not what is held for a
+ * paused bot. Replicas sharing one store
  * share it, so reading the shared store sees the work of all of them.
  */
 export async function storeLiveWork(store: Store, bots?: readonly string[]): Promise<{ inbox: string[]; outbox: string[] }> {
+  // held for a paused bot: nothing happens to it until someone resumes the bot
+  const moving = (entry: QueueEntry): boolean => entry.lastError !== HELD_NOTE;
   // the inbox first: a handler's sends reach the outbox before its delivery leaves the inbox
-  const listed = await store.inbox.list({ limit: bots ? 10_000 : 10 });
-  const inbox = bots ? listed.filter((e) => bots.includes(e.payload.bot)).slice(0, 10) : listed;
-  const outbox = await store.outbox.list({ limit: 10 });
+  const listed = await store.inbox.list({ limit: bots ? 10_000 : 1_000 });
+  const inbox = listed.filter((e) => moving(e) && (!bots || bots.includes(e.payload.bot))).slice(0, 10);
+  const outbox = (await store.outbox.list({ limit: 1_000 })).filter(moving).slice(0, 10);
   return { inbox: inbox.map((e) => `${e.payload.bot} ${e.payload.event ?? 'delivery'}`), outbox: outbox.map((e) => e.target) };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiCommand } from '../../src/cli/commands/api';
+import { runBots } from '../../src/cli/commands/bots';
 import { createConformanceCommand } from '../../src/cli/commands/conformance';
 import { runDeliveries } from '../../src/cli/commands/deliveries';
 import { runDev } from '../../src/cli/commands/dev';
@@ -26,6 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Each command's entry with the io passed in; every one must stop at its arguments. */
 const RUNNERS: Record<string, (argv: string[], io: CapturedIo) => Promise<number>> = {
   api: (argv, io) => createApiCommand(io).run(argv),
+  bots: (argv, io) => runBots(argv, io),
   conformance: (argv, io) => createConformanceCommand(io).run(argv),
   deliveries: runDeliveries,
   dev: (argv, io) => runDev(argv, { ...io, stopped: Promise.resolve() }),
@@ -48,6 +50,7 @@ describe('unknown flags', () => {
     // typical positionals first, so the flag is the only thing wrong
     const positionals: Record<string, string[]> = {
       api: ['GET', '/walls'],
+      bots: ['pause', 'ops'],
       init: ['some-project'],
       new: ['some-bot'],
       run: ['ops', 'job'],

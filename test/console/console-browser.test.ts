@@ -160,6 +160,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     await shoot('jobs');
   });
 
+  it('pauses a bot with its reason and resumes it, showing the pause on the bots page and the overview', async () => {
+    await open('bots');
+    const pause = page.getByRole('button', { name: 'Pause kudos on sandbox' });
+    await page.locator('form', { has: pause }).getByLabel('Reason').fill('too chatty');
+    await pause.click();
+    await page.getByRole('status').filter({ hasText: 'Pause kudos on sandbox: paused' }).waitFor();
+    const card = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: /^Kudos/ }) });
+    await card.locator('.badge', { hasText: 'paused' }).waitFor();
+    await card.getByText('too chatty').waitFor();
+    expect(await pair.runtime.inspect().store.kv('runtime:paused').list()).toHaveLength(1);
+    await open('overview');
+    await page.getByRole('link', { name: 'Bot kudos is paused on sandbox: too chatty' }).waitFor();
+    await open('bots');
+    await page.getByRole('button', { name: 'Resume kudos on sandbox', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Resume kudos on sandbox: resumed' }).waitFor();
+    await page.getByRole('button', { name: 'Pause kudos on sandbox' }).waitFor();
+    expect(await pair.runtime.inspect().store.kv('runtime:paused').list()).toEqual([]);
+  });
+
   it('shows the outbox, the rate budgets over time and what the alert inputs were sent', async () => {
     const sent = await fetch(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, {
       method: 'POST',

@@ -73,6 +73,8 @@ export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | und
     },
     alertInputs: async () => ({ now: clock.now(), inputs: [], recent: [], messages: [], digests: [] }),
     audit: async (query) => auditView({ records: state.audit, tenants: ['default'] }, query, clock.now()),
+    pauseBot: async () => ({ already: false }),
+    resumeBot: async () => ({ resumed: true, released: 0, discarded: 0, messages: 0 }),
     secrets: async () => [SECRET, ...(adminToken ? [adminToken] : [])],
   };
   // a view that carries a secret by mistake (the scrubbing must catch it)

@@ -63,6 +63,17 @@ describe('prepareDigest', () => {
     expect((await store.outbox.list()).map((e) => e.id)).toEqual([lease!.id, c.id, d.id]);
   });
 
+  it("does not merge another bot's message into a bot's digest (it may be paused: its messages wait)", async () => {
+    const { store, deps, outbox } = await setup();
+    await outbox.enqueue(alert('a'), { bot: 'alerts' });
+    const b = await outbox.enqueue(alert('b'), { bot: 'alerts' });
+    const other = await outbox.enqueue(alert('c'), { bot: 'ops' });
+    await outbox.enqueue(alert('d'), { bot: 'alerts' });
+    const lease = await store.outbox.reserve(10_000);
+    expect(await prepareDigest(deps, lease!, OutboxRecordSchema.parse(lease!.payload))).toMatchObject({ parts: ['a\n\nb'], members: [b.id] });
+    expect((await store.outbox.list()).map((e) => e.id)).toContain(other.id);
+  });
+
   it('leaves a target within its budget alone', async () => {
     const { store, deps, outbox } = await setup();
     await outbox.enqueue(alert('a'));

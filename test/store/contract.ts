@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store';
 import { dataContract } from './contract-data';
+import { deferContract } from './contract-defer';
 import { inboxContract } from './contract-inbox';
 import { outboxContract } from './contract-outbox';
 import { CONTRACT_KEY, type ContractContext, type StoreHarness } from './contract-kit';
@@ -21,6 +22,7 @@ export function storeContract(name: string, makeHarness: () => Promise<StoreHarn
     poisonContract(ctx);
     claimsAndRateContract(ctx);
     dataContract(ctx);
+    deferContract(ctx);
   });
 }
 

@@ -28,5 +28,7 @@ export const api = {
   retryOutbox: (id) => call('POST', `api/outbox/${encodeURIComponent(id)}/retry`),
   dropOutbox: (id) => call('POST', `api/outbox/${encodeURIComponent(id)}/drop`),
   audit: (query) => call('GET', `api/audit?${new URLSearchParams(query)}`),
+  pauseBot: (tenant, bot, reason) => call('POST', `api/bots/${[tenant, bot].map(encodeURIComponent).join('/')}/pause`, reason ? { reason } : {}),
+  resumeBot: (tenant, bot, discard) => call('POST', `api/bots/${[tenant, bot].map(encodeURIComponent).join('/')}/resume`, discard ? { discard: true } : {}),
   runJob: (tenant, bot, job) => call('POST', `api/jobs/${[tenant, bot, job].map(encodeURIComponent).join('/')}/run`),
 };

@@ -18,6 +18,7 @@ const TONES = {
   failed: 'bad',
   dead: 'bad',
   'switched off': 'warn',
+  paused: 'warn',
   'not loaded': 'bad',
 };
 

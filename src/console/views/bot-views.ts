@@ -13,6 +13,8 @@ export interface BotSources {
   deployment(tenant: string, bot: string): { manifest: BotManifest; provisioned: ProvisionedBot | undefined } | undefined;
   /** Whether provisioning has answered for the tenant yet. */
   provisioned(tenant: string): boolean;
+  /** The bot's pause on the tenant (why, since when), undefined while it runs. */
+  paused?(tenant: string, bot: string): { reason: string | null; since: number } | undefined;
 }
 
 /**
@@ -56,10 +58,16 @@ function botView(sources: BotSources, bot: LoadedBotModule): BotView {
           botUserId: p?.botUserId ?? null,
           webhookId: p?.webhookId ?? null,
           incoming: { ...(p?.incoming ?? {}) },
+          paused: pauseOf(sources, tenant.id, bot.name),
         },
       ];
     }),
   };
+}
+
+function pauseOf(sources: BotSources, tenant: string, bot: string): { reason: string | null; since: number } | null {
+  const pause = sources.paused?.(tenant, bot);
+  return pause ? { reason: pause.reason, since: pause.since } : null;
 }
 
 /** `post.created`, or `comment.created (walls 3, 4)`. */

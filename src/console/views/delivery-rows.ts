@@ -1,3 +1,4 @@
+import { HELD_NOTE } from '../../store/paused-bots';
 import type { InboxEntry } from '../../store/inbox';
 import { DeliveryStatusSchema, type DeliveriesView, type DeliveryQuery, type DeliveryRow, type DeliveryStatus } from '../console-views';
 
@@ -80,7 +81,8 @@ function fromInbox(entry: InboxEntry): DeliveryRow {
     attempts: entry.attempts,
     receivedAt: entry.enqueuedAt,
     at: entry.enqueuedAt,
-    nextAttemptAt: status === 'retrying' || status === 'waiting' ? entry.notBefore : null,
+    // a held delivery waits for its bot's resume, not for a time
+    nextAttemptAt: (status === 'retrying' || status === 'waiting') && entry.lastError !== HELD_NOTE ? entry.notBefore : null,
     durationMs: null,
     recovered: envelope?.recovered === true,
   };
@@ -89,7 +91,8 @@ function fromInbox(entry: InboxEntry): DeliveryRow {
 function inboxStatus(entry: InboxEntry): DeliveryStatus {
   if (entry.state === 'dead') return 'dead';
   if (entry.state === 'leased') return 'in progress';
-  return entry.lastError ? 'retrying' : 'waiting';
+  // held for a paused bot: waiting, not failing
+  return entry.lastError && entry.lastError !== HELD_NOTE ? 'retrying' : 'waiting';
 }
 
 function identity(row: DeliveryRow): string {

@@ -1,3 +1,4 @@
+import { HELD_NOTE } from '../../store/paused-bots';
 import { OutboxRecordSchema, type OutboxEntry } from '../../outbox/entry';
 import type { QueueEntry } from '../../store/queue';
 import { OutboxStatusSchema, type DigestView, type OutboxQuery, type OutboxRow, type OutboxStatus, type OutboxView } from '../console-views';
@@ -68,7 +69,8 @@ function digestView(entryId: string, target: string, digest: DigestInput): Diges
 function outboxStatus(entry: QueueEntry): OutboxStatus {
   if (entry.state === 'dead') return 'dead';
   if (entry.state === 'leased') return 'in flight';
-  return entry.lastError ? 'retrying' : 'queued';
+  // held for a paused bot: queued, not failing
+  return entry.lastError && entry.lastError !== HELD_NOTE ? 'retrying' : 'queued';
 }
 
 /** What an entry sends, in a few words: its text, or what it creates. Entries hold no secrets (webhooks by reference). */

@@ -7,7 +7,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * `/_admin/*`: loopback only; outside sandbox mode also `Authorization: Bearer <INTRABOT_ADMIN_TOKEN>`
- * (and off entirely until that token is configured). The CLI's `run`, `deliveries` and `jobs` use them.
+ * (and off entirely until that token is configured). The CLI's `run`, `deliveries`, `jobs` and `bots` use them.
  */
 export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
   const guard = async (request: FastifyRequest): Promise<void> => {
@@ -21,7 +21,7 @@ export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Pr
     if (a.length !== b.length || !timingSafeEqual(a, b)) throw new IntrabotError('unauthorized', 'missing or wrong admin token');
   };
 
-  const { scheduler, store, inbox } = parts;
+  const { scheduler, store, inbox, pauses } = parts;
   const config = parts.config;
   await app.register(async (admin) => {
     admin.addHook('onRequest', guard);
@@ -40,6 +40,18 @@ export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Pr
       if (request.query.state === 'audit') return { data: await inbox.auditTrail.recent(limit) };
       const state = request.query.state === 'dead' ? 'dead' : 'live';
       return { data: await store.inbox.list({ state, limit }) };
+    });
+
+    // pausing a bot (src/runtime/bot-pauses.ts): `?tenant=` may be left out when the bot runs on one tenant
+    type BotRequest = { Params: { bot: string }; Querystring: { tenant?: string } };
+    admin.get('/_admin/bots/paused', async () => ({ data: await pauses.list() }));
+    admin.post<BotRequest>('/_admin/bots/:bot/pause', async (request) => {
+      const at = pauses.locate(request.params.bot, request.query.tenant);
+      return { ok: true, ...at, ...(await pauses.pause(at, request.body, 'admin')) };
+    });
+    admin.post<BotRequest>('/_admin/bots/:bot/resume', async (request) => {
+      const at = pauses.locate(request.params.bot, request.query.tenant);
+      return { ok: true, ...at, ...(await pauses.resume(at, request.body, 'admin')) };
     });
 
     admin.post<{ Params: { id: string } }>('/_admin/deliveries/:id/replay', async (request) => {

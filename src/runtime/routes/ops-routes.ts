@@ -15,6 +15,11 @@ export async function opsRoutes(app: FastifyInstance, parts: RuntimeParts): Prom
     metrics.outboxDepth.set((await store.outbox.list({ state: 'live', limit: 10_000 })).length);
     metrics.outboxDead.set((await store.outbox.list({ state: 'dead', limit: 10_000 })).length);
     metrics.inboxDead.set((await store.inbox.list({ state: 'dead', limit: 10_000 })).length);
+    const paused = new Set((await parts.pauses.list()).map((p) => `${p.tenant}/${p.bot}`));
+    for (const d of parts.table.all()) {
+      const labels = { tenant: d.tenant.config.id, bot: d.bot.name };
+      metrics.botPaused.set(labels, paused.has(`${labels.tenant}/${labels.bot}`) ? 1 : 0);
+    }
     for (const tenant of config.tenants) {
       const budget = parts.limiter.lastObserved(rateLimitKey(tenant.token));
       if (budget) metrics.rateBudgetRemaining.set({ tenant: tenant.id }, budget.remaining);
@@ -22,7 +27,16 @@ export async function opsRoutes(app: FastifyInstance, parts: RuntimeParts): Prom
   });
   parts.delivery.files.register(app);
   app.get('/healthz', async () => ({ ok: true }));
-  app.get('/readyz', readinessRoute({ started: () => parts.status.ready, waiting: () => parts.status.waiting, store, bots: () => botsReadiness(parts) }));
+  app.get(
+    '/readyz',
+    readinessRoute({
+      started: () => parts.status.ready,
+      waiting: () => parts.status.waiting,
+      store,
+      bots: () => botsReadiness(parts),
+      paused: () => parts.pauses.list(),
+    }),
+  );
   app.get('/metrics', async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metrics.render()));
 }
 

@@ -126,6 +126,17 @@ refresh(q, redis.call('HGET', ekey(q, id), 'target'))
 return 1
 `);
 
+/** As RETRY, and the hand-out given back is not counted. ARGV: q, id, token, notBefore, note -> 1 | 0 */
+export const DEFER = script(`
+local q, id = ARGV[1], ARGV[2]
+if not holds(q, id, ARGV[3]) then return 0 end
+local ek = ekey(q, id)
+local att = tonumber(redis.call('HGET', ek, 'att') or '0')
+redis.call('HSET', ek, 'nb', ARGV[4], 'err', ARGV[5], 'lu', 0, 'lt', '', 'att', math.max(att - 1, 0))
+refresh(q, redis.call('HGET', ek, 'target'))
+return 1
+`);
+
 /** ARGV: q, id, token, reason -> 1 | 0 */
 export const DEAD_LETTER = script(`
 local q, id = ARGV[1], ARGV[2]

@@ -23,7 +23,7 @@ import {
 } from '../queue';
 import type { RedisKeys } from './keys';
 import { pairsToRecord } from './lua-script';
-import { COMPLETE, DEAD_LETTER, DROP, ENQUEUE, EXTEND, REQUEUE, RESERVE, RETRY } from './queue-scripts';
+import { COMPLETE, DEAD_LETTER, DEFER, DROP, ENQUEUE, EXTEND, REQUEUE, RESERVE, RETRY } from './queue-scripts';
 
 export function hashToEntry(h: Record<string, string>, now: number): QueueEntry {
   const dead = h.dead === '1';
@@ -117,6 +117,12 @@ export class RedisQueue implements OutboxQueue {
     parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
     parseOrThrow(ReasonSchema, error, 'error');
     return (await RETRY.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, error])) === 1;
+  }
+
+  async defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> {
+    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
+    parseOrThrow(ReasonSchema, note, 'note');
+    return (await DEFER.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, note])) === 1;
   }
 
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {

@@ -38,7 +38,7 @@ const toEntry = (row: InboxRow, now: number): QueueEntry => rowToEntry({ ...row,
  */
 export class SqliteInboxQueue implements QueueOps {
   private readonly sql: Record<
-    'insert' | 'nextDue' | 'lease' | 'complete' | 'retry' | 'deadLetter' | 'extend' | 'get' | 'list' | 'revive' | 'dueNow' | 'drop',
+    'insert' | 'nextDue' | 'lease' | 'complete' | 'retry' | 'defer' | 'deadLetter' | 'extend' | 'get' | 'list' | 'revive' | 'dueNow' | 'drop',
     Statement
   >;
   private readonly reserveTx: (now: number, leaseMs: number, max: number) => QueueLease[];
@@ -93,6 +93,12 @@ export class SqliteInboxQueue implements QueueOps {
     parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
     parseOrThrow(ReasonSchema, error, 'error');
     return this.held(lease, (seq) => this.sql.retry.run({ seq, token: lease.leaseToken, notBefore: notBeforeMs, error }).changes === 1);
+  }
+
+  async defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> {
+    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
+    parseOrThrow(ReasonSchema, note, 'note');
+    return this.held(lease, (seq) => this.sql.defer.run({ seq, token: lease.leaseToken, notBefore: notBeforeMs, error: note }).changes === 1);
   }
 
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
@@ -151,6 +157,9 @@ function prepare(db: Database): SqliteInboxQueue['sql'] {
     complete: db.prepare(`DELETE FROM inbox_entries WHERE ${held}`),
     retry: db.prepare(`UPDATE inbox_entries SET not_before = @notBefore, available_at = @notBefore, last_error = @error,
       lease_until = 0, lease_token = NULL WHERE ${held}`),
+    // the hand-out that is given back does not count
+    defer: db.prepare(`UPDATE inbox_entries SET not_before = @notBefore, available_at = @notBefore, last_error = @error,
+      attempts = MAX(attempts - 1, 0), lease_until = 0, lease_token = NULL WHERE ${held}`),
     deadLetter: db.prepare(`UPDATE inbox_entries SET dead = 1, dead_reason = @reason, lease_until = 0, lease_token = NULL WHERE ${held}`),
     extend: db.prepare(`UPDATE inbox_entries SET lease_until = @until, available_at = @until WHERE ${held}`),
     get: db.prepare('SELECT * FROM inbox_entries WHERE seq = ?'),

@@ -163,6 +163,13 @@ export class SqliteQueue {
     return this.sql.retry!.run(args).changes === 1;
   }
 
+  async defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> {
+    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
+    parseOrThrow(ReasonSchema, note, 'note');
+    const args = { queue: this.queue, id: lease.id, token: lease.leaseToken, notBefore: notBeforeMs, error: note };
+    return this.sql.defer!.run(args).changes === 1;
+  }
+
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
     parseOrThrow(ReasonSchema, reason, 'reason');
     return this.tx.leave(this.sql.deadLetter!, { id: lease.id, token: lease.leaseToken, reason });
@@ -237,6 +244,9 @@ function prepareQueueStatements(db: Database): Record<string, Statement> {
     complete: db.prepare(`DELETE FROM queue_entries WHERE ${held} RETURNING target`),
     retry: db.prepare(`UPDATE queue_entries SET not_before = @notBefore, available_at = @notBefore, last_error = @error,
       lease_until = 0, lease_token = NULL WHERE ${held}`),
+    // the hand-out that is given back does not count
+    defer: db.prepare(`UPDATE queue_entries SET not_before = @notBefore, available_at = @notBefore, last_error = @error,
+      attempts = MAX(attempts - 1, 0), lease_until = 0, lease_token = NULL WHERE ${held}`),
     deadLetter: db.prepare(`UPDATE queue_entries SET dead = 1, dead_reason = @reason, lease_until = 0, lease_token = NULL,
       available_at = ${BEHIND} WHERE ${held} RETURNING target`),
     extend: db.prepare(`UPDATE queue_entries SET lease_until = @until, available_at = @until WHERE ${held}`),

@@ -8,6 +8,7 @@ export function Overview({ sections, now }) {
   if (!bots || !deliveries || !outbox || !jobs) return html`<${PageTitle} title="Overview" /><${Loading} what="the overview" />`;
   const attention = needsAttention(sections);
   const off = bots.bots.flatMap((b) => b.tenants.filter((t) => !t.enabled));
+  const paused = bots.bots.flatMap((b) => b.tenants.filter((t) => t.paused));
   const next = jobs.jobs.filter((j) => j.nextSlot !== null).sort((a, b) => a.nextSlot - b.nextSlot)[0];
   const lowest = (rate?.budgets ?? []).filter((b) => b.remaining !== null).sort((a, b) => a.remaining / a.limit - b.remaining / b.limit)[0];
   const lastAlert = alerts?.recent[0];
@@ -33,6 +34,8 @@ export function Overview({ sections, now }) {
         <dl>
           <dt>Switched off</dt>
           <dd>${off.length}</dd>
+          <dt>Paused</dt>
+          <dd>${paused.length}</dd>
           <dt>Not loaded</dt>
           <dd>${bots.failed.length}</dd>
         </dl>
@@ -94,7 +97,10 @@ function needsAttention({ bots, deliveries, outbox, jobs, rate }) {
   if (outbox.counts.dead > 0) out.push({ href: '#/outbox?status=dead', text: `${plural(outbox.counts.dead, 'message')} in the outbox's dead letters` });
   for (const f of bots.failed) out.push({ href: '#/bots', text: `Bot ${f.name ?? f.dir} did not load` });
   for (const b of bots.bots)
-    for (const t of b.tenants) if (!t.enabled) out.push({ href: '#/bots', text: `Bot ${b.name} is switched off on ${t.tenant}: ${t.reason}` });
+    for (const t of b.tenants) {
+      if (!t.enabled) out.push({ href: '#/bots', text: `Bot ${b.name} is switched off on ${t.tenant}: ${t.reason}` });
+      if (t.paused) out.push({ href: '#/bots', text: `Bot ${b.name} is paused on ${t.tenant}${t.paused.reason ? `: ${t.paused.reason}` : ''}` });
+    }
   for (const j of jobs.jobs) {
     const last = j.lastRuns[0];
     if (last && (last.outcome === 'failed' || last.outcome === 'timeout'))
