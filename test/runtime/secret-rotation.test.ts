@@ -113,10 +113,10 @@ async function plan(pair: Pair, bot = 'tally'): Promise<RotationPlan | undefined
 }
 
 /** Polls (real time, short) until the condition holds: the outcome, not a fixed sleep. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+async function until<T>(read: () => Promise<T | undefined>, done: (value: T | undefined) => boolean, what: string): Promise<T> {
   for (let i = 0; i < 200; i++) {
     const value = await read();
-    if (done(value)) return value;
+    if (value !== undefined && done(value)) return value;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`gave up waiting for ${what}`);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Envelope } from '../../src/webhooks/envelope';
 import { normaliseDelivery } from '../../src/webhooks/normalise';
 
-const envelope = (event: string, payload: Record<string, unknown>, id = crypto.randomUUID()) => ({
+const envelope = (event: string, payload: Record<string, unknown>, id: string = crypto.randomUUID()): Envelope => ({
   id,
   event: `service.${event}`,
   version: 'v1',
