@@ -4,13 +4,18 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
+import { AdjustableClock } from '../../src/clock';
 import { SILENT_LOGGER } from '../../src/log';
 import { LAST_RETRY_AFTER_MS, type RotationPlan } from '../../src/runtime/rotation-plan';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { SecretRotations } from '../../src/runtime/secret-rotations';
+import { openStore, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
 import { sign } from '../../src/webhooks/signature';
 import { freePort } from '../helpers/free-port';
+import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
+
+const REDIS = redisTestUrl();
 
 /**
  * Zero-downtime rotation of a bot's signing secret (issue #17, item 2), over real HTTP between the
@@ -316,12 +321,30 @@ describe('rotating a bot signing secret', () => {
   }, 60_000);
 });
 
-describe('secret rotation across replicas', () => {
+describe.each([
+  { kind: 'sqlite' as const, skip: false },
+  { kind: 'redis' as const, skip: !REDIS },
+])('secret rotation across replicas sharing a $kind store', ({ kind, skip }) => {
   let pair: Pair | undefined;
+  let shared: { store: Store; prefix: string } | undefined;
   afterEach(async () => {
     await pair?.close();
     pair = undefined;
+    if (shared) {
+      await shared.store.close();
+      await deleteRedisPrefix(REDIS!, shared.prefix);
+      shared = undefined;
+    }
   });
+
+  /** The pair, on a Redis store for the scaled-out kind (the replicas' claims and plans live there). */
+  async function startShared(): Promise<Pair> {
+    if (kind === 'redis') {
+      const prefix = uniqueRedisPrefix('rotation');
+      shared = { prefix, store: await openStore({ kind: 'redis', url: REDIS!, prefix }, { clock: new AdjustableClock(), secretKey: 'rotation-test-key' }) };
+    }
+    return startPair({ botsDir: BOTS_DIR, bots: ['tally'], ...(shared ? { store: shared.store } : {}) });
+  }
 
   /** Another replica's view: its own rotations over the same store and platform (claims decide who acts). */
   function replicaOf(p: Pair): SecretRotations {
@@ -329,50 +352,58 @@ describe('secret rotation across replicas', () => {
     return new SecretRotations({ store, clock, table, logger: SILENT_LOGGER });
   }
 
-  it('accepts a secret another replica stored at the first delivery signed with it, and drops the one it replaced', async () => {
-    pair = await startPair({ botsDir: BOTS_DIR, bots: ['tally'] });
-    const refs = await pair.refs();
-    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: 'before' });
-    await pair.settle({ advanceClock: true, timeoutMs: 30_000 });
-    const store = pair.runtime.inspect().store;
-    const before = (await store.secrets.get(webhookSecretName('sandbox', 'tally')))!;
-    // as a rotation on another replica does: the store changes, this replica's table is not told
-    const rotated = 'a-secret-another-replica-stored-0123456789';
-    await store.secrets.put(webhookSecretName('sandbox', 'tally'), rotated);
-    expect(await deliverSigned(pair, rotated, post.id as number)).toBe(200);
-    expect(await deliverSigned(pair, before, post.id as number)).toBe(401);
-  }, 60_000);
+  it.skipIf(skip)(
+    'accepts a secret another replica stored at the first delivery signed with it, and drops the one it replaced',
+    async () => {
+      pair = await startShared();
+      const refs = await pair.refs();
+      const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: 'before' });
+      await pair.settle({ advanceClock: true, timeoutMs: 30_000 });
+      const store = pair.runtime.inspect().store;
+      const before = (await store.secrets.get(webhookSecretName('sandbox', 'tally')))!;
+      // as a rotation on another replica does: the store changes, this replica's table is not told
+      const rotated = 'a-secret-another-replica-stored-0123456789';
+      await store.secrets.put(webhookSecretName('sandbox', 'tally'), rotated);
+      expect(await deliverSigned(pair, rotated, post.id as number)).toBe(200);
+      expect(await deliverSigned(pair, before, post.id as number)).toBe(401);
+    },
+    60_000,
+  );
 
-  it('rotates once when two replicas are asked at the same time, and revokes the old endpoint once', async () => {
-    pair = await startPair({ botsDir: BOTS_DIR, bots: ['tally'] });
-    const p = pair;
-    const [old] = (await endpoints(p)).filter((e) => e.name === 'intrabot:tally');
-    const other = replicaOf(p);
-    other.start();
-    try {
-      const outcomes = await Promise.allSettled([rotate(p), other.rotate('sandbox', 'tally')]);
-      const ours = outcomes[0].status === 'fulfilled' ? outcomes[0].value : undefined;
-      const theirs = outcomes[1];
-      // exactly one began it; the other was told so (409 over HTTP, a conflict error in process)
-      const began = [ours?.status === 200, theirs.status === 'fulfilled'].filter(Boolean);
-      expect(began).toHaveLength(1);
-      if (ours?.status !== 200) expect(ours?.status).toBe(409);
-      if (theirs.status === 'rejected') expect(theirs.reason).toMatchObject({ code: 'conflict' });
-      const live = (await endpoints(p)).filter((e) => e.name === 'intrabot:tally' && !e.revoked_at);
-      expect(live).toHaveLength(2);
+  it.skipIf(skip)(
+    'rotates once when two replicas are asked at the same time, and revokes the old endpoint once',
+    async () => {
+      pair = await startShared();
+      const p = pair;
+      const [old] = (await endpoints(p)).filter((e) => e.name === 'intrabot:tally');
+      const other = replicaOf(p);
+      other.start();
+      try {
+        const outcomes = await Promise.allSettled([rotate(p), other.rotate('sandbox', 'tally')]);
+        const ours = outcomes[0].status === 'fulfilled' ? outcomes[0].value : undefined;
+        const theirs = outcomes[1];
+        // exactly one began it; the other was told so (409 over HTTP, a conflict error in process)
+        const began = [ours?.status === 200, theirs.status === 'fulfilled'].filter(Boolean);
+        expect(began).toHaveLength(1);
+        if (ours?.status !== 200) expect(ours?.status).toBe(409);
+        if (theirs.status === 'rejected') expect(theirs.reason).toMatchObject({ code: 'conflict' });
+        const live = (await endpoints(p)).filter((e) => e.name === 'intrabot:tally' && !e.revoked_at);
+        expect(live).toHaveLength(2);
 
-      const current = (await plan(p))!;
-      await fetch(`${p.sandbox.baseUrl}/_sandbox/requests`, { method: 'DELETE' });
-      await p.platform.advance(Math.ceil((current.revokeAt! - p.clock.now()) / 1000) + 1);
-      await until(
-        () => plan(p),
-        (x) => x?.phase === 'done',
-        'the rotation to finish',
-      );
-      const log = (await (await fetch(`${p.sandbox.baseUrl}/_sandbox/requests?limit=1000`)).json()) as { data: { method: string; path: string }[] };
-      expect(log.data.filter((r) => r.method === 'POST' && r.path.includes(`/webhooks/${old!.id}/revoke`))).toHaveLength(1);
-    } finally {
-      await other.stop();
-    }
-  }, 60_000);
+        const current = (await plan(p))!;
+        await fetch(`${p.sandbox.baseUrl}/_sandbox/requests`, { method: 'DELETE' });
+        await p.platform.advance(Math.ceil((current.revokeAt! - p.clock.now()) / 1000) + 1);
+        await until(
+          () => plan(p),
+          (x) => x?.phase === 'done',
+          'the rotation to finish',
+        );
+        const log = (await (await fetch(`${p.sandbox.baseUrl}/_sandbox/requests?limit=1000`)).json()) as { data: { method: string; path: string }[] };
+        expect(log.data.filter((r) => r.method === 'POST' && r.path.includes(`/webhooks/${old!.id}/revoke`))).toHaveLength(1);
+      } finally {
+        await other.stop();
+      }
+    },
+    60_000,
+  );
 });
