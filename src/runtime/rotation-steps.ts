@@ -1,6 +1,7 @@
 import { ApiNotFoundError } from '../api/errors';
 import { webhookName, webhookSecretName, type Remote } from '../bots/provision/provision-bot';
 import type { Clock } from '../clock';
+import { IntrabotError } from '../errors';
 import type { Store } from '../store/store';
 import { toPlatformEvent } from '../webhooks/events';
 import type { DeploymentTable } from './deployments';
@@ -45,10 +46,17 @@ async function createAndSubscribe(deps: RotationStepDeps, tenant: TenantRuntime,
   }
   if (current.newEndpointId !== newId) current = await deps.plans.put({ ...current, newEndpointId: newId });
 
-  // the old secret from the platform, not the store: after a crash here the store may hold the new one already
-  const { secret: oldSecret } = (await api.webhooks.secret(current.oldEndpointId)) as { secret: string };
-  const { secret: newSecret } = (await api.webhooks.secret(newId)) as { secret: string };
-  await deps.store.secrets.put(retiringSecretName(tenantId, current.bot), oldSecret);
+  // the old secret from the platform, not the store: after a crash here the store may hold the new one already;
+  // an old endpoint deleted meanwhile sends nothing more, so there is no secret of it to keep accepting
+  const oldSecret = await secretOf(tenant, current.oldEndpointId);
+  const newSecret = await secretOf(tenant, newId);
+  if (newSecret === undefined) {
+    const { newEndpointId: _gone, ...rest } = current;
+    await deps.plans.put(rest);
+    throw new IntrabotError('conflict', `the new endpoint ${newId} is gone from the platform; the next check makes another`);
+  }
+  if (oldSecret === undefined) await deps.store.secrets.delete(retiringSecretName(tenantId, current.bot));
+  else await deps.store.secrets.put(retiringSecretName(tenantId, current.bot), oldSecret);
   await deps.store.secrets.put(webhookSecretName(tenantId, current.bot), newSecret);
   deps.table.forgetSecrets();
 
@@ -82,6 +90,15 @@ async function revokeOld(deps: RotationStepDeps, tenant: TenantRuntime, plan: Ro
   deps.table.forgetSecrets();
   const { lastError: _cleared, ...rest } = plan;
   return deps.plans.put({ ...rest, phase: 'done', finishedAt: deps.clock.now() });
+}
+
+async function secretOf(tenant: TenantRuntime, id: number): Promise<string | undefined> {
+  try {
+    return ((await tenant.api.webhooks.secret(id)) as { secret: string }).secret;
+  } catch (error) {
+    if (error instanceof ApiNotFoundError) return undefined;
+    throw error;
+  }
 }
 
 async function revokeIfThere(tenant: TenantRuntime, id: number): Promise<void> {

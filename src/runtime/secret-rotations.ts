@@ -1,3 +1,4 @@
+import { ApiNotFoundError } from '../api/errors';
 import type { Clock, TimerHandle } from '../clock';
 import { keepAlive } from '../clock/keep-alive';
 import { IntrabotError } from '../errors';
@@ -6,6 +7,7 @@ import type { Store } from '../store/store';
 import type { DeploymentTable } from './deployments';
 import { RotationPlans, rotationClaimKey, type RotationPlan } from './rotation-plan';
 import { advanceRotation } from './rotation-steps';
+import type { TenantRuntime } from './tenants';
 
 export interface SecretRotationsDeps {
   store: Store;
@@ -64,14 +66,12 @@ export class SecretRotations {
           'conflict',
           `bot "${bot}" has no webhook endpoint on tenant "${tenantId}" (it subscribes to no events, or is not provisioned yet)`,
         );
-      const old = (await tenant.api.webhooks.get(record.remoteId)) as {
-        url: string;
-        events: string[];
-        filters?: Record<string, number[]> | null;
-        revoked_at?: string | null;
-      };
-      if (old.revoked_at)
-        throw new IntrabotError('conflict', `the endpoint of bot "${bot}" on tenant "${tenantId}" was revoked; restart the runtime to provision a new one`);
+      const old = await endpointOf(tenant, record.remoteId);
+      if (!old || old.revoked_at)
+        throw new IntrabotError(
+          'conflict',
+          `the endpoint of bot "${bot}" on tenant "${tenantId}" is gone or revoked; restart the runtime to provision a new one`,
+        );
       const begun = await this.plans.put({
         tenant: tenantId,
         bot,
@@ -163,6 +163,17 @@ export class SecretRotations {
       },
       Math.max(delayMs, 0),
     );
+  }
+}
+
+type RemoteEndpoint = { url: string; events: string[]; filters?: Record<string, number[]> | null; revoked_at?: string | null };
+
+async function endpointOf(tenant: TenantRuntime, id: number | string): Promise<RemoteEndpoint | undefined> {
+  try {
+    return (await tenant.api.webhooks.get(id)) as RemoteEndpoint;
+  } catch (error) {
+    if (error instanceof ApiNotFoundError) return undefined;
+    throw error;
   }
 }
 
