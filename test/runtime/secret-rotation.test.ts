@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { AdjustableClock } from '../../src/clock';
 import { SILENT_LOGGER } from '../../src/log';
-import { LAST_RETRY_AFTER_MS, type RotationPlan } from '../../src/runtime/rotation-plan';
+import { LAST_RETRY_AFTER_MS, RotationPlans, type RotationPlan } from '../../src/runtime/rotation-plan';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { SecretRotations } from '../../src/runtime/secret-rotations';
-import { openStore, type Store } from '../../src/store';
+import { openStore, sqliteStorePath, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
 import { sign } from '../../src/webhooks/signature';
 import { freePort } from '../helpers/free-port';
@@ -176,8 +176,8 @@ describe('rotating a bot signing secret', () => {
   }
 
   /** A restart listens on another port: the proxy (the endpoints' URL) follows it. */
-  async function restart(p: Pair): Promise<void> {
-    await p.restartRuntime();
+  async function restart(p: Pair, whileDown?: () => Promise<void>): Promise<void> {
+    await p.restartRuntime(whileDown);
     proxy!.upstream = p.runtime.inspect().url;
   }
 
@@ -303,6 +303,42 @@ describe('rotating a bot signing secret', () => {
     const after = (await endpoints(p)).filter((e) => e.name === 'intrabot:tally');
     expect(after.filter((e) => !e.revoked_at).map((e) => e.id)).toEqual([resumed.newEndpointId]);
     expect(proxy!.answers.filter((a) => a.status !== 200)).toEqual([]);
+  }, 60_000);
+
+  it('takes over the endpoint a crashed run created before it could save its id, instead of making another', async () => {
+    const p = await start();
+    const [old] = (await endpoints(p)).filter((e) => e.name === 'intrabot:tally');
+    // what a run that died right after POST /webhooks leaves: a quiet endpoint by our name, a plan without its id
+    const res = await fetch(`${p.sandbox.baseUrl}/api/open/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'intrabot:tally', url: proxy!.url + '/hooks/sandbox/tally', events: ['service.test'] }),
+    });
+    const orphan = ((await res.json()) as { data: Endpoint }).data;
+    const path = sqliteStorePath(p.runtime.inspect().config.data_dir);
+    await restart(p, async () => {
+      const down = await openStore({ kind: 'sqlite', path }, { clock: p.clock });
+      await new RotationPlans(down).put({
+        tenant: 'sandbox',
+        bot: 'tally',
+        phase: 'creating',
+        startedAt: p.clock.now(),
+        oldEndpointId: old!.id,
+        url: proxy!.url + '/hooks/sandbox/tally',
+        events: old!.events,
+        filters: old!.filters,
+      });
+      await down.close();
+    });
+    const resumed = await until(
+      () => plan(p),
+      (x) => x?.phase === 'overlap',
+      'the rotation to be carried on',
+    );
+    expect(resumed.newEndpointId).toBe(orphan.id);
+    const live = (await endpoints(p)).filter((e) => e.name === 'intrabot:tally' && !e.revoked_at);
+    expect(live.map((e) => e.id).sort()).toEqual([old!.id, orphan.id].sort());
+    expect([...live.find((e) => e.id === orphan.id)!.events].sort()).toEqual([...old!.events].sort());
   }, 60_000);
 
   it('accepts deliveries signed with any secret configured for the bot, beside the provisioned one', async () => {
