@@ -31,6 +31,7 @@ const CLAIM_MS = 30_000;
 export class SecretRotations {
   readonly plans: RotationPlans;
   private timer: TimerHandle | undefined;
+  private dueAt: number | undefined;
   private checking: Promise<void> = Promise.resolve();
   private running = false;
 
@@ -153,16 +154,24 @@ export class SecretRotations {
     }
   }
 
+  /** Arms the next check in `delayMs`, unless one is armed sooner; a check that fails is tried again a minute later. */
   private checkSoon(delayMs: number): void {
     if (!this.running) return;
+    const wait = Math.max(delayMs, 0);
+    const due = this.deps.clock.now() + wait;
+    if (this.timer && this.dueAt !== undefined && this.dueAt <= due) return;
     if (this.timer) this.deps.clock.clearTimeout(this.timer);
-    this.timer = this.deps.clock.setTimeout(
-      () => {
-        this.timer = undefined;
-        this.checking = this.checking.then(() => this.check()).catch((err: unknown) => this.deps.logger.warn({ err }, 'secret rotation: the check failed'));
-      },
-      Math.max(delayMs, 0),
-    );
+    this.dueAt = due;
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.dueAt = undefined;
+      this.checking = this.checking
+        .then(() => this.check())
+        .catch((err: unknown) => {
+          this.deps.logger.warn({ err }, 'secret rotation: the check failed; it is tried again within a minute');
+          this.checkSoon(ROTATION_CHECK_MS);
+        });
+    }, wait);
   }
 }
 
