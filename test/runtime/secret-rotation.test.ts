@@ -9,6 +9,7 @@ import { SILENT_LOGGER } from '../../src/log';
 import { LAST_RETRY_AFTER_MS, RotationPlans, type RotationPlan } from '../../src/runtime/rotation-plan';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { SecretRotations } from '../../src/runtime/secret-rotations';
+import { retiringSecretName, SECRETS_FRESH_MS } from '../../src/runtime/signing-secrets';
 import { openStore, sqliteStorePath, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
 import { sign } from '../../src/webhooks/signature';
@@ -402,6 +403,26 @@ describe.each([
       await store.secrets.put(webhookSecretName('sandbox', 'tally'), rotated);
       expect(await deliverSigned(pair, rotated, post.id as number)).toBe(200);
       expect(await deliverSigned(pair, before, post.id as number)).toBe(401);
+    },
+    60_000,
+  );
+
+  it.skipIf(skip)(
+    'stops accepting a retiring secret another replica deleted, within a minute on the clock',
+    async () => {
+      pair = await startShared();
+      const refs = await pair.refs();
+      const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: 'before' });
+      await pair.settle({ advanceClock: true, timeoutMs: 30_000 });
+      const store = pair.runtime.inspect().store;
+      const retiring = 'a-retiring-secret-of-a-rotation-0123456789';
+      await store.secrets.put(retiringSecretName('sandbox', 'tally'), retiring);
+      expect(await deliverSigned(pair, retiring, post.id as number)).toBe(200);
+      // the other replica finished the rotation: the secret is gone from the store, this replica still holds it
+      await store.secrets.delete(retiringSecretName('sandbox', 'tally'));
+      expect(await deliverSigned(pair, retiring, post.id as number)).toBe(200);
+      await pair.platform.advance(SECRETS_FRESH_MS / 1000);
+      expect(await deliverSigned(pair, retiring, post.id as number)).toBe(401);
     },
     60_000,
   );
