@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { JsonValue } from '../store/json';
 import type { KvSpace } from '../store/kv';
 import type { Store } from '../store/store';
 
@@ -56,7 +57,8 @@ export class RotationPlans {
   }
 
   async put(plan: RotationPlan): Promise<RotationPlan> {
-    await this.kv.set(keyOf(plan.tenant, plan.bot), JSON.parse(JSON.stringify(plan)) as Record<string, never>);
+    // through JSON: the fields left undefined are dropped, as the store's JSON values require
+    await this.kv.set(keyOf(plan.tenant, plan.bot), JSON.parse(JSON.stringify(plan)) as JsonValue);
     return plan;
   }
 
