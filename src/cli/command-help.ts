@@ -59,6 +59,10 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
   openapi: { examples: ['intrabot openapi --server-url https://acme.example.com > openapi.json'], env: [] },
   outbox: { examples: ['intrabot outbox dead', 'intrabot outbox retry 42'], env: CONFIG_ENV },
   provision: { examples: ['intrabot provision --dry-run', 'intrabot provision'], env: CONFIG_ENV },
+  'rotate-secret': {
+    examples: ['intrabot rotate-secret kudos', 'intrabot rotate-secret alerts --tenant acme', 'intrabot rotate-secret --status'],
+    env: CONFIG_ENV,
+  },
   run: { examples: ['intrabot run birthday greet', 'intrabot run todo-digest digest --tenant acme --wait 60'], env: CONFIG_ENV },
   sandbox: { examples: ['intrabot sandbox', 'intrabot sandbox --seed large --users 500'], env: ['INTRABOT_SANDBOX_PORT'] },
   start: { examples: ['intrabot start', 'INTRABOT_BASE_URL=https://acme.example.com INTRABOT_TOKEN=... intrabot start'], env: CONFIG_ENV },

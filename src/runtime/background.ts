@@ -3,6 +3,7 @@ import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import type { DeploymentTable } from './deployments';
 import { HEARTBEAT_MS, heartbeat, pollMissed, recoverMissed } from './recovery';
+import type { SecretRotations } from './secret-rotations';
 
 export interface BackgroundDeps {
   store: Store;
@@ -13,12 +14,15 @@ export interface BackgroundDeps {
   wake: () => void;
   /** `intrabot dev --poll`: list new posts and comments this often instead of receiving deliveries. */
   poll?: { intervalMs: number } | undefined;
+  /** Secret rotations to carry on (begun here or by another replica, before a restart too). */
+  rotations?: SecretRotations | undefined;
 }
 
 /**
  * What a running runtime does on its own besides the workers: recovery of events missed during a long
  * downtime (once, at start, beside the workers: it lists walls under the rate limit), a heartbeat every
- * minute (what the next start's recovery measures the gap from), and polling in `dev --poll`.
+ * minute (what the next start's recovery measures the gap from), unfinished secret rotations, and
+ * polling in `dev --poll`.
  */
 export class BackgroundWork {
   private recovery: Promise<unknown> = Promise.resolve();
@@ -36,6 +40,7 @@ export class BackgroundWork {
       return [];
     });
     this.beat();
+    this.deps.rotations?.start();
     if (this.deps.poll) this.pollEvery(this.deps.poll.intervalMs, clock.now());
   }
 
@@ -44,6 +49,7 @@ export class BackgroundWork {
     this.running = false;
     if (this.beatTimer) this.deps.clock.clearTimeout(this.beatTimer);
     if (this.pollTimer) this.deps.clock.clearTimeout(this.pollTimer);
+    await this.deps.rotations?.stop();
     await this.recovery;
     if (options.lastBeat) await this.beatAll().catch(() => undefined);
   }

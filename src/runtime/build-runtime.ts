@@ -20,6 +20,7 @@ import { mountRoutes } from './routes';
 import { RuntimeAddress } from './runtime-address';
 import { runtimeFacade, type Runtime } from './runtime-facade';
 import { rememberParts, RuntimeStatus, type RuntimeParts } from './runtime-parts';
+import { SecretRotations } from './secret-rotations';
 import { buildScheduler } from './scheduling';
 
 export type { ProvisionOptions, ReceivedDelivery, Runtime, RuntimeInspection } from './runtime-facade';
@@ -85,7 +86,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     if (ownsStore) await store.close();
   });
   const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger);
-  const table = new DeploymentTable({ tenants, bots: registry.bots, store, templatesDir: deps.templatesDir ?? resolve('templates') });
+  const table = new DeploymentTable({ tenants, bots: registry.bots, store, clock, templatesDir: deps.templatesDir ?? resolve('templates') });
   const address = new RuntimeAddress(config);
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
@@ -112,6 +113,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
 
   const alertActivity = new AlertActivity(clock, table.defaultTenant());
   const status = new RuntimeStatus();
+  const rotations = new SecretRotations({ store, clock, logger, table });
   const parts: RuntimeParts = {
     config,
     clock,
@@ -129,11 +131,12 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     alertActivity,
     address,
     status,
+    rotations,
   };
   if (deps.app) await deps.app.register(async (scope) => mountRoutes(scope, parts, { ownsApp: false }));
   else await mountRoutes(host, parts, { ownsApp: true });
 
-  const background = new BackgroundWork({ store, clock, logger, table, wake: () => inbox.worker.wake(), poll: deps.poll });
+  const background = new BackgroundWork({ store, clock, logger, table, wake: () => inbox.worker.wake(), poll: deps.poll, rotations });
   const runtime = runtimeFacade(parts, { ownsApp: deps.app === undefined, ownsStore, background, polling: deps.poll !== undefined, env });
   rememberParts(runtime, parts);
   return runtime;

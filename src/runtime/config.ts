@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors';
 import { ProxyConfigSchema } from '../proxy/proxy-keys';
 import { MissingEnvRefError, maskEnvRefs, unmaskEnvRefs, type EnvRef } from '../bots/env-refs';
+import { WEBHOOK_SECRETS_ENV, WebhookSecretsSchema, applyEnvWebhookSecrets } from './configured-secrets';
 import { settingName, shownValue, type SettingSources } from './setting-names';
 
 /**
@@ -29,6 +30,8 @@ export const TenantConfigSchema = z.object({
   customer: z.string().min(1).optional(),
   /** For "today", cron defaults and award days; the spec's reports run on CET. */
   timezone: z.string().default('Europe/Berlin'),
+  /** Per bot, signing secrets of endpoints managed outside intrabot, accepted beside the provisioned one. */
+  webhook_secrets: WebhookSecretsSchema.optional(),
 });
 export type TenantConfig = z.infer<typeof TenantConfigSchema>;
 
@@ -124,6 +127,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   merged.tenants = tenantsFrom(env, fromFile.tenants);
   merged.mode = merged.tenants === undefined ? 'sandbox' : 'connected';
   if (merged.mode === 'sandbox') merged.tenants = [sandboxTenant(merged.sandbox_port)];
+  applyEnvWebhookSecrets(merged.tenants as unknown[], env[WEBHOOK_SECRETS_ENV]);
 
   const result = RuntimeConfigSchema.safeParse(merged);
   if (!result.success) {

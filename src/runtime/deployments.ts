@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { alertInputFromManifest, type ResolvedAlertInput } from '../alerts/alert-input';
 import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest';
-import { webhookSecretName } from '../bots/provision/provision-bot';
 import type { ProvisionedBot, ProvisionResult } from '../bots/provision/provisioner';
 import { WallNotFoundError } from '../bots/provision/wall-names';
 import type { LoadedBotModule } from '../bots/registry';
 import type { WallRef } from '../bots/target-entry';
+import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import { createTemplateEngine, type TemplateEngine } from '../templates';
 import type { ReceiverTarget } from '../webhooks/receiver';
+import { SigningSecrets } from './signing-secrets';
 import type { TenantRuntime } from './tenants';
 
 /**
@@ -34,6 +35,8 @@ export interface DeploymentTableDeps {
   store: Pick<Store, 'secrets'>;
   /** The repository's shared `templates/`. */
   templatesDir: string;
+  /** Secrets read from the store are read again after a minute on it (without one, kept until forgotten). */
+  clock?: Clock;
 }
 
 /**
@@ -44,9 +47,11 @@ export interface DeploymentTableDeps {
 export class DeploymentTable {
   private readonly byKey = new Map<string, Deployment>();
   private readonly results = new Map<string, ProvisionResult>();
-  private readonly secrets = new Map<string, string>();
+  private readonly secrets: SigningSecrets;
 
   constructor(private readonly deps: DeploymentTableDeps) {
+    const configured = (tenant: string, bot: string): readonly string[] => deps.tenants.get(tenant)?.config.webhook_secrets?.[bot] ?? [];
+    this.secrets = new SigningSecrets({ store: deps.store, configured, clock: deps.clock });
     for (const tenant of deps.tenants.values()) {
       for (const bot of deps.bots) {
         if (deploysTo(bot.manifest, tenant.config.id)) this.byKey.set(keyOf(tenant.config.id, bot.name), makeDeployment(tenant, bot, deps.templatesDir));
@@ -96,28 +101,24 @@ export class DeploymentTable {
   /** Provisioning finished on a tenant: its result is what deployments report from now on, and signing secrets are read again. */
   provisioned(result: ProvisionResult): void {
     this.results.set(result.tenant, result);
-    this.secrets.clear();
+    this.secrets.forget();
   }
 
   /** Forgets the signing secrets read so far (they changed in the store: a rotation, a test). */
   forgetSecrets(): void {
-    this.secrets.clear();
+    this.secrets.forget();
   }
 
   /**
-   * What the receiver checks a delivery against: the endpoint's signing secret (from the store, then
-   * kept) and the tenant's customer; undefined for a bot not deployed, switched off, or without an endpoint.
+   * What the receiver checks a delivery against: the signing secrets (`SigningSecrets`: the endpoint's, a
+   * rotation's retiring one, the configured ones; `fresh` reads the store again) and the tenant's customer;
+   * undefined for a bot not deployed, switched off, or without any secret.
    */
-  async receiverTarget(tenantId: string, botName: string): Promise<ReceiverTarget | undefined> {
+  async receiverTarget(tenantId: string, botName: string, options: { fresh?: boolean } = {}): Promise<ReceiverTarget | undefined> {
     const deployment = this.get(tenantId, botName);
     if (!deployment || this.provisionedBot(tenantId, botName)?.enabled === false) return undefined;
-    const name = webhookSecretName(tenantId, botName);
-    let secret = this.secrets.get(name);
-    if (secret === undefined) {
-      secret = await this.deps.store.secrets.get(name);
-      if (secret === undefined) return undefined;
-      this.secrets.set(name, secret);
-    }
+    const secret = await this.secrets.read(tenantId, botName, options);
+    if (secret.length === 0) return undefined;
     const { config } = deployment.tenant;
     return { tenant: tenantId, bot: botName, secret, customer: config.customer, eventPrefix: config.event_prefix };
   }

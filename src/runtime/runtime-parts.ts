@@ -13,6 +13,7 @@ import type { InboxParts } from './inbox-pipeline';
 import type { RuntimeMetrics } from './metrics';
 import type { RateBudgetHistory } from './rate-budget-history';
 import type { RuntimeAddress } from './runtime-address';
+import type { SecretRotations } from './secret-rotations';
 
 /** Whether the runtime can do its job: provisioned and started (false while starting, and once stopping). */
 export class RuntimeStatus {
@@ -47,6 +48,8 @@ export interface RuntimeParts {
   alertActivity: AlertActivity;
   address: RuntimeAddress;
   status: RuntimeStatus;
+  /** Rotations of the bots' signing secrets (`intrabot rotate-secret`). */
+  rotations: SecretRotations;
 }
 
 const PARTS = new WeakMap<object, RuntimeParts>();

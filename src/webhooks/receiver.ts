@@ -43,7 +43,11 @@ export interface ReceiverOptions {
   /** Route path with `:tenant` and `:bot`, e.g. `/hooks/:tenant/:bot`. */
   path: string;
   clock: Clock;
-  resolve(tenant: string, bot: string): Promise<ReceiverTarget | undefined> | ReceiverTarget | undefined;
+  /**
+   * The target; `fresh` asks for its secrets read again (a signature matched none of those kept: a secret
+   * rotated on another replica is learnt before the delivery is refused).
+   */
+  resolve(tenant: string, bot: string, options?: { fresh?: boolean }): Promise<ReceiverTarget | undefined> | ReceiverTarget | undefined;
   /** Durably records the delivery; resolves once it is safe to answer 200. `duplicate` when seen before. */
   accept(delivery: AcceptedDelivery): Promise<{ duplicate: boolean }>;
   /** Called after the 200 for every newly accepted delivery (wakes the router). */
@@ -100,11 +104,16 @@ async function receive(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const { tenant, bot } = request.params;
-  const target = await options.resolve(tenant, bot);
+  let target = await options.resolve(tenant, bot);
   if (!target) throw new ReceiverRejection('unknown_bot', 'unknown_target', `no bot "${bot}" is deployed to tenant "${tenant}"`);
   const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 
-  const { verdict, index } = verifyAny(target.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
+  const check = (t: ReceiverTarget) => verifyAny(t.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
+  let { verdict, index } = check(target);
+  if (!verdict.ok && verdict.reason === 'mismatch') {
+    const fresh = await options.resolve(tenant, bot, { fresh: true });
+    if (fresh) ({ verdict, index } = check((target = fresh)));
+  }
   if (!verdict.ok)
     throw new ReceiverRejection(VERIFY_CODES[verdict.reason] ?? 'signature_mismatch', verdict.reason, `signature check failed: ${verdict.reason}`);
 

@@ -84,7 +84,7 @@ async function webhookSecret(config: RuntimeConfig, clock: Clock, env: CliIo['en
 
 /**
  * The secret the runtime verifies the delivery with: for an event, the bot's webhook secret from the
- * store (written by provisioning); for a report, the report's `secret` in the bot's manifest.
+ * store (written by provisioning), else the first one configured for it (`webhook_secrets`); for a report, the report's `secret` in the bot's manifest.
  */
 async function secretFor(
   args: TriggerArgs,
@@ -97,7 +97,8 @@ async function secretFor(
     const manifest = await botManifestFor(config, deps.env, deps.cwd, args.bot, tenant.id);
     return typeof manifest === 'string' ? { problem: manifest } : reportSecret(manifest, args.what.name);
   }
-  const secret = await webhookSecret(config, clock, deps.env, tenant.id, args.bot);
+  // a bot whose endpoint is managed outside intrabot has only its configured secrets
+  const secret = (await webhookSecret(config, clock, deps.env, tenant.id, args.bot)) ?? tenant.webhook_secrets?.[args.bot]?.[0];
   if (secret !== undefined) return { secret };
   return {
     problem: `no webhook secret for bot "${args.bot}" on tenant ${tenant.id}: is the bot deployed and provisioned? (intrabot start, or intrabot provision)`,

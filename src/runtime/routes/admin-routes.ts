@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IntrabotError } from '../../errors';
 import type { RuntimeParts } from '../runtime-parts';
+import { rotationRoutes } from './rotation-routes';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -60,5 +61,7 @@ export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Pr
       inbox.worker.wake();
       return { ok: true };
     });
+
+    await rotationRoutes(admin, parts);
   });
 }

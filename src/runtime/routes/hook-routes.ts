@@ -11,7 +11,7 @@ export async function hookRoutes(app: FastifyInstance, parts: RuntimeParts): Pro
   await registerReceiver(app, {
     path: '/hooks/:tenant/:bot',
     clock: parts.clock,
-    resolve: (tenant, bot) => parts.table.receiverTarget(tenant, bot),
+    resolve: (tenant, bot, options) => parts.table.receiverTarget(tenant, bot, options),
     accept: (delivery) => acceptDelivery(parts, delivery),
     onAccepted: () => parts.inbox.worker.wake(),
     onRejected: (reason) => parts.metrics.deliveriesRejected.inc({ reason }),
