@@ -1,0 +1,77 @@
+import { context, diag, DiagLogLevel, propagation, trace, type DiagLogger } from '@opentelemetry/api';
+import type { Logger } from '../log';
+import { tracingConfig } from './tracing-config';
+import { setTracingOn, tracingOn } from './tracing-switch';
+
+/** The process's tracing, as `startTracing` left it. */
+export interface TracingHandle {
+  readonly enabled: boolean;
+  /** Sends the spans ended so far (tests, and before a process exits). */
+  flush(): Promise<void>;
+  /** Sends what is left and unregisters the SDK; spans are no longer recorded. */
+  shutdown(): Promise<void>;
+}
+
+/** Where tracing reports itself: that it is on, and the exporter's problems (a collector that is down). */
+export type TracingLogger = Pick<Logger, 'info' | 'warn'>;
+
+const OFF: TracingHandle = { enabled: false, flush: async () => undefined, shutdown: async () => undefined };
+
+let started: Promise<TracingHandle> | undefined;
+
+/**
+ * Switches tracing on when the standard `OTEL_*` variables ask for it (see `tracingConfig`): the
+ * OpenTelemetry SDK, a batch span processor and the OTLP/HTTP (JSON) exporter are loaded then, and only
+ * then; unconfigured, nothing is imported and every span helper calls straight through. The SDK is
+ * process-wide (the API keeps one global provider), so a second call answers the first one's handle.
+ * Exporter problems (a collector that is down) are logged as warnings, never thrown into the runtime.
+ *
+ * @example
+ * const tracing = await startTracing(process.env, logger);
+ * // ... run the runtime ...
+ * await tracing.shutdown();
+ */
+export function startTracing(env: Readonly<Record<string, string | undefined>>, logger?: TracingLogger): Promise<TracingHandle> {
+  const config = tracingConfig(env);
+  if (!config.enabled) return Promise.resolve(OFF);
+  started ??= register(config.url, config.defaultServiceName, logger).catch((error: unknown) => {
+    started = undefined;
+    throw error;
+  });
+  return started;
+}
+
+async function register(url: string, defaultServiceName: string, logger: TracingLogger | undefined): Promise<TracingHandle> {
+  const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes, detectResources, envDetector }] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+  ]);
+  if (logger) diag.setLogger(diagLogger(logger), DiagLogLevel.WARN);
+  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the default name
+  const resource = resourceFromAttributes({ 'service.name': defaultServiceName }).merge(detectResources({ detectors: [envDetector] }));
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))] });
+  // the AsyncLocalStorage context manager and the W3C trace-context propagator
+  provider.register();
+  setTracingOn(true);
+  logger?.info({ endpoint: new URL(url).origin }, 'tracing: sending spans over OTLP/HTTP');
+  return {
+    enabled: true,
+    flush: () => provider.forceFlush(),
+    shutdown: async () => {
+      if (!tracingOn()) return;
+      setTracingOn(false);
+      started = undefined;
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      diag.disable();
+    },
+  };
+}
+
+function diagLogger(logger: TracingLogger): DiagLogger {
+  const warn = (message: string): void => logger.warn({}, `tracing: ${message}`);
+  return { error: warn, warn, info: () => undefined, debug: () => undefined, verbose: () => undefined };
+}
