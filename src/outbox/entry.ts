@@ -150,7 +150,7 @@ export const OutboxRecordSchema = z.object({
   /** Other entries' items merged into this one by coalescing are kept in kv, not here. */
   coalescible: z.boolean().default(true),
   /** The W3C trace context of the enqueue, when tracing is on: whoever sends the entry continues the trace. */
-  trace: TraceCarrierSchema.optional(),
+  trace: TraceCarrierSchema.optional().catch(undefined),
   /** Enqueued with a caller-chosen id: its delivery is remembered so the same id is not queued again. */
   keyed: z.boolean().optional(),
 });

@@ -39,7 +39,8 @@ export const InboxItemSchema = z.object({
   dedupeKey: z.string().nullable(),
   event: z.string().nullable(),
   envelope: JsonValueSchema,
-  trace: TraceCarrierSchema.optional(),
+  /** A stored trace context that cannot be read is dropped, never a reason to refuse the delivery. */
+  trace: TraceCarrierSchema.optional().catch(undefined),
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 

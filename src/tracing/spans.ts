@@ -76,7 +76,9 @@ export function activeCarrier(): TraceCarrier | undefined {
   if (!trace.getSpan(active)?.isRecording()) return undefined;
   const headers: Record<string, string> = {};
   propagation.inject(active, headers);
-  const parsed = TraceCarrierSchema.safeParse({ ...headers, deliveryId: active.getValue(DELIVERY_KEY) });
+  const deliveryId = active.getValue(DELIVERY_KEY);
+  // no key without a value: the carrier is stored as JSON, where `undefined` is not a value
+  const parsed = TraceCarrierSchema.safeParse(typeof deliveryId === 'string' ? { ...headers, deliveryId } : headers);
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -13,6 +13,7 @@ import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/r
 
 const REDIS = redisTestUrl();
 const HOOK_ROUTE = 'POST /hooks/:tenant/:bot';
+const ALERT_TEXT = 'disk almost full on db-7';
 
 let receiver: OtlpReceiver;
 let tracing: TracingHandle;
@@ -79,7 +80,7 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
 
   beforeAll(async () => {
     receiver.spans.length = 0;
-    pair = await startPair({ bots: ['ops'] });
+    pair = await startPair({ bots: ['ops', 'alerts', 'announcer'] });
     const refs = await pair.refs();
     const post = await pair.platform.employeePost(refs.employee_ids[2]!, { wall_id: refs.company_wall_id, body: '/oncall' });
     const comments = await pair.platform.waitFor(
@@ -123,12 +124,49 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
     expect(steps.request.service).toBe('intrabot-tracing-test');
   });
 
+  it('traces a job run to the API request that sent what it queued', async () => {
+    await pair.runJob('announcer', 'weekly-menu');
+    const isJob = (span: ReceivedSpan): boolean => span.name === 'job weekly-menu';
+    const spans = await exported(pair, (all) => {
+      const job = all.find(isJob);
+      return job !== undefined && all.some((span) => span.traceId === job.traceId && span.kind === SPAN_KIND.client);
+    });
+    const job = spans.find(isJob)!;
+    expect(job.attributes).toMatchObject({ 'intrabot.tenant': 'sandbox', 'intrabot.bot': 'announcer', 'intrabot.job': 'weekly-menu', 'intrabot.job.trigger': 'manual', 'intrabot.job.outcome': 'ok' });
+    const trace = receiver.trace(job.traceId);
+    const processOutbox = childOf(trace, childOf(trace, job, (s) => s.name === 'send outbox'), (s) => s.name === 'process outbox');
+    expect(childOf(trace, processOutbox, (s) => s.kind === SPAN_KIND.client).attributes['http.response.status_code']).toBeLessThan(300);
+  });
+
+  it('traces an alert input request to the API request that posted the alert', async () => {
+    const answer = await fetch(`${pair.runtime.inspect().url}/alerts/alerts/slack`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-alert-token' },
+      body: JSON.stringify({ text: ALERT_TEXT }),
+    });
+    expect(answer.status).toBe(200);
+    const isInput = (span: ReceivedSpan): boolean => span.name === 'POST /alerts/:bot/:input';
+    const spans = await exported(pair, (all) => {
+      const input = all.find(isInput);
+      return input !== undefined && all.some((span) => span.traceId === input.traceId && span.kind === SPAN_KIND.client);
+    });
+    const input = spans.find(isInput)!;
+    expect(input).toMatchObject({
+      kind: SPAN_KIND.server,
+      attributes: { 'intrabot.tenant': 'sandbox', 'intrabot.bot': 'alerts', 'intrabot.alert_input': 'slack', 'http.response.status_code': 200 },
+    });
+    const trace = receiver.trace(input.traceId);
+    const processOutbox = childOf(trace, childOf(trace, input, (s) => s.name === 'send outbox'), (s) => s.name === 'process outbox');
+    expect(childOf(trace, processOutbox, (s) => s.kind === SPAN_KIND.client).attributes['http.response.status_code']).toBeLessThan(300);
+  });
+
   it('puts no secret, URL or message body in any attribute', () => {
     const values = receiver.spans.flatMap((span) => Object.values(span.attributes).map(String));
     expect(values.length).toBeGreaterThan(0);
     for (const value of values) {
       expect(value).not.toContain(replyText);
-      expect(value).not.toMatch(/svc_|Bearer|\/incoming\/|https?:\/\//);
+      expect(value).not.toContain(ALERT_TEXT);
+      expect(value).not.toMatch(/svc_|Bearer|sandbox-alert-token|\/incoming\/|https?:\/\//);
     }
   });
 });
