@@ -8,6 +8,9 @@ import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { openStore, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
 import { startTracing, type TracingHandle } from '../../src/tracing';
+import { inSpan } from '../../src/tracing/spans';
+import { loggerOptions } from '../../src/runtime/logger';
+import Fastify from 'fastify';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../helpers/otlp-receiver';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
 
@@ -107,10 +110,19 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
       'intrabot.bot': 'ops',
     });
     expect(steps.deliveryId).toEqual(expect.any(String));
-    expect(steps.sendInbox).toMatchObject({ kind: SPAN_KIND.producer, attributes: { 'messaging.destination.name': 'inbox', 'messaging.message.id': steps.deliveryId } });
-    expect(steps.processInbox).toMatchObject({ kind: SPAN_KIND.consumer, attributes: { 'messaging.operation.type': 'process', 'intrabot.event': 'post.created' } });
+    expect(steps.sendInbox).toMatchObject({
+      kind: SPAN_KIND.producer,
+      attributes: { 'messaging.destination.name': 'inbox', 'messaging.message.id': steps.deliveryId },
+    });
+    expect(steps.processInbox).toMatchObject({
+      kind: SPAN_KIND.consumer,
+      attributes: { 'messaging.operation.type': 'process', 'intrabot.event': 'post.created' },
+    });
     expect(steps.handler.attributes).toMatchObject({ 'intrabot.bot': 'ops', 'intrabot.handler': '/oncall', 'intrabot.delivery_id': steps.deliveryId });
-    expect(steps.sendOutbox).toMatchObject({ kind: SPAN_KIND.producer, attributes: { 'messaging.destination.name': 'outbox', 'intrabot.outbox.kind': 'comment' } });
+    expect(steps.sendOutbox).toMatchObject({
+      kind: SPAN_KIND.producer,
+      attributes: { 'messaging.destination.name': 'outbox', 'intrabot.outbox.kind': 'comment' },
+    });
     expect(steps.processOutbox).toMatchObject({
       kind: SPAN_KIND.consumer,
       attributes: { 'messaging.message.id': steps.sendOutbox.attributes['messaging.message.id'], 'intrabot.delivery_id': steps.deliveryId },
@@ -132,9 +144,19 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
       return job !== undefined && all.some((span) => span.traceId === job.traceId && span.kind === SPAN_KIND.client);
     });
     const job = spans.find(isJob)!;
-    expect(job.attributes).toMatchObject({ 'intrabot.tenant': 'sandbox', 'intrabot.bot': 'announcer', 'intrabot.job': 'weekly-menu', 'intrabot.job.trigger': 'manual', 'intrabot.job.outcome': 'ok' });
+    expect(job.attributes).toMatchObject({
+      'intrabot.tenant': 'sandbox',
+      'intrabot.bot': 'announcer',
+      'intrabot.job': 'weekly-menu',
+      'intrabot.job.trigger': 'manual',
+      'intrabot.job.outcome': 'ok',
+    });
     const trace = receiver.trace(job.traceId);
-    const processOutbox = childOf(trace, childOf(trace, job, (s) => s.name === 'send outbox'), (s) => s.name === 'process outbox');
+    const processOutbox = childOf(
+      trace,
+      childOf(trace, job, (s) => s.name === 'send outbox'),
+      (s) => s.name === 'process outbox',
+    );
     expect(childOf(trace, processOutbox, (s) => s.kind === SPAN_KIND.client).attributes['http.response.status_code']).toBeLessThan(300);
   });
 
@@ -156,7 +178,11 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
       attributes: { 'intrabot.tenant': 'sandbox', 'intrabot.bot': 'alerts', 'intrabot.alert_input': 'slack', 'http.response.status_code': 200 },
     });
     const trace = receiver.trace(input.traceId);
-    const processOutbox = childOf(trace, childOf(trace, input, (s) => s.name === 'send outbox'), (s) => s.name === 'process outbox');
+    const processOutbox = childOf(
+      trace,
+      childOf(trace, input, (s) => s.name === 'send outbox'),
+      (s) => s.name === 'process outbox',
+    );
     expect(childOf(trace, processOutbox, (s) => s.kind === SPAN_KIND.client).attributes['http.response.status_code']).toBeLessThan(300);
   });
 
@@ -210,28 +236,50 @@ describe.each([
     await cleanup();
   });
 
-  it.skipIf(skip)('continues the trace in the replica that sends the outbox entry the first one queued', async () => {
-    // this replica receives and handles; its sender is stopped, so only the other replica can send
-    await runtimePartsOf(pair.runtime).delivery.sender.stop();
-    const refs = await pair.refs();
-    const post = await pair.platform.employeePost(refs.employee_ids[2]!, { wall_id: refs.company_wall_id, body: '/oncall' });
-    await pair.platform.waitFor(
-      () => stores[0]!.outbox.list(),
-      (entries) => entries.length > 0,
-    );
-    expect(await pair.platform.commentsOn(post.id)).toHaveLength(0);
+  it.skipIf(skip)(
+    'continues the trace in the replica that sends the outbox entry the first one queued',
+    async () => {
+      // this replica receives and handles; its sender is stopped, so only the other replica can send
+      await runtimePartsOf(pair.runtime).delivery.sender.stop();
+      const refs = await pair.refs();
+      const post = await pair.platform.employeePost(refs.employee_ids[2]!, { wall_id: refs.company_wall_id, body: '/oncall' });
+      await pair.platform.waitFor(
+        () => stores[0]!.outbox.list(),
+        (entries) => entries.length > 0,
+      );
+      expect(await pair.platform.commentsOn(post.id)).toHaveLength(0);
 
-    const parts = runtimePartsOf(pair.runtime);
-    other = await buildRuntime({ config: parts.config, clock: pair.clock, env: process.env, store: stores[1]!, only: ['ops'], pollMs: 100 });
-    await other.start();
-    await pair.platform.waitFor(
-      () => pair.platform.commentsOn(post.id),
-      (list) => list.length > 0,
-    );
+      const parts = runtimePartsOf(pair.runtime);
+      other = await buildRuntime({ config: parts.config, clock: pair.clock, env: process.env, store: stores[1]!, only: ['ops'], pollMs: 100 });
+      await other.start();
+      await pair.platform.waitFor(
+        () => pair.platform.commentsOn(post.id),
+        (list) => list.length > 0,
+      );
 
-    const trace = replyTrace(await exported(pair, (spans) => replyTrace(spans, 'ops') !== undefined), 'ops')!;
-    const steps = chain(trace);
-    expect(steps.processOutbox.attributes['intrabot.delivery_id']).toBe(steps.deliveryId);
-    expect(steps.request.attributes['http.response.status_code']).toBe(201);
-  }, 60_000);
+      const trace = replyTrace(await exported(pair, (spans) => replyTrace(spans, 'ops') !== undefined), 'ops')!;
+      const steps = chain(trace);
+      expect(steps.processOutbox.attributes['intrabot.delivery_id']).toBe(steps.deliveryId);
+      expect(steps.request.attributes['http.response.status_code']).toBe(201);
+    },
+    60_000,
+  );
+});
+
+describe('logs while tracing', () => {
+  it('carry the trace id and span id of the span they are written in, and none outside one', async () => {
+    const lines: string[] = [];
+    const options = loggerOptions('info', false, false) as Record<string, unknown>;
+    const app = Fastify({ logger: { ...options, stream: { write: (line: string) => lines.push(line) } } });
+    const log = app.log.child({ bot: 'ops' });
+    const ids = await inSpan('a step', {}, async (span) => {
+      log.info('inside a span');
+      return span!.spanContext();
+    });
+    log.info('outside any span');
+    await app.close();
+    const [inside, outside] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(inside).toMatchObject({ msg: 'inside a span', trace_id: ids.traceId, span_id: ids.spanId, bot: 'ops' });
+    expect(outside).not.toHaveProperty('trace_id');
+  });
 });
