@@ -10,7 +10,7 @@ import {
   type Context,
   type Span,
 } from '@opentelemetry/api';
-import { TraceCarrierSchema, type TraceCarrier } from './trace-carrier';
+import type { TraceCarrier } from './trace-carrier';
 import { tracingOn } from './tracing-switch';
 
 export { SpanKind };
@@ -62,6 +62,17 @@ export function annotateActiveSpan(attributes: Attributes): void {
   trace.getActiveSpan()?.setAttributes(attributes);
 }
 
+/** Whether a span is recording in the active context (the receiver's request, say). */
+export function activeSpanRecording(): boolean {
+  return tracingOn() && trace.getActiveSpan()?.isRecording() === true;
+}
+
+/** Runs `fn` with the delivery named in the active context, so the entries its work queues name it too. */
+export function withDeliveryId<T>(deliveryId: string, fn: () => T): T {
+  if (!tracingOn()) return fn();
+  return context.with(context.active().setValue(DELIVERY_KEY, deliveryId), fn);
+}
+
 /** Marks a span failed with the error's class or code; never its message (it may quote input). */
 export function markFailed(span: Span, error: unknown): void {
   const code = (error as { code?: unknown } | undefined)?.code;
@@ -73,13 +84,17 @@ export function markFailed(span: Span, error: unknown): void {
 export function activeCarrier(): TraceCarrier | undefined {
   if (!tracingOn()) return undefined;
   const active = context.active();
-  if (!trace.getSpan(active)?.isRecording()) return undefined;
-  const headers: Record<string, string> = {};
-  propagation.inject(active, headers);
-  const deliveryId = active.getValue(DELIVERY_KEY);
+  const span = trace.getSpan(active);
+  if (!span?.isRecording()) return undefined;
+  // the W3C form of the span's context, written here rather than through a propagator: this runs on the ingest path
+  const { traceId, spanId, traceFlags, traceState } = span.spanContext();
+  const carrier: TraceCarrier = { traceparent: `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}` };
+  const state = traceState?.serialize();
+  if (state) carrier.tracestate = state;
   // no key without a value: the carrier is stored as JSON, where `undefined` is not a value
-  const parsed = TraceCarrierSchema.safeParse(typeof deliveryId === 'string' ? { ...headers, deliveryId } : headers);
-  return parsed.success ? parsed.data : undefined;
+  const deliveryId = active.getValue(DELIVERY_KEY);
+  if (typeof deliveryId === 'string') carrier.deliveryId = deliveryId;
+  return carrier;
 }
 
 /** The delivery the active work belongs to, when it is one's. */

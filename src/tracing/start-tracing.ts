@@ -62,7 +62,10 @@ async function register(url: string, defaultServiceName: string, logger: Tracing
       if (!tracingOn()) return;
       setTracingOn(false);
       started = undefined;
-      await provider.shutdown();
+      // a collector that is down loses the last spans, and is no reason for a shutdown to fail
+      await provider
+        .shutdown()
+        .catch((error: unknown) => logger?.warn({}, `tracing: the last spans could not be sent: ${error instanceof Error ? error.message : String(error)}`));
       trace.disable();
       context.disable();
       propagation.disable();

@@ -1,6 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { activeCarrier, annotateActiveSpan, inSpan, SpanKind } from './spans';
+import { activeCarrier, activeSpanRecording, annotateActiveSpan, inSpan, SpanKind, withDeliveryId } from './spans';
 import { TraceCarrierSchema, type TraceCarrier } from './trace-carrier';
 
 /**
@@ -23,8 +23,8 @@ export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply,
     'url.scheme': request.protocol,
     ...names(params.tenant, params.bot),
   };
-  const parent = TraceCarrierSchema.safeParse({ traceparent: request.headers.traceparent, tracestate: request.headers.tracestate });
-  return inSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes, parent: parent.success ? parent.data : undefined }, async (span) => {
+  const parent = request.headers.traceparent === undefined ? undefined : callerContext(request.headers.traceparent, request.headers.tracestate);
+  return inSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes, parent }, async (span) => {
     try {
       const result = await fn();
       span?.setAttribute('http.response.status_code', reply.statusCode);
@@ -47,13 +47,21 @@ export function nameActiveRequest(names: { tenant?: string; bot?: string; delive
   });
 }
 
-/** A delivery written to the inbox (PRODUCER); `fn` gets the trace context to store with it. */
+/**
+ * A delivery written to the inbox; `fn` gets the trace context to store with it. Received over HTTP, the
+ * receiver's SERVER span is the send (it gets the `messaging.*` attributes, and its context is stored):
+ * one span per delivery on the ingest path, where every microsecond counts. Without one (`Runtime.receive`)
+ * a PRODUCER span `send inbox` is made.
+ */
 export function traceInboxAccept<T>(
   delivery: { tenant: string; bot: string; deliveryId: string },
   fn: (trace: TraceCarrier | undefined) => Promise<T>,
 ): Promise<T> {
-  nameActiveRequest(delivery);
-  const attributes = { ...queue('send', 'inbox', delivery.deliveryId), ...names(delivery.tenant, delivery.bot) };
+  const attributes = { ...queue('send', 'inbox', delivery.deliveryId), ...names(delivery.tenant, delivery.bot), 'intrabot.delivery_id': delivery.deliveryId };
+  if (activeSpanRecording()) {
+    annotateActiveSpan(attributes);
+    return withDeliveryId(delivery.deliveryId, () => fn(activeCarrier()));
+  }
   return inSpan('send inbox', { kind: SpanKind.PRODUCER, attributes, deliveryId: delivery.deliveryId }, () => fn(activeCarrier()));
 }
 
@@ -149,6 +157,12 @@ export function traceJob<T extends { outcome: string }>(
   });
 }
 
+/** A caller's `traceparent` (and `tracestate`) header, when it is one. */
+function callerContext(traceparent: string | string[], tracestate: string | string[] | undefined): TraceCarrier | undefined {
+  const parsed = TraceCarrierSchema.safeParse({ traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) });
+  return parsed.success ? parsed.data : undefined;
+}
+
 function names(tenant: string | undefined, bot: string | undefined): Attributes {
   return { ...(tenant === undefined ? {} : { 'intrabot.tenant': tenant }), ...(bot === undefined ? {} : { 'intrabot.bot': bot }) };
 }
@@ -157,7 +171,6 @@ function queue(operation: 'send' | 'process', destination: 'inbox' | 'outbox', m
   return {
     'messaging.system': MESSAGING_SYSTEM,
     'messaging.operation.type': operation,
-    'messaging.operation.name': operation,
     'messaging.destination.name': destination,
     ...(messageId === undefined ? {} : { 'messaging.message.id': messageId }),
   };
