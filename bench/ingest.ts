@@ -347,7 +347,7 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
     ...(present.includes('traced') ? [{ name: 'req/s ratio per round, tracing on ÷ off (SQLite)', value: perRound(measured('traced', 'sqlite')) }] : []),
     {
       name: 'tracing on: what its collector received',
-      value: `${facts.exported.requests} OTLP/HTTP JSON exports, ${round(facts.exported.bytes / 1_048_576, 1)} MB`,
+      value: `${facts.exported.requests} OTLP/HTTP exports, ${round(facts.exported.bytes / 1_048_576, 1)} MB`,
       unit: '(batch span processor at its defaults: a full queue drops spans rather than slow the runtime)',
     },
     ...stores.map((s) => ({
@@ -382,7 +382,7 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
     `latency: an open loop at ${OPEN_RATE} req/s, ${OPEN_ROUNDS} alternating chunks of ${OPEN_MS / 1000} s per side, timed from each request's planned start; the bare app's p99 is the machine's noise floor`,
     `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start; they apply to the bare app and both runtimes, not to the peer)`,
     `runtimes: buildRuntime wired as startPair does, one over SQLite with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, ${present.includes('redis') ? "one over Redis (a key prefix of this run's own)" : 'none over Redis (skipped)'}, log level silent (the bare app and the peer log nothing either); the 4 inbox lanes of each hold 5-second handlers throughout`,
-    "tracing on: bench/traced.ts, the SQLite side's runtime in its own process (the OpenTelemetry SDK is process-wide) with this process's node flags, switched on by OTEL_EXPORTER_OTLP_ENDPOINT: the SDK's batch span processor at its defaults and the OTLP/HTTP JSON exporter, to a collector stand-in in that process that reads and drops each export (its cost counts against tracing); the SQLite side is tracing off: no SDK loaded",
+    "tracing on: bench/traced.ts, the SQLite side's runtime in its own process (the OpenTelemetry SDK is process-wide) with this process's node flags, switched on by OTEL_EXPORTER_OTLP_ENDPOINT: the SDK's batch span processor at its defaults and the OTLP/HTTP exporter (protobuf, the default), to a collector stand-in in that process that reads and drops each export (its cost counts against tracing); the SQLite side is tracing off: no SDK loaded",
     facts.handlersRan
       ? "the slow bot's handlers ran during the measurement"
       : 'WARNING: no handler of the slow bot started: the 5-second load was not in effect',

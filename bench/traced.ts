@@ -9,7 +9,7 @@ import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
 /**
  * The tracing-on side of `bench/ingest.ts`: the same runtime as its SQLite side (`startBenchRuntime`,
  * the `slow` bot), with tracing switched on as an operator does it, by `OTEL_EXPORTER_OTLP_ENDPOINT`:
- * the OpenTelemetry SDK, its batch span processor (default settings) and the OTLP/HTTP JSON exporter,
+ * the OpenTelemetry SDK, its batch span processor (default settings) and the OTLP/HTTP exporter (protobuf),
  * sending to a collector stand-in in this process that reads and discards what it is sent (so its own
  * cost counts against tracing: the comparison is on the safe side). Its own process, because the SDK is
  * process-wide and must not touch the sides measured without it.

@@ -1,6 +1,8 @@
 import { context, diag, DiagLogLevel, propagation, trace, type DiagLogger } from '@opentelemetry/api';
 import type { Logger } from '../log';
-import { tracingConfig } from './tracing-config';
+import { tracingConfig, type TracingConfig } from './tracing-config';
+
+type EnabledTracing = Extract<TracingConfig, { enabled: true }>;
 import { setTracingOn, tracingOn } from './tracing-switch';
 
 /** The process's tracing, as `startTracing` left it. */
@@ -21,7 +23,7 @@ let started: Promise<TracingHandle> | undefined;
 
 /**
  * Switches tracing on when the standard `OTEL_*` variables ask for it (see `tracingConfig`): the
- * OpenTelemetry SDK, a batch span processor and the OTLP/HTTP (JSON) exporter are loaded then, and only
+ * OpenTelemetry SDK, a batch span processor and the OTLP/HTTP exporter (protobuf or JSON) are loaded then, and only
  * then; unconfigured, nothing is imported and every span helper calls straight through. The SDK is
  * process-wide (the API keeps one global provider), so a second call answers the first one's handle.
  * Exporter problems (a collector that is down) are logged as warnings, never thrown into the runtime.
@@ -34,17 +36,19 @@ let started: Promise<TracingHandle> | undefined;
 export function startTracing(env: Readonly<Record<string, string | undefined>>, logger?: TracingLogger): Promise<TracingHandle> {
   const config = tracingConfig(env);
   if (!config.enabled) return Promise.resolve(OFF);
-  started ??= register(config.url, config.defaultServiceName, logger).catch((error: unknown) => {
+  started ??= register(config, logger).catch((error: unknown) => {
     started = undefined;
     throw error;
   });
   return started;
 }
 
-async function register(url: string, defaultServiceName: string, logger: TracingLogger | undefined): Promise<TracingHandle> {
+async function register(config: EnabledTracing, logger: TracingLogger | undefined): Promise<TracingHandle> {
+  const { url, defaultServiceName } = config;
   const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes, detectResources, envDetector }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
+    // protobuf costs the runtime less to encode than JSON
+    config.protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
     import('@opentelemetry/resources'),
   ]);
   if (logger) diag.setLogger(diagLogger(logger), DiagLogLevel.WARN);
@@ -54,7 +58,7 @@ async function register(url: string, defaultServiceName: string, logger: Tracing
   // the AsyncLocalStorage context manager and the W3C trace-context propagator
   provider.register();
   setTracingOn(true);
-  logger?.info({ endpoint: new URL(url).origin }, 'tracing: sending spans over OTLP/HTTP');
+  logger?.info({ endpoint: new URL(url).origin }, `tracing: sending spans over OTLP/HTTP (${config.protocol})`);
   return {
     enabled: true,
     flush: () => provider.forceFlush(),

@@ -5,8 +5,10 @@ export type TracingConfig =
   | { enabled: false }
   | {
       enabled: true;
-      /** Where spans are sent: OTLP over HTTP, JSON-encoded. */
+      /** Where spans are sent: OTLP over HTTP. */
       url: string;
+      /** How they are encoded: protobuf (OTLP's default) or JSON. */
+      protocol: 'http/protobuf' | 'http/json';
       /** The resource's `service.name` when neither `OTEL_SERVICE_NAME` nor `OTEL_RESOURCE_ATTRIBUTES` names one. */
       defaultServiceName: string;
     };
@@ -23,7 +25,7 @@ const DEFAULT_ENDPOINT = 'http://localhost:4318';
  *
  * @example
  * tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' });
- * // => { enabled: true, url: 'http://collector:4318/v1/traces', defaultServiceName: 'intrabot' }
+ * // => { enabled: true, url: 'http://collector:4318/v1/traces', protocol: 'http/protobuf', defaultServiceName: 'intrabot' }
  */
 export function tracingConfig(env: Env): TracingConfig {
   if (value(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return { enabled: false };
@@ -40,21 +42,25 @@ export function tracingConfig(env: Env): TracingConfig {
       throw new ConfigError('OTEL_TRACES_EXPORTER', `OTEL_TRACES_EXPORTER: "${other}" is not an exporter intrabot has; use "otlp" (or "none")`);
     if (!exporters.includes('otlp')) return { enabled: false };
   }
-  checkProtocol(env);
+  const protocol = protocolOf(env);
   const url = tracesEndpoint ?? `${(endpoint ?? DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
   checkUrl(tracesEndpoint === undefined ? 'OTEL_EXPORTER_OTLP_ENDPOINT' : 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', url);
-  return { enabled: true, url, defaultServiceName: 'intrabot' };
+  return { enabled: true, url, protocol, defaultServiceName: 'intrabot' };
 }
 
-/** A collector's OTLP/HTTP receiver takes JSON as well as protobuf; gRPC is another port and another transport. */
-function checkProtocol(env: Env): void {
+/** OTLP over HTTP, protobuf unless JSON is asked for; gRPC is another port and another transport, not supported. */
+function protocolOf(env: Env): 'http/protobuf' | 'http/json' {
   for (const key of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
     const protocol = value(env, key);
     if (protocol === undefined) continue;
     if (protocol !== 'http/json' && protocol !== 'http/protobuf')
-      throw new ConfigError(key, `${key}: "${protocol}" is not supported; intrabot sends OTLP over HTTP (http/json), which a collector's port 4318 accepts`);
-    return;
+      throw new ConfigError(
+        key,
+        `${key}: "${protocol}" is not supported; intrabot sends OTLP over HTTP ("http/protobuf" or "http/json"), which a collector takes on port 4318`,
+      );
+    return protocol;
   }
+  return 'http/protobuf';
 }
 
 function checkUrl(key: string, url: string): void {

@@ -39,8 +39,8 @@ interface OtlpExport {
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
-  /** Requests that were not an OTLP JSON trace export (path, content type). */
-  readonly refused: string[] = [];
+  /** Requests that were not an OTLP JSON trace export: method, path and content type. */
+  readonly undecoded: string[] = [];
   private readonly server: Server;
 
   constructor() {
@@ -49,8 +49,9 @@ export class OtlpReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         if (req.method !== 'POST' || req.url !== '/v1/traces' || !req.headers['content-type']?.startsWith('application/json')) {
-          this.refused.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
-          res.writeHead(404).end();
+          this.undecoded.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
+          // a trace export in another encoding is taken (as a collector would), just not decoded
+          res.writeHead(req.method === 'POST' && req.url === '/v1/traces' ? 200 : 404).end();
           return;
         }
         this.spans.push(...decode(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors';
 import { startTracing, tracingConfig } from '../../src/tracing';
 import { activeCarrier, inSpan } from '../../src/tracing/spans';
+import { OtlpReceiver } from '../helpers/otlp-receiver';
 
 describe('tracing configuration from the standard OTEL_* variables', () => {
   it('is off when no OTEL variable is set, and then loads nothing and stores no trace context', async () => {
@@ -16,7 +17,17 @@ describe('tracing configuration from the standard OTEL_* variables', () => {
     expect(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toEqual({
       enabled: true,
       url: 'http://collector:4318/v1/traces',
+      protocol: 'http/protobuf',
       defaultServiceName: 'intrabot',
+    });
+  });
+
+  it('encodes protobuf, as OTLP does by default, and JSON when OTEL_EXPORTER_OTLP_PROTOCOL asks for it', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(tracingConfig(endpoint)).toMatchObject({ protocol: 'http/protobuf' });
+    expect(tracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toMatchObject({ protocol: 'http/json' });
+    expect(tracingConfig({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' })).toMatchObject({
+      protocol: 'http/protobuf',
     });
   });
 
@@ -53,6 +64,22 @@ describe('tracing configuration from the standard OTEL_* variables', () => {
       expect(error, key).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).key).toBe(key);
       expect((error as ConfigError).message).toMatch(new RegExp(`^${key}: `));
+    }
+  });
+
+  it('sends OTLP protobuf to <endpoint>/v1/traces when no protocol is named', async () => {
+    const receiver = new OtlpReceiver();
+    const url = await receiver.listen();
+    const tracing = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: url });
+    try {
+      expect(tracing.enabled).toBe(true);
+      await inSpan('a step', {}, async () => undefined);
+      await tracing.flush();
+      // the test's collector decodes JSON only: it lists what else came
+      expect(receiver.undecoded).toEqual(['POST /v1/traces application/x-protobuf']);
+    } finally {
+      await tracing.shutdown();
+      await receiver.close();
     }
   });
 });

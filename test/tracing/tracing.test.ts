@@ -27,7 +27,8 @@ beforeAll(async () => {
   // the standard variables, as an operator sets them; the SDK reads the batch delay and the name from the environment
   vi.stubEnv('OTEL_SERVICE_NAME', 'intrabot-tracing-test');
   vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '50');
-  tracing = await startTracing({ ...process.env, OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: url });
+  // JSON, which the test's collector decodes (protobuf is the default)
+  tracing = await startTracing({ ...process.env, OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
 });
 
 afterAll(async () => {
