@@ -32,7 +32,8 @@ async function startCollector(): Promise<Collector> {
     request.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
     request.on('end', () => {
       received.requests += 1;
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      // an empty ExportTraceServiceResponse, as a collector answers protobuf
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -46,10 +46,10 @@ export function startTracing(env: Readonly<Record<string, string | undefined>>, 
 async function register(config: EnabledTracing, logger: TracingLogger | undefined): Promise<TracingHandle> {
   const { url, defaultServiceName } = config;
   const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes, detectResources, envDetector }] = await Promise.all([
-    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/sdk-trace-node').then(commonJs),
     // protobuf costs the runtime less to encode than JSON
-    config.protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
-    import('@opentelemetry/resources'),
+    (config.protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto')).then(commonJs),
+    import('@opentelemetry/resources').then(commonJs),
   ]);
   if (logger) diag.setLogger(diagLogger(logger), DiagLogLevel.WARN);
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the default name
@@ -78,7 +78,18 @@ async function register(config: EnabledTracing, logger: TracingLogger | undefine
   };
 }
 
+/**
+ * The exports of a CommonJS package loaded with `import()`: Node (and tsx) give them by name beside
+ * `default`; the CLI's bundle (`bin/build.mjs`, esbuild) gives them as `default` alone.
+ */
+function commonJs<T extends object>(namespace: T): T {
+  const keys = Object.keys(namespace);
+  return keys.length === 1 && keys[0] === 'default' ? (namespace as { default: T }).default : namespace;
+}
+
 function diagLogger(logger: TracingLogger): DiagLogger {
-  const warn = (message: string): void => logger.warn({}, `tracing: ${message}`);
+  // a component's logger passes its name first (`OTLPExportDelegate`, message...)
+  const warn = (...parts: unknown[]): void =>
+    logger.warn({}, `tracing: ${parts.map((part) => (part instanceof Error ? part.message : String(part))).join(' ')}`);
   return { error: warn, warn, info: () => undefined, debug: () => undefined, verbose: () => undefined };
 }
