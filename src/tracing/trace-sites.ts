@@ -2,9 +2,11 @@ import type { Attributes } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { activeCarrier, activeSpanRecording, annotateActiveSpan, inSpan, SpanKind, withDeliveryId } from './spans';
 import { TraceCarrierSchema, type TraceCarrier } from './trace-carrier';
+import { tracingOn } from './tracing-switch';
 
 /**
- * One helper per traced step, each called from one line at its site. Attribute names follow the
+ * One helper per traced step, each called from one line at its site. With tracing off each one calls
+ * straight through before building anything (the ingest path pays a boolean check). Attribute names follow the
  * semantic conventions (`http.*`, `messaging.*`, `server.*`, `error.type`) plus `intrabot.bot`,
  * `intrabot.tenant` and `intrabot.delivery_id`; values are names, ids and statuses only: never a
  * secret, a URL (an incoming webhook's carries its token) or a message body.
@@ -15,6 +17,7 @@ const MESSAGING_SYSTEM = 'intrabot';
 
 /** A request to one of the runtime's routes (`/hooks/...`, `/alerts/...`), as a SERVER span; a `traceparent` the caller sent is its parent. */
 export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
+  if (!tracingOn()) return fn();
   const route = request.routeOptions.url ?? 'unknown';
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   const attributes: Attributes = {
@@ -57,6 +60,7 @@ export function traceInboxAccept<T>(
   delivery: { tenant: string; bot: string; deliveryId: string },
   fn: (trace: TraceCarrier | undefined) => Promise<T>,
 ): Promise<T> {
+  if (!tracingOn()) return fn(undefined);
   const attributes = { ...queue('send', 'inbox', delivery.deliveryId), ...names(delivery.tenant, delivery.bot), 'intrabot.delivery_id': delivery.deliveryId };
   if (activeSpanRecording()) {
     annotateActiveSpan(attributes);
@@ -70,6 +74,7 @@ export function traceInboxItem<T>(
   item: { tenant: string; bot: string; deliveryId: string; event: string | null; trace?: TraceCarrier | undefined },
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingOn()) return fn();
   const attributes = {
     ...queue('process', 'inbox', item.deliveryId),
     ...names(item.tenant, item.bot),
@@ -80,6 +85,7 @@ export function traceInboxItem<T>(
 
 /** One run of a bot's handler (`on.post.created`, `/oncall`, `report ...`). */
 export function traceHandler<T>(run: { tenant: string; bot: string; what: string }, fn: () => Promise<T>): Promise<T> {
+  if (!tracingOn()) return fn();
   return inSpan(`handler ${run.bot}`, { attributes: { ...names(run.tenant, run.bot), 'intrabot.handler': run.what } }, fn);
 }
 
@@ -88,6 +94,7 @@ export function traceOutboxEnqueue<T extends { id: string }>(
   entry: { tenant: string; kind: string; bot?: string | undefined },
   fn: (trace: TraceCarrier | undefined) => Promise<T>,
 ): Promise<T> {
+  if (!tracingOn()) return fn(undefined);
   const attributes = { ...queue('send', 'outbox'), ...names(entry.tenant, entry.bot), 'intrabot.outbox.kind': entry.kind };
   return inSpan('send outbox', { kind: SpanKind.PRODUCER, attributes }, async (span) => {
     const result = await fn(activeCarrier());
@@ -102,6 +109,7 @@ export function traceOutboxEntry<T>(
   record: { entry: { tenant: string; kind: string; bot?: string | undefined }; trace?: TraceCarrier | undefined },
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingOn()) return fn();
   const attributes = {
     ...queue('process', 'outbox', lease.id),
     ...names(record.entry.tenant, record.entry.bot),
@@ -117,6 +125,7 @@ export function traceApiRequest<T extends { status: number }>(
   request: { method: string; url: URL; template?: string | undefined },
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingOn()) return fn();
   const { url } = request;
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const attributes: Attributes = {
@@ -144,6 +153,7 @@ export function traceJob<T extends { outcome: string }>(
   run: { tenant: string; bot: string; job: string; slotMs: number; trigger: string },
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingOn()) return fn();
   const attributes = {
     ...names(run.tenant, run.bot),
     'intrabot.job': run.job,
