@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,12 +189,46 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
     expect(childOf(trace, processOutbox, (s) => s.kind === SPAN_KIND.client).attributes['http.response.status_code']).toBeLessThan(300);
   });
 
+  it('starts the trace of a delivery handed to Runtime.receive (no HTTP) with a send inbox span', async () => {
+    const at = new Date(pair.clock.now()).toISOString();
+    const envelope = {
+      id: randomUUID(),
+      event: 'service.post.created',
+      version: 'v1' as const,
+      timestamp: Math.floor(pair.clock.now() / 1000),
+      customer: 'sandbox',
+      payload: {
+        id: 4242,
+        body: 'good morning',
+        wall_id: 1,
+        wall_name: 'Company',
+        author: { id: 10, name: 'Ada', email: 'ada@example.com' },
+        created_at: at,
+        updated_at: at,
+      },
+    };
+    await pair.runtime.receive({ tenant: 'sandbox', bot: 'ops', deliveryId: envelope.id, envelope });
+    const isSend = (span: ReceivedSpan): boolean => span.name === 'send inbox' && span.attributes['messaging.message.id'] === envelope.id;
+    const spans = await exported(pair, (all) => {
+      const send = all.find(isSend);
+      return send !== undefined && all.some((span) => span.parentSpanId === send.spanId);
+    });
+    const send = spans.find(isSend)!;
+    expect(send).toMatchObject({
+      kind: SPAN_KIND.producer,
+      parentSpanId: undefined,
+      attributes: { 'intrabot.delivery_id': envelope.id, 'intrabot.bot': 'ops' },
+    });
+    expect(childOf(receiver.trace(send.traceId), send, (s) => s.name === 'process inbox').kind).toBe(SPAN_KIND.consumer);
+  });
+
   it('puts no secret, URL or message body in any attribute', () => {
     const values = receiver.spans.flatMap((span) => Object.values(span.attributes).map(String));
     expect(values.length).toBeGreaterThan(0);
     for (const value of values) {
       expect(value).not.toContain(replyText);
       expect(value).not.toContain(ALERT_TEXT);
+      expect(value).not.toContain('good morning');
       expect(value).not.toMatch(/svc_|Bearer|sandbox-alert-token|\/incoming\/|https?:\/\//);
     }
   });
