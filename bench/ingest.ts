@@ -10,6 +10,7 @@ import { PeerProcess } from './lib/peer-client';
 import { benchRedisUrl, connectRedis, redisCpuUs, redisHost, redisPersistence } from './lib/redis';
 import { emit, round, skipped, target, type InfoResult, type SkippedTarget, type TargetResult } from './lib/result';
 import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
+import { TracedProcess } from './lib/traced-client';
 import { median, summarize, type LatencySummary } from './lib/stats';
 import type { LoadReport, LoadSpec } from './load';
 
@@ -47,11 +48,12 @@ const HOOK_PATH = '/hooks/sandbox/slow';
 /** To try another inbox batch window than the store's default (an experiment, not the target run). */
 const BATCH_WINDOW_MS = process.env.BENCH_INBOX_WINDOW_MS ? Number(process.env.BENCH_INBOX_WINDOW_MS) : undefined;
 
-type SideName = 'bare' | 'sqlite' | 'redis' | 'peer';
+type SideName = 'bare' | 'sqlite' | 'traced' | 'redis' | 'peer';
 
 const LABELS: Record<SideName, string> = {
   bare: 'bare Fastify route',
   sqlite: 'intrabot, SQLite store',
+  traced: 'intrabot, SQLite store, tracing on (OTLP/HTTP)',
   redis: 'intrabot, Redis store',
   peer: 'durable peer (@octokit/webhooks + BullMQ)',
 };
@@ -85,6 +87,8 @@ type Round = Partial<Record<SideName, Phase>>;
 interface Servers {
   bare: FastifyInstance;
   sqlite: BenchRuntime;
+  /** The same runtime with tracing on, in its own process (the SDK is process-wide). */
+  traced: TracedProcess;
   redis?: { runtime: BenchRuntime; peer: PeerProcess; client: Redis };
   /** Why the Redis store and the peer were not measured. */
   redisSkipped?: string;
@@ -102,7 +106,9 @@ async function main(): Promise<void> {
       ...(BATCH_WINDOW_MS === undefined ? {} : { inboxBatchWindowMs: BATCH_WINDOW_MS }),
     });
     closers.push(() => sqlite.close());
-    const servers: Servers = { bare, sqlite };
+    const traced = await TracedProcess.start(nodeFlags());
+    closers.push(() => traced.close());
+    const servers: Servers = { bare, sqlite, traced };
     const url = benchRedisUrl();
     const connection = await connectRedis(url);
     if ('reason' in connection) {
@@ -146,6 +152,7 @@ async function sidesOf(servers: Servers): Promise<Side[]> {
   const sides: Side[] = [
     { name: 'bare', origin: originOf(servers.bare), target: sqliteTarget, signing: 'platform', processCpuUs: here },
     { name: 'sqlite', origin: servers.sqlite.runtime.inspect().url!, target: sqliteTarget, signing: 'platform', processCpuUs: here },
+    { name: 'traced', origin: servers.traced.origin, target: servers.traced.target, signing: 'platform', processCpuUs: () => servers.traced.cpuUs() },
   ];
   if (servers.redis) {
     const { runtime, peer, client } = servers.redis;
@@ -249,8 +256,9 @@ async function measure(servers: Servers): Promise<void> {
       maxRequests: (OPEN_RATE * OPEN_MS) / 1000,
       keepLatencies: true,
     };
-    // the peer has no handlers to be slowed by: its acknowledgement is not what this phase measures
-    const openSides = sides.filter((s) => s.name !== 'peer');
+    // the peer has no handlers to be slowed by: its acknowledgement is not what this phase measures (nor
+    // is tracing's: its cost is the req/s and CPU ratios)
+    const openSides = sides.filter((s) => s.name !== 'peer' && s.name !== 'traced');
     const chunks = new Map<SideName, LoadReport[]>(openSides.map((s) => [s.name, []]));
     servers.sqlite.ackTimes.length = 0;
     for (let i = 0; i < OPEN_ROUNDS; i++) {
@@ -267,6 +275,7 @@ async function measure(servers: Servers): Promise<void> {
       peerJobs: servers.redis ? { jobs: (await servers.redis.peer.jobs()) - peerJobsBefore, answered: answered.get('peer') ?? 0 } : undefined,
       redisSkipped: servers.redisSkipped,
       redisPersistence: servers.redis ? await redisPersistence(servers.redis.client) : undefined,
+      exported: await servers.traced.exported(),
     });
   } finally {
     await generator.close();
@@ -289,11 +298,13 @@ interface RunFacts {
   redisSkipped: string | undefined;
   /** Redis's persistence settings, which decide what "durable" costs the Redis sides. */
   redisPersistence: string | undefined;
+  /** What the tracing-on side's collector stand-in received over the run. */
+  exported: { requests: number; bytes: number };
 }
 
 function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFacts): void {
   const phases = (name: SideName): Phase[] => rounds.flatMap((r) => (r[name] ? [r[name]] : []));
-  const present = (['bare', 'sqlite', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
+  const present = (['bare', 'sqlite', 'traced', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
   /** Per round: `a`'s req/s over `b`'s, and `b`'s CPU per request over `a`'s (how many of `a`'s requests one of `b`'s costs). */
   const measured = (a: SideName, b: SideName): number[] => rounds.map((r) => r[a]!.rps / r[b]!.rps);
   const capacity = (a: SideName, b: SideName): number[] => rounds.map((r) => r[b]!.cpuUsPerRequest / r[a]!.cpuUsPerRequest);
@@ -313,6 +324,12 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
       skips.push(skipped(req, 'x', 'min', 1, reason), skipped(cpu, 'x', 'min', 1, reason));
     }
   }
+  if (present.includes('traced')) {
+    targets.push(
+      target('ingest req/s, tracing on ÷ off, SQLite store (measured)', median(measured('traced', 'sqlite')), 'x', 'min', 0.85),
+      target('ingest capacity, tracing on ÷ off, SQLite store (CPU per request)', median(capacity('traced', 'sqlite')), 'x', 'min', 0.85),
+    );
+  }
   targets.push(target(`ingest p99 ack at ${OPEN_RATE} req/s, handlers busy 5 s (SQLite store)`, steady.get('sqlite')!.latencyMs.p99, 'ms', 'max', 20));
 
   const cpuLine = (name: SideName): string => {
@@ -327,6 +344,12 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
       unit: `req/s median (p99 ${round(median(phases(name).map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
     })),
     ...(present.includes('peer') ? stores.map((s) => ({ name: `req/s ratio per round, ${storeName(s)} ÷ peer`, value: perRound(measured(s, 'peer')) })) : []),
+    ...(present.includes('traced') ? [{ name: 'req/s ratio per round, tracing on ÷ off (SQLite)', value: perRound(measured('traced', 'sqlite')) }] : []),
+    {
+      name: 'tracing on: what its collector received',
+      value: `${facts.exported.requests} OTLP/HTTP exports, ${round(facts.exported.bytes / 1_048_576, 1)} MB`,
+      unit: '(batch span processor at its defaults: a full queue drops spans rather than slow the runtime)',
+    },
     ...stores.map((s) => ({
       name: `vs the bare Fastify route, ${storeName(s)} store`,
       value: `${round(median(measured(s, 'bare')), 2)}x req/s (per round ${perRound(measured(s, 'bare'))}), ${round(median(capacity(s, 'bare')), 2)}x capacity`,
@@ -359,6 +382,7 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
     `latency: an open loop at ${OPEN_RATE} req/s, ${OPEN_ROUNDS} alternating chunks of ${OPEN_MS / 1000} s per side, timed from each request's planned start; the bare app's p99 is the machine's noise floor`,
     `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start; they apply to the bare app and both runtimes, not to the peer)`,
     `runtimes: buildRuntime wired as startPair does, one over SQLite with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, ${present.includes('redis') ? "one over Redis (a key prefix of this run's own)" : 'none over Redis (skipped)'}, log level silent (the bare app and the peer log nothing either); the 4 inbox lanes of each hold 5-second handlers throughout`,
+    "tracing on: bench/traced.ts, the SQLite side's runtime in its own process (the OpenTelemetry SDK is process-wide) with this process's node flags, switched on by OTEL_EXPORTER_OTLP_ENDPOINT: the SDK's batch span processor at its defaults and the OTLP/HTTP exporter (protobuf, the default), to a collector stand-in in that process that reads and drops each export (its cost counts against tracing); the SQLite side is tracing off: no SDK loaded",
     facts.handlersRan
       ? "the slow bot's handlers ran during the measurement"
       : 'WARNING: no handler of the slow bot started: the 5-second load was not in effect',
@@ -366,6 +390,7 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
   if (facts.peerJobs && facts.peerJobs.jobs !== facts.peerJobs.answered) {
     notes.push(`WARNING: the peer's queue gained ${facts.peerJobs.jobs} jobs for ${facts.peerJobs.answered} deliveries answered 200`);
   }
+  if (facts.exported.requests === 0) notes.push('WARNING: the tracing-on side exported nothing: tracing was not in effect');
   if (facts.redisSkipped) notes.push(`SKIPPED the Redis store and the durable peer: ${facts.redisSkipped}`);
   if (rounds.some((r) => Object.values(r).some((p) => p.exhausted))) notes.push('a phase ran out of its pre-signed deliveries early (its rate is still valid)');
   emit({ bench: 'ingest', targets, skipped: skips, info, notes });
@@ -403,6 +428,11 @@ function pooled(chunks: LoadReport[]): LoadReport {
 
 const latencyLine = (r: LoadReport): string =>
   `p50 ${round(r.latencyMs.p50, 2)} ms, p99 ${round(r.latencyMs.p99, 2)} ms, max ${round(r.latencyMs.max, 1)} ms (${r.ok}/${r.sent} answered 200)`;
+
+/** This process's node flags (`npm run bench` gives ingest those of `npm start`), for the children that run a runtime. */
+function nodeFlags(): string[] {
+  return process.execArgv.filter((flag) => flag.startsWith('--') && flag !== '--import');
+}
 
 async function startBare(): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit: 1_048_576 });

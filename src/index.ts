@@ -93,6 +93,8 @@ export { createApiClient } from './api/create-api-client';
 export type { IntrabotApi } from './api/create-api-client';
 export type { ApiClientOptions } from './api/client';
 export { intrabotPlugin } from './runtime/plugin';
+export { startTracing } from './tracing/start-tracing';
+export type { TracingHandle, TracingLogger } from './tracing/start-tracing';
 export { handleFrameworkError, handleNotFound } from './runtime/error-handler';
 export { AdjustableClock, createSystemClock } from './clock';
 export type { AdjustableClockOptions, Clock, TimerHandle } from './clock';

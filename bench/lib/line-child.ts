@@ -16,8 +16,9 @@ export class LineChild {
   constructor(
     private readonly label: string,
     file: string,
+    nodeFlags: readonly string[] = [],
   ) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', file], { stdio: ['pipe', 'pipe', 'pipe'] });
     createInterface({ input: this.child.stdout }).on('line', (line) => this.waiting.shift()?.(line));
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.child.on('exit', (code, signal) => {

@@ -6,6 +6,7 @@ import type { ResolvedAlertInput } from './alert-input';
 import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
+import { nameActiveRequest, traceHttpServer } from '../tracing/trace-sites';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
 export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
@@ -64,18 +65,21 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
         request.setDecorator<Located>(LOCATED, found);
         return undefined;
       },
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const found = request.getDecorator<Located>(LOCATED);
-        const groups = parseBody(found.input, request);
-        let queued = 0;
-        for (const group of groups) queued += await dispatchGroup(deps, found.tenant, found.input, group);
-        if (found.input.format === 'slack') return reply.code(200).type('text/plain; charset=utf-8').send('ok');
-        return reply.code(202).send({ accepted: countAlerts(groups), queued });
-      },
+      handler: async (request: FastifyRequest, reply: FastifyReply) => traceHttpServer(request, reply, () => accept(deps, request, reply)),
     };
     scope.post('/alerts/:bot/:input', route);
     scope.post('/t/:tenant/alerts/:bot/:input', route);
   });
+}
+
+async function accept(deps: AlertDispatchDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const found = request.getDecorator<Located>(LOCATED);
+  nameActiveRequest({ tenant: found.tenant, bot: found.input.bot, alertInput: found.input.input });
+  const groups = parseBody(found.input, request);
+  let queued = 0;
+  for (const group of groups) queued += await dispatchGroup(deps, found.tenant, found.input, group);
+  if (found.input.format === 'slack') return reply.code(200).type('text/plain; charset=utf-8').send('ok');
+  return reply.code(202).send({ accepted: countAlerts(groups), queued });
 }
 
 function locate(options: AlertInputsOptions, request: FastifyRequest): Located | undefined {

@@ -17,6 +17,7 @@ import type { AnyEndpoint } from './schemas/endpoint';
 import { checkToken } from './token';
 import { createDispatcher, DEFAULT_TIMEOUTS, sendOnWire, type Timeouts, type UndiciFormData, type WireBody } from './transport';
 import { USER_AGENT } from './version';
+import { traceApiRequest } from '../tracing/trace-sites';
 
 /** Where the client logs retries (a pino logger fits). Never given the token. */
 export interface ApiLogger {
@@ -96,6 +97,8 @@ interface Exchange {
   repeatable: boolean;
   attempts?: number | undefined;
   pace?: Pace | undefined;
+  /** The endpoint's path template (`/walls/{wall_id}/posts`), for the request's span. */
+  template?: string | undefined;
 }
 
 const PAGED_KINDS = new Set(['list', 'meta-list', 'array']);
@@ -164,6 +167,7 @@ export class ApiClient implements Caller {
       repeatable: input.repeatable ?? this.repeatable.has(endpoint.id),
       attempts: input.attempts,
       pace: input.pace,
+      template: endpoint.path,
     });
     return parseAnswer(endpoint, answer.body, { method: endpoint.method, path: url.pathname }) as CallResult<E>;
   }
@@ -231,7 +235,7 @@ export class ApiClient implements Caller {
   private exchange(exchange: Exchange, onAnswer?: (answer: RawResponse) => void): Promise<RawResponse> {
     const key = rateLimitKey(exchange.auth === 'bearer' ? this.#token : exchange.url.pathname);
     const context = { method: exchange.method, path: exchange.url.pathname };
-    return withRetry(() => this.attempt(exchange, key, onAnswer), {
+    return withRetry(() => traceApiRequest(exchange, () => this.attempt(exchange, key, onAnswer)), {
       policy: { ...this.policy, attempts: exchange.attempts ?? this.policy.attempts },
       clock: this.clock,
       random: this.random,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IncomingWebhookActionSchema, IncomingMediaItemSchema } from '../api/schemas/incoming-webhook';
 import { InvalidInputError } from '../errors';
 import { JsonValueSchema } from '../store/json';
+import { TraceCarrierSchema } from '../tracing/trace-carrier';
 
 /**
  * What the outbox sends: one entry per write a bot makes (DESIGN.md: Rules the runtime keeps,
@@ -148,6 +149,8 @@ export const OutboxRecordSchema = z.object({
   onUncertain: OnUncertainSchema,
   /** Other entries' items merged into this one by coalescing are kept in kv, not here. */
   coalescible: z.boolean().default(true),
+  /** The W3C trace context of the enqueue, when tracing is on: whoever sends the entry continues the trace. */
+  trace: TraceCarrierSchema.optional().catch(undefined),
   /** Enqueued with a caller-chosen id: its delivery is remembered so the same id is not queued again. */
   keyed: z.boolean().optional(),
   /** The bot that queued it (when one did): held while that bot is paused. */

@@ -10,6 +10,7 @@ import { NotificationCreateSchema } from '../api/schemas/notification';
 import type { Clock } from '../clock';
 import { IntrabotError, InvalidInputError } from '../errors';
 import type { Store } from '../store/store';
+import { traceOutboxEnqueue } from '../tracing/trace-sites';
 import { parseOrThrow } from '../validation';
 import { OnUncertainSchema, OutboxEntrySchema, targetOf, type OnUncertain, type OutboxEntry, type OutboxKind, type OutboxRecord } from './entry';
 
@@ -83,12 +84,14 @@ export class Outbox {
     };
     if (opts.id !== undefined && (await this.options.store.kv(OUTBOX_KV).get(doneKey(opts.id))) !== undefined) return { id: opts.id };
     try {
-      const queued = await this.options.store.outbox.enqueue({
-        target: opts.target ?? targetOf(entry),
-        payload: { ...record, ...(opts.id === undefined ? {} : { keyed: true }) },
-        ...(opts.id === undefined ? {} : { id: opts.id }),
-        ...(opts.notBeforeMs === undefined ? {} : { notBeforeMs: opts.notBeforeMs }),
-      });
+      const queued = await traceOutboxEnqueue({ ...entry, bot: 'bot' in entry ? entry.bot : undefined }, (trace) =>
+        this.options.store.outbox.enqueue({
+          target: opts.target ?? targetOf(entry),
+          payload: { ...record, ...(opts.id === undefined ? {} : { keyed: true }), ...(trace ? { trace } : {}) },
+          ...(opts.id === undefined ? {} : { id: opts.id }),
+          ...(opts.notBeforeMs === undefined ? {} : { notBeforeMs: opts.notBeforeMs }),
+        }),
+      );
       this.options.onEnqueued?.();
       return { id: queued.id };
     } catch (error) {

@@ -13,6 +13,7 @@ import { messagesWithin } from '../api/pacing';
 import { CreatedItems, ITEM_CLAIM_TTL_MS } from './created-items';
 import { RECONCILE_SKEW_MS, reconcileEntry } from './reconcile';
 import type { SendClient } from './send-client';
+import { traceOutboxEntry } from '../tracing/trace-sites';
 import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
 export type { CreatedByEntry, OutboxHooks, OutboxSenderOptions, SenderLogger } from './sender-options';
@@ -114,7 +115,7 @@ export class OutboxSender {
     // a long send (pacing waits, uploads, a digest of many parts) keeps its lease: it runs out only when this process is gone
     const stopBeat = keepAlive(this.o.clock, this.o.leaseMs / 3, () => this.o.store.outbox.extend(lease, this.o.leaseMs));
     try {
-      const delivery = await this.deliver(lease, record);
+      const delivery = await traceOutboxEntry(lease, record, () => this.deliver(lease, record));
       if (delivery.kind === 'drop') await this.o.store.outbox.deadLetter(lease, delivery.reason);
       else await this.finish(lease, record);
     } catch (error) {

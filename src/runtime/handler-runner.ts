@@ -11,6 +11,7 @@ import { IntrabotError } from '../errors';
 import type { Logger } from '../log';
 import type { JobRunRequest } from '../scheduler/job-runner';
 import type { Store } from '../store/store';
+import { traceHandler } from '../tracing/trace-sites';
 import { wallRefOf, type DeploymentTable, type Deployment } from './deployments';
 import type { ConversationBook } from '../bots/conversations/pending';
 import type { ConversationTimeouts } from './conversation-timeouts';
@@ -60,9 +61,12 @@ export class HandlerRunner {
 
   /** Runs `fn` with a fresh context under the handler time limit; a throw or a timeout rejects (the inbox retries). */
   async run(deployment: Deployment, what: string, fn: (ctx: BotContext<unknown>) => unknown, options: RunOptions = {}): Promise<void> {
-    await withTimeLimit(this.deps.clock, this.deps.timeoutMs, `${deployment.bot.name} ${what}`, async (signal) => {
-      await fn(this.context(deployment, signal, options));
-    });
+    const names = { tenant: deployment.tenant.config.id, bot: deployment.bot.name, what };
+    await traceHandler(names, () =>
+      withTimeLimit(this.deps.clock, this.deps.timeoutMs, `${deployment.bot.name} ${what}`, async (signal) => {
+        await fn(this.context(deployment, signal, options));
+      }),
+    );
   }
 
   /** The logger of one deployment's runs, bound to the bot and tenant (and what `bindings` add). */

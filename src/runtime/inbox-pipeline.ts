@@ -15,6 +15,7 @@ import { OTHER_LABEL, type RuntimeMetrics } from './metrics';
 import type { InboxItem } from '../store/inbox';
 import { holdIfPaused } from '../store/paused-bots';
 import { tagSendsWithBot } from '../bots/run-sends';
+import { traceInboxAccept, traceInboxItem } from '../tracing/trace-sites';
 
 /** The receiving side past the 200: the inbox's worker, what runs the bots, and the history of what they did. */
 export interface InboxParts {
@@ -62,7 +63,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
   const worker = new InboxWorker({
     inbox: store.inbox,
     clock,
-    handle: (item) => handleRecorded(recorded, item),
+    handle: (item) => traceInboxItem(item, () => handleRecorded(recorded, item)),
     hold: (lease) => holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
@@ -100,15 +101,18 @@ export async function acceptDelivery(
   deps: { store: Store; metrics: RuntimeMetrics },
   delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope' | 'event'> & Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson'>>,
 ): Promise<{ duplicate: boolean }> {
-  const result = await deps.store.inbox.accept({
-    tenant: delivery.tenant,
-    bot: delivery.bot,
-    deliveryId: delivery.deliveryId,
-    envelope: delivery.envelope,
-    event: delivery.event,
-    ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
-    ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
-  });
+  const result = await traceInboxAccept(delivery, (trace) =>
+    deps.store.inbox.accept({
+      tenant: delivery.tenant,
+      bot: delivery.bot,
+      deliveryId: delivery.deliveryId,
+      envelope: delivery.envelope,
+      event: delivery.event,
+      ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
+      ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
+      ...(trace ? { trace } : {}),
+    }),
+  );
   const labels = { tenant: delivery.tenant, bot: delivery.bot, event: delivery.event || OTHER_LABEL, duplicate: String(!result.accepted) };
   deps.metrics.deliveriesReceived.inc(labels);
   return { duplicate: !result.accepted };

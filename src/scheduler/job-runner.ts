@@ -8,6 +8,7 @@ import { JobAbortedError } from './scheduler-errors';
 import { keepAlive } from '../clock/keep-alive';
 import { TimeLimitError, withTimeLimit } from '../clock/time-limit';
 import { runningKey } from './slots';
+import { traceJob } from '../tracing/trace-sites';
 
 /** What the scheduler hands the runtime for one run of a job. */
 export interface JobRunRequest {
@@ -67,7 +68,7 @@ export class JobRunner {
   constructor(private readonly deps: JobRunnerDeps) {}
 
   run(entry: RunnableJob, slotMs: number, trigger: RunTrigger, onProgress?: (text: string) => void): Promise<RunRecord> {
-    const handled = this.handle(entry, slotMs, trigger, onProgress);
+    const handled = traceJob({ ...entry, slotMs, trigger }, () => this.handle(entry, slotMs, trigger, onProgress));
     this.handling.add(handled);
     // handle() records failures instead of throwing; were it to throw, the caller gets it from `handled`
     void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);

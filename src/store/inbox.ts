@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonValueSchema } from './json';
 import { QueueEntrySchema, type QueueOps } from './queue';
+import { TraceCarrierSchema } from '../tracing/trace-carrier';
 
 /** What the receiver hands over for one signed delivery. */
 export const AcceptInputSchema = z.object({
@@ -26,6 +27,8 @@ export const AcceptInputSchema = z.object({
    * parsed from.
    */
   envelopeJson: z.string().min(2).optional(),
+  /** The W3C trace context of the accept, when tracing is on: whoever handles the item continues the trace. */
+  trace: TraceCarrierSchema.optional(),
 });
 export type AcceptInput = z.input<typeof AcceptInputSchema>;
 
@@ -36,13 +39,15 @@ export const InboxItemSchema = z.object({
   dedupeKey: z.string().nullable(),
   event: z.string().nullable(),
   envelope: JsonValueSchema,
+  /** A stored trace context that cannot be read is dropped, never a reason to refuse the delivery. */
+  trace: TraceCarrierSchema.optional().catch(undefined),
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 
 /** The stored form of an accepted delivery (an `InboxItem` as JSON); reuses the received text when given. */
 export function inboxItemJson(input: z.output<typeof AcceptInputSchema>): string {
   const { tenant, bot, deliveryId, envelopeJson } = input;
-  const rest = { tenant, bot, deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null };
+  const rest = { tenant, bot, deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null, ...(input.trace ? { trace: input.trace } : {}) };
   if (envelopeJson === undefined) return JSON.stringify({ ...rest, envelope: input.envelope });
   return `${JSON.stringify(rest).slice(0, -1)},"envelope":${envelopeJson}}`;
 }

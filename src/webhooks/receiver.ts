@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
 import { answerWithError } from '../error-response';
 import { IntrabotError, type ErrorCode } from '../errors';
+import { traceHttpServer } from '../tracing/trace-sites';
 import { EnvelopeSchema, type Envelope } from './envelope';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { normaliseDelivery } from './normalise';
@@ -94,7 +95,9 @@ export async function registerReceiver(app: FastifyInstance, options: ReceiverOp
     );
 
     scope.setErrorHandler((error, request, reply) => reject(options, request, reply, toRejection(error)));
-    scope.post<{ Params: { tenant: string; bot: string } }>(options.path, async (request, reply) => receive(options, request, reply));
+    scope.post<{ Params: { tenant: string; bot: string } }>(options.path, async (request, reply) =>
+      traceHttpServer(request, reply, () => receive(options, request, reply)),
+    );
   });
 }
 

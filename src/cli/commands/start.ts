@@ -9,6 +9,7 @@ import { createSandbox, type Sandbox } from '../../sandbox/sandbox';
 import type { CliCommand } from '../command';
 import { messageOf, processIo, type CliIo } from '../output';
 import { printBanner } from '../start-banner';
+import { startTracing, type TracingHandle, type TracingLogger } from '../../tracing';
 
 const USAGE = 'start';
 
@@ -39,7 +40,7 @@ export async function runStart(argv: string[], io: CliIo): Promise<number> {
 async function serve(io: CliIo): Promise<number> {
   const started = await startAll(io);
   if (typeof started === 'number') return started;
-  const { runtime, sandbox, url } = started;
+  const { runtime, sandbox, url, tracing } = started;
   printBanner(url, runtime, sandbox);
   collectStartupGarbage();
 
@@ -52,6 +53,7 @@ async function serve(io: CliIo): Promise<number> {
     }, 30_000).unref();
     await runtime.close();
     await sandbox?.close();
+    await tracing.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -65,7 +67,7 @@ async function serve(io: CliIo): Promise<number> {
  * Starts the sandbox (in sandbox mode) and the runtime; on a fatal error prints one message naming the
  * setting to fix (src/runtime/start-failure.ts), closes whatever was already listening and resolves to 1.
  */
-async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string } | number> {
+async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string; tracing: TracingHandle } | number> {
   const fail = (error: unknown): number => {
     io.stderr(`intrabot start: ${startupMessage(error)}\n`);
     return 1;
@@ -83,6 +85,8 @@ async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox
   let sandbox: Sandbox | undefined;
   let runtime: Runtime | undefined;
   try {
+    // before the runtime is built, so its first requests are traced; off (nothing loaded) unless OTEL_* ask for it
+    const tracing = await startTracing(io.env, cliTracingLogger(io));
     if (config.mode === 'sandbox') {
       // the sandbox keeps its own state in the data directory, so a restart restarts the runtime, not the "platform"
       sandbox = await createSandbox({ clock, port: config.sandbox_port, dataFile: join(config.data_dir, 'sandbox.db') }).catch((error: unknown) => {
@@ -91,13 +95,21 @@ async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox
     }
     runtime = await buildRuntime({ config, clock, env: io.env });
     const url = await runtime.start();
-    return { runtime, sandbox, url };
+    return { runtime, sandbox, url, tracing };
   } catch (error) {
     // nothing stays listening: the runtime's port, the sandbox's port, the store
     await runtime?.close().catch(() => undefined);
     await sandbox?.close().catch(() => undefined);
     return fail(error);
   }
+}
+
+/** Tracing says it is on, and what its exporter cannot send, on the console. */
+function cliTracingLogger(io: CliIo): TracingLogger {
+  return {
+    info: (fields, message) => io.stdout(`intrabot: ${message}${typeof fields.endpoint === 'string' ? ` (${fields.endpoint})` : ''}\n`),
+    warn: (_fields, message) => io.stderr(`intrabot: ${message}\n`),
+  };
 }
 
 /**

@@ -1,0 +1,79 @@
+import { createServer, type Server } from 'node:http';
+import { createInterface } from 'node:readline';
+import { webhookSecretName } from '../src/bots/provision/provision-bot';
+import { startTracing, type TracingHandle } from '../src/tracing';
+import { benchFile } from './lib/child';
+import type { DeliveryTarget } from './lib/deliveries';
+import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
+
+/**
+ * The tracing-on side of `bench/ingest.ts`: the same runtime as its SQLite side (`startBenchRuntime`,
+ * the `slow` bot), with tracing switched on as an operator does it, by `OTEL_EXPORTER_OTLP_ENDPOINT`:
+ * the OpenTelemetry SDK, its batch span processor (default settings) and the OTLP/HTTP exporter (protobuf),
+ * sending to a collector stand-in in this process that reads and discards what it is sent (so its own
+ * cost counts against tracing: the comparison is on the safe side). Its own process, because the SDK is
+ * process-wide and must not touch the sides measured without it.
+ *
+ * Spoken to in lines (see `lib/traced-client.ts`): `{"op":"start"}` → `{"port", "target"}`,
+ * `{"op":"cpu"}` → `{"cpuUs"}`, `{"op":"exported"}` → `{"requests", "bytes"}` (what the collector
+ * received). When its stdin ends it closes the runtime, flushes the SDK and exits.
+ */
+export type TracedMessage = { op: 'start' } | { op: 'cpu' } | { op: 'exported' };
+
+interface Collector {
+  server: Server;
+  url: string;
+  received: { requests: number; bytes: number };
+}
+
+async function startCollector(): Promise<Collector> {
+  const received = { requests: 0, bytes: 0 };
+  const server = createServer((request, response) => {
+    request.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+    request.on('end', () => {
+      received.requests += 1;
+      // an empty ExportTraceServiceResponse, as a collector answers protobuf
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, received };
+}
+
+async function main(): Promise<void> {
+  let collector: Collector | undefined;
+  let tracing: TracingHandle | undefined;
+  let runtime: BenchRuntime | undefined;
+  const answer = (value: unknown): boolean => process.stdout.write(`${JSON.stringify(value)}\n`);
+  try {
+    for await (const line of createInterface({ input: process.stdin })) {
+      if (!line.trim()) continue;
+      const message = JSON.parse(line) as TracedMessage;
+      if (message.op === 'start') {
+        collector = await startCollector();
+        tracing = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'intrabot-bench' });
+        if (!tracing.enabled) throw new Error('tracing did not switch on');
+        runtime = await startBenchRuntime({ bots: ['slow'], botsDir: benchFile('bots') });
+        const tenant = runtime.runtime.inspect().config.tenants[0]!;
+        const secret = await runtime.store.secrets.get(webhookSecretName(tenant.id, 'slow'));
+        if (!secret) throw new Error('the slow bot was not provisioned: no webhook secret in the store');
+        const target: DeliveryTarget = { secret, customer: tenant.customer ?? 'sandbox', eventPrefix: tenant.event_prefix };
+        answer({ port: Number(new URL(runtime.runtime.inspect().url!).port), target });
+      } else if (message.op === 'cpu') {
+        const used = process.cpuUsage();
+        answer({ cpuUs: used.user + used.system });
+      } else {
+        await tracing?.flush();
+        answer(collector?.received ?? { requests: 0, bytes: 0 });
+      }
+    }
+  } finally {
+    await runtime?.close();
+    await tracing?.shutdown();
+    collector?.server.closeAllConnections();
+    collector?.server.close();
+  }
+}
+
+await main();

@@ -1,0 +1,187 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { activeCarrier, activeSpanRecording, annotateActiveSpan, inSpan, SpanKind, withDeliveryId } from './spans';
+import { TraceCarrierSchema, type TraceCarrier } from './trace-carrier';
+import { tracingOn } from './tracing-switch';
+
+/**
+ * One helper per traced step, each called from one line at its site. With tracing off each one calls
+ * straight through before building anything (the ingest path pays a boolean check). Attribute names follow the
+ * semantic conventions (`http.*`, `messaging.*`, `server.*`, `error.type`) plus `intrabot.bot`,
+ * `intrabot.tenant` and `intrabot.delivery_id`; values are names, ids and statuses only: never a
+ * secret, a URL (an incoming webhook's carries its token) or a message body.
+ */
+
+/** `messaging.system` of intrabot's two durable queues (the semantic conventions allow a system's own name). */
+const MESSAGING_SYSTEM = 'intrabot';
+
+/** A request to one of the runtime's routes (`/hooks/...`, `/alerts/...`), as a SERVER span; a `traceparent` the caller sent is its parent. */
+export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
+  if (!tracingOn()) return fn();
+  const route = request.routeOptions.url ?? 'unknown';
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const attributes: Attributes = {
+    'http.request.method': request.method,
+    'http.route': route,
+    'url.scheme': request.protocol,
+    ...names(params.tenant, params.bot),
+  };
+  const parent = request.headers.traceparent === undefined ? undefined : callerContext(request.headers.traceparent, request.headers.tracestate);
+  return inSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes, parent }, async (span) => {
+    try {
+      const result = await fn();
+      span?.setAttribute('http.response.status_code', reply.statusCode);
+      return result;
+    } catch (error) {
+      const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+      if (typeof status === 'number') span?.setAttribute('http.response.status_code', status);
+      throw error;
+    }
+  });
+}
+
+/** Names the request's span once they are known (a delivery's id, an alert input's tenant). */
+export function nameActiveRequest(names: { tenant?: string; bot?: string; deliveryId?: string; alertInput?: string }): void {
+  annotateActiveSpan({
+    ...(names.tenant === undefined ? {} : { 'intrabot.tenant': names.tenant }),
+    ...(names.bot === undefined ? {} : { 'intrabot.bot': names.bot }),
+    ...(names.deliveryId === undefined ? {} : { 'intrabot.delivery_id': names.deliveryId }),
+    ...(names.alertInput === undefined ? {} : { 'intrabot.alert_input': names.alertInput }),
+  });
+}
+
+/**
+ * A delivery written to the inbox; `fn` gets the trace context to store with it. Received over HTTP, the
+ * receiver's SERVER span is the send (it gets the `messaging.*` attributes, and its context is stored):
+ * one span per delivery on the ingest path, where every microsecond counts. Without one (`Runtime.receive`)
+ * a PRODUCER span `send inbox` is made.
+ */
+export function traceInboxAccept<T>(
+  delivery: { tenant: string; bot: string; deliveryId: string },
+  fn: (trace: TraceCarrier | undefined) => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn(undefined);
+  const attributes = { ...queue('send', 'inbox', delivery.deliveryId), ...names(delivery.tenant, delivery.bot), 'intrabot.delivery_id': delivery.deliveryId };
+  if (activeSpanRecording()) {
+    annotateActiveSpan(attributes);
+    return withDeliveryId(delivery.deliveryId, () => fn(activeCarrier()));
+  }
+  return inSpan('send inbox', { kind: SpanKind.PRODUCER, attributes, deliveryId: delivery.deliveryId }, () => fn(activeCarrier()));
+}
+
+/** An inbox item handled (CONSUMER), continuing the trace stored with it, in whichever replica took it. */
+export function traceInboxItem<T>(
+  item: { tenant: string; bot: string; deliveryId: string; event: string | null; trace?: TraceCarrier | undefined },
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn();
+  const attributes = {
+    ...queue('process', 'inbox', item.deliveryId),
+    ...names(item.tenant, item.bot),
+    ...(item.event ? { 'intrabot.event': item.event } : {}),
+  };
+  return inSpan('process inbox', { kind: SpanKind.CONSUMER, attributes, parent: item.trace, detached: true, deliveryId: item.deliveryId }, fn);
+}
+
+/** One run of a bot's handler (`on.post.created`, `/oncall`, `report ...`). */
+export function traceHandler<T>(run: { tenant: string; bot: string; what: string }, fn: () => Promise<T>): Promise<T> {
+  if (!tracingOn()) return fn();
+  return inSpan(`handler ${run.bot}`, { attributes: { ...names(run.tenant, run.bot), 'intrabot.handler': run.what } }, fn);
+}
+
+/** An entry written to the outbox (PRODUCER); `fn` gets the trace context to store with it and answers the entry's id. */
+export function traceOutboxEnqueue<T extends { id: string }>(
+  entry: { tenant: string; kind: string; bot?: string | undefined },
+  fn: (trace: TraceCarrier | undefined) => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn(undefined);
+  const attributes = { ...queue('send', 'outbox'), ...names(entry.tenant, entry.bot), 'intrabot.outbox.kind': entry.kind };
+  return inSpan('send outbox', { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+    const result = await fn(activeCarrier());
+    span?.setAttribute('messaging.message.id', result.id);
+    return result;
+  });
+}
+
+/** An outbox entry sent (CONSUMER), continuing the trace stored with it, in whichever replica took it. */
+export function traceOutboxEntry<T>(
+  lease: { id: string; target: string; attempts: number },
+  record: { entry: { tenant: string; kind: string; bot?: string | undefined }; trace?: TraceCarrier | undefined },
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn();
+  const attributes = {
+    ...queue('process', 'outbox', lease.id),
+    ...names(record.entry.tenant, record.entry.bot),
+    'intrabot.outbox.kind': record.entry.kind,
+    'intrabot.outbox.target': lease.target,
+    'intrabot.outbox.attempt': lease.attempts,
+  };
+  return inSpan('process outbox', { kind: SpanKind.CONSUMER, attributes, parent: record.trace, detached: true }, fn);
+}
+
+/** One HTTP request to the platform (CLIENT): the method, the host and the path template, never the URL (an incoming webhook's carries its token). */
+export function traceApiRequest<T extends { status: number }>(
+  request: { method: string; url: URL; template?: string | undefined },
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn();
+  const { url } = request;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const attributes: Attributes = {
+    'http.request.method': request.method,
+    'server.address': url.hostname,
+    'server.port': port,
+    ...(request.template === undefined ? {} : { 'url.template': request.template }),
+  };
+  const name = request.template === undefined ? request.method : `${request.method} ${request.template}`;
+  return inSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    try {
+      const answer = await fn();
+      span?.setAttribute('http.response.status_code', answer.status);
+      return answer;
+    } catch (error) {
+      const status = (error as { platformStatus?: unknown }).platformStatus;
+      if (typeof status === 'number') span?.setAttribute('http.response.status_code', status);
+      throw error;
+    }
+  });
+}
+
+/** One run of a scheduled job (by its slot, on demand, or caught up); the run's outcome is set on the span. */
+export function traceJob<T extends { outcome: string }>(
+  run: { tenant: string; bot: string; job: string; slotMs: number; trigger: string },
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn();
+  const attributes = {
+    ...names(run.tenant, run.bot),
+    'intrabot.job': run.job,
+    'intrabot.job.slot': new Date(run.slotMs).toISOString(),
+    'intrabot.job.trigger': run.trigger,
+  };
+  return inSpan(`job ${run.job}`, { attributes }, async (span) => {
+    const record = await fn();
+    span?.setAttribute('intrabot.job.outcome', record.outcome);
+    return record;
+  });
+}
+
+/** A caller's `traceparent` (and `tracestate`) header, when it is one. */
+function callerContext(traceparent: string | string[], tracestate: string | string[] | undefined): TraceCarrier | undefined {
+  const parsed = TraceCarrierSchema.safeParse({ traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) });
+  return parsed.success ? parsed.data : undefined;
+}
+
+function names(tenant: string | undefined, bot: string | undefined): Attributes {
+  return { ...(tenant === undefined ? {} : { 'intrabot.tenant': tenant }), ...(bot === undefined ? {} : { 'intrabot.bot': bot }) };
+}
+
+function queue(operation: 'send' | 'process', destination: 'inbox' | 'outbox', messageId?: string): Attributes {
+  return {
+    'messaging.system': MESSAGING_SYSTEM,
+    'messaging.operation.type': operation,
+    'messaging.destination.name': destination,
+    ...(messageId === undefined ? {} : { 'messaging.message.id': messageId }),
+  };
+}
