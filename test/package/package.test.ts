@@ -34,8 +34,9 @@ async function ok(command: string, cwd: string, env: Record<string, string> = {}
     child.once('error', fail);
     child.once('close', (code) => done(code));
   });
-  // each step's time in the log, to see where the package test's minutes go
-  console.log(`${((performance.now() - began) / 1000).toFixed(1)} s: ${command}`);
+  // the steps that take time, in the log, to see where the package test's minutes go
+  const seconds = (performance.now() - began) / 1000;
+  if (seconds >= 1) console.log(`${seconds.toFixed(1)} s: ${command}`);
   expect(status, `${command}\n${output}`).toBe(0);
   return output;
 }
@@ -235,14 +236,21 @@ export const fast = async () => {
       ['bundler', { module: 'ESNext', moduleResolution: 'Bundler' }],
     ] as const;
     for (const [name, resolution] of resolutions) {
-      writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...strict, ...resolution }, include: ['bots'] }, null, 2));
+      // Bundler is the scaffold's own resolution: that check is the scaffold's tsconfig.json (what its
+      // `npm run typecheck` checks: bots and vitest.config.ts) made stricter, so it covers that script
+      // too, with one type check fewer
+      const config =
+        name === 'bundler'
+          ? { extends: './tsconfig.json', compilerOptions: { ...strict, ...resolution } }
+          : { compilerOptions: { ...strict, ...resolution }, include: ['bots'] };
+      writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
     }
     // with the tool versions the scaffold pins (intrabot's own), then with the newest TypeScript 5 and
     // @types/node (Node16 resolves as NodeNext does for these files: checked once)
     // two checks at a time: each tsc is one thread, and CI has two cores
     await twoAtATime(resolutions.map(([name]) => `npx tsc -p tsconfig.${name}.json`));
     await ok('npm install --no-save --no-audit --no-fund typescript@5 @types/node@latest', project, prebuilds());
-    await twoAtATime(['npx tsc -p tsconfig.nodenext.json', 'npx tsc -p tsconfig.bundler.json', 'npm run typecheck']);
+    await twoAtATime(['npx tsc -p tsconfig.nodenext.json', 'npx tsc -p tsconfig.bundler.json']);
     rmSync(join(project, 'bots', 'hello', 'types-probe.ts'));
     // intrabot's declarations name no package the project lacks (@types/better-sqlite3 is intrabot's dev dependency)
     const lock = readFileSync(join(project, 'package-lock.json'), 'utf8');
