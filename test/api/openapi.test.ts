@@ -120,8 +120,9 @@ describe('intrabot openapi', () => {
   });
 
   it('is found by the intrabot CLI', () => {
-    const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-    const result = spawnSync(process.execPath, ['--import', 'tsx', main, 'openapi', '--compact'], { encoding: 'utf8', timeout: 20_000 });
+    // the CLI as `npm start` runs it: bin/intrabot.mjs, from its build of src/
+    const bin = fileURLToPath(new URL('../../bin/intrabot.mjs', import.meta.url));
+    const result = spawnSync(process.execPath, [bin, 'openapi', '--compact'], { encoding: 'utf8', timeout: 20_000 });
     expect(result.status).toBe(0);
     expect((JSON.parse(result.stdout) as Doc).paths).toHaveProperty('/walls');
   });

@@ -81,7 +81,7 @@ describe('intrabot provision', () => {
     writeFileSync(join(bots, 'typo', 'bot.yaml'), 'name: typo\ndisplay_name: Typo\nreplly_to_bots: true\n');
     const { INTRABOT_LOG_LEVEL: _quiet, ...env } = pairEnv(pair, bots);
     // a process of its own (the runtime's logger writes to the real stdout); asynchronously, as the sandbox runs in this one
-    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'provision', '--dry-run'], {
+    const child = await promisify(execFile)(process.execPath, ['bin/intrabot.mjs', 'provision', '--dry-run'], {
       env: { PATH: process.env.PATH, ...env },
       timeout: 60_000,
     }).then(

@@ -18,7 +18,7 @@ interface Exit {
 /** `intrabot start` as a process, with only the given settings (no INTRABOT_* from the caller's environment). */
 function start(env: Record<string, string>): Promise<Exit> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INTRABOT_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
+  const child = spawn(process.execPath, ['bin/intrabot.mjs', 'start'], {
     env: { ...clean, INTRABOT_BOTS_DIR: FIXTURE_BOTS, INTRABOT_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

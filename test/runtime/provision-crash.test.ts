@@ -97,7 +97,7 @@ describe.each([
     // provisioning stalls on its first listing, so the process dies holding the claim
     const platform = new SandboxControl(sandbox.baseUrl);
     await platform.fault({ method: 'GET', path: '/api/open/v1/bots', latency_ms: 60_000, count: 1 });
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    child = spawn(process.execPath, ['bin/intrabot.mjs', 'start'], { env: { ...process.env, ...env }, stdio: 'ignore' });
     const readClaim = kind === 'redis' ? redisClaim(prefix) : sqliteClaim(dataDir);
     deadClaimExpiresAt = await waitFor(readClaim, 60_000);
     child.kill('SIGKILL');

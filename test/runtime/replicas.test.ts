@@ -76,7 +76,7 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
         INTRABOT_BOTS_DIR: resolve('test/fixtures/bots-replicas'),
         INTRABOT_LOG_LEVEL: 'silent',
       };
-      replicas.push(spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { env, stdio: 'ignore' }));
+      replicas.push(spawn(process.execPath, ['bin/intrabot.mjs', 'start'], { env, stdio: 'ignore' }));
     }
     await Promise.all(replicaUrls.map(waitReady));
     // the store the replicas share, read to know when their inbox and outbox are empty
