@@ -14,6 +14,7 @@ import { runNew } from '../../src/cli/commands/new';
 import { createOpenApiCommand } from '../../src/cli/commands/openapi';
 import { runOutboxCommand } from '../../src/cli/commands/outbox';
 import { runProvision } from '../../src/cli/commands/provision';
+import { runRotateSecret } from '../../src/cli/commands/rotate-secret';
 import { runRun } from '../../src/cli/commands/run';
 import { runSandboxCommand } from '../../src/cli/commands/sandbox';
 import { runStart } from '../../src/cli/commands/start';
@@ -38,6 +39,7 @@ const RUNNERS: Record<string, (argv: string[], io: CapturedIo) => Promise<number
   openapi: (argv, io) => createOpenApiCommand(io).run(argv),
   outbox: runOutboxCommand,
   provision: runProvision,
+  'rotate-secret': runRotateSecret,
   run: runRun,
   sandbox: (argv, io) => runSandboxCommand(argv, { ...io, stopped: Promise.resolve() }),
   start: runStart,
@@ -54,6 +56,7 @@ describe('unknown flags', () => {
       init: ['some-project'],
       new: ['some-bot'],
       run: ['ops', 'job'],
+      'rotate-secret': ['ops'],
       trigger: ['ops', 'test'],
     };
     for (const [name, run] of Object.entries(RUNNERS)) {
