@@ -53,8 +53,14 @@ export function readStoredPayload(text: string | undefined): { payload: JsonValu
   }
 }
 
+/**
+ * A queue entry whose payload a reader has typed (an `InboxEntry`, say): any payload, since a typed one
+ * may have optional fields, which a strict consumer (`exactOptionalPropertyTypes`) does not count as JSON.
+ */
+export type TypedQueueEntry = Omit<QueueEntry, 'payload'> & { payload: unknown };
+
 /** A handed-out entry; its `leaseToken` proves the holder when completing, retrying or dead-lettering. */
-export type QueueLease<E extends QueueEntry = QueueEntry> = E & { leaseToken: string };
+export type QueueLease<E extends TypedQueueEntry = QueueEntry> = E & { leaseToken: string };
 
 /** What `complete`/`retry`/`deadLetter` need from a lease. */
 export interface LeaseRef {
@@ -97,7 +103,7 @@ export type ListQueueInput = z.input<typeof ListQueueInputSchema>;
  *   catch (e) { await store.outbox.retry(lease, clock.now() + 5_000, String(e)); }
  * }
  */
-export interface QueueOps<E extends QueueEntry = QueueEntry> {
+export interface QueueOps<E extends TypedQueueEntry = QueueEntry> {
   /**
    * Hand out the next available entry (the head of its target, due, not leased), or null. An entry that
    * cannot be read (`unreadable`), or whose last `MAX_LOST_LEASES` leases ran out unanswered, is moved to
