@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,9 @@ import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { loadConfig } from '../../src/runtime/config';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
-import { SandboxControl } from '../../src/testing';
+import { runNew } from '../../src/cli/commands/new';
+import { SandboxControl, startPair, type Pair } from '../../src/testing';
+import { captureIo } from '../cli/cli-io';
 
 /**
  * Issue #15, item 1: `/readyz` says whether the runtime can do its job, not only whether it started.
@@ -63,5 +65,28 @@ describe('/readyz', () => {
 
   it('keeps /healthz at 200: the process itself works', async () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('/readyz with a bot that fails to load', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'intrabot-readyz-broken-'));
+  let pair: Pair | undefined;
+  afterAll(async () => {
+    await pair?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('stays 200 while another bot runs, and says which bot failed and why without naming where the bots folder is', async () => {
+    const bots = join(tmp, 'bots');
+    expect(await runNew(['good'], captureIo({ INTRABOT_BOTS_DIR: bots }, tmp))).toBe(0);
+    mkdirSync(join(bots, 'broken'));
+    writeFileSync(join(bots, 'broken', 'bot.yaml'), 'name: broken\ndisplay_name: Broken\nevents: [post.exploded]\n');
+    pair = await startPair({ botsDir: bots });
+    const res = await fetch(`${pair.runtime.inspect().url}/readyz`);
+    const body = (await res.json()) as { ok: boolean; not_loaded: { bot: string; reason: string }[] };
+    expect(res.status).toBe(200);
+    expect(body.not_loaded.map((b) => b.bot)).toEqual(['broken']);
+    expect(body.not_loaded[0]!.reason).toContain('broken/bot.yaml');
+    expect(body.not_loaded[0]!.reason).not.toContain(tmp);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { rateLimitKey } from '../../api/rate-limiter';
-import { basename } from 'node:path';
+import { basename, sep } from 'node:path';
 import { readinessRoute, type BotsReadiness } from '../readiness';
 import type { RuntimeParts } from '../runtime-parts';
 
@@ -49,7 +49,11 @@ function botsReadiness(parts: RuntimeParts): BotsReadiness {
   });
   return {
     loaded: parts.registry.bots.length,
-    notLoaded: parts.registry.failures.map((f) => ({ bot: f.name ?? basename(f.dir), reason: f.error.message })),
+    // an unauthenticated route: the reason names its files relative to the bots folder, never where it lives
+    notLoaded: parts.registry.failures.map((f) => ({
+      bot: f.name ?? basename(f.dir),
+      reason: f.error.message.replaceAll(`${parts.config.bots_dir}${sep}`, ''),
+    })),
     deployments: deployments.length,
     switchedOff,
   };
