@@ -33,7 +33,7 @@ export function runSink(sink: EntrySink, locals: Record<string, unknown>): Entry
   return {
     enqueue: async (entry, options: EnqueueOptions = {}) => {
       const until = HOLD_SENDS_UNTIL.get(ctx);
-      const held = until === undefined ? options : { ...options, notBeforeMs: Math.max(until, options.notBeforeMs ?? 0) };
+      const held = until === undefined ? options : { ...options, notBeforeMs: Math.max(until, options.notBeforeMs ?? 0), held: true };
       const bot = SENDS_FOR_BOT.get(ctx);
       const receipt = await sink.enqueue(entry, bot === undefined ? held : { ...held, bot });
       const sends = RUN_SENDS.get(ctx) ?? [];

@@ -51,6 +51,11 @@ export const EnqueueOptionsSchema = z.object({
   /** The bot queuing it: the entry is held while that bot is paused. */
   bot: z.string().min(1).optional(),
   /**
+   * Held on purpose until `notBeforeMs` (quiet hours): it waits in a line of its own beside its target's,
+   * so what is sent to the same target meanwhile (a command's answer) is not held up behind it.
+   */
+  held: z.boolean().optional(),
+  /**
    * A caller-chosen id that makes the enqueue idempotent: enqueueing it again (a handler retried after
    * a crash) while it waits, or within 3 days after it was delivered, queues nothing and answers the same id.
    */
@@ -86,7 +91,7 @@ export class Outbox {
     try {
       const queued = await traceOutboxEnqueue({ ...entry, bot: 'bot' in entry ? entry.bot : undefined }, (trace) =>
         this.options.store.outbox.enqueue({
-          target: opts.target ?? targetOf(entry),
+          target: opts.target ?? (opts.held ? heldTargetOf(entry) : targetOf(entry)),
           payload: { ...record, ...(opts.id === undefined ? {} : { keyed: true }), ...(trace ? { trace } : {}) },
           ...(opts.id === undefined ? {} : { id: opts.id }),
           ...(opts.notBeforeMs === undefined ? {} : { notBeforeMs: opts.notBeforeMs }),
@@ -150,4 +155,9 @@ function checkBody(entry: OutboxEntry): void {
     default:
       return;
   }
+}
+
+/** The line of an entry held on purpose (quiet hours): beside its target's, in order among the held ones. */
+export function heldTargetOf(entry: OutboxEntry): string {
+  return `${targetOf(entry)}:held`;
 }

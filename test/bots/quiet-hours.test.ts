@@ -65,4 +65,19 @@ describe('quietHours over real HTTP', () => {
     const posts = await pair.platform.wallPosts(wall);
     expect(posts.map((p) => p.body)).toContain('Please fill in your timesheet.');
   });
+  it("does not hold up a command's answer behind a held post to the same wall: held sends wait in a line of their own", async () => {
+    // 20:30 in Berlin: the reminder is held until 08:00; /ping on the same wall is answered at once
+    pair = await startPair({ botsDir: 'test/fixtures/bots-middleware', bots: ['quiet'], start: Date.UTC(2026, 5, 2, 18, 30) });
+    const refs = await pair.refs();
+    const wall = refs.department_walls.Engineering!;
+    await pair.runJob('quiet', 'remind');
+    expect(await pair.runtime.inspect().store.outbox.list({ limit: 10 })).toHaveLength(1);
+    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: wall, body: '/ping' });
+    const comments = await pair.platform.waitFor(
+      () => pair!.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
+    expect(comments.map((c) => c.body)).toEqual(['pong']);
+    expect((await pair.platform.wallPosts(wall)).map((p) => p.body)).not.toContain('Please fill in your timesheet.');
+  });
 });
