@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../clock';
 import type { KvSpace } from './kv';
-import type { LeaseRef, QueueOps } from './queue';
+import type { LeaseRef, OutboxQueue, QueueOps } from './queue';
 
 /** The key-value space the paused bots are kept in (every replica reads the same one). */
 export const PAUSED_BOTS_SPACE = 'runtime:paused';
@@ -112,13 +112,20 @@ export class PausedBots {
  */
 export async function holdIfPaused(
   paused: PausedBots,
-  queue: Pick<QueueOps, 'defer' | 'requeue'>,
-  lease: LeaseRef,
+  queue: Pick<QueueOps, 'defer' | 'requeue'> & Partial<Pick<OutboxQueue, 'setAside'>>,
+  lease: LeaseRef & { target?: string },
   owner: { tenant: string; bot: string },
   now: number,
 ): Promise<boolean> {
   if (!(await paused.isPaused(owner.tenant, owner.bot))) return false;
-  await queue.defer(lease, now + HOLD_MS, HELD_NOTE);
+  // an outbox entry waits in a line of its own, so what other bots send to the same target goes on
+  if (queue.setAside && lease.target !== undefined) await queue.setAside(lease, heldLineOf(lease.target, owner.bot), now + HOLD_MS, HELD_NOTE);
+  else await queue.defer(lease, now + HOLD_MS, HELD_NOTE);
   if ((await paused.current(owner.tenant, owner.bot)) === undefined) await queue.requeue(lease.id);
   return true;
+}
+
+/** The line a paused bot's held outbox entries wait in, beside their target's: in order among themselves. */
+export function heldLineOf(target: string, bot: string): string {
+  return target.endsWith(`:paused:${bot}`) ? target : `${target}:paused:${bot}`;
 }

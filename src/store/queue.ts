@@ -80,6 +80,8 @@ export type EnqueueInput = z.input<typeof EnqueueInputSchema>;
 export const LeaseMsSchema = z.number().int().positive();
 export const NotBeforeSchema = z.number().finite().nonnegative();
 export const ReasonSchema = z.string().max(10_000);
+/** A target (order key) a caller names. */
+export const TargetSchema = z.string().min(1);
 export const ReserveMaxSchema = z.number().int().positive().max(1_000);
 
 export const ListQueueInputSchema = z.object({
@@ -143,6 +145,12 @@ export interface OutboxQueue extends QueueOps {
   enqueue(input: EnqueueInput): Promise<QueueEntry>;
   /** Live (pending or leased) entries of one target: the outbox coalesces when this grows. */
   depth(target: string): Promise<number>;
+  /**
+   * As `defer`, and out of its target's line: the held entry goes to the end of `target`'s line (a line
+   * of held entries), so the entries behind it in its own line proceed meanwhile (a paused bot's message
+   * does not hold up another bot's to the same wall). False when the lease was lost.
+   */
+  setAside(lease: LeaseRef, target: string, notBeforeMs: number, note: string): Promise<boolean>;
 }
 
 /** A random lease token / owner id. */

@@ -119,6 +119,13 @@ describe('pausing and resuming a bot', () => {
       10_000,
     );
     expect((await bodies(p.id)).some((b) => b.startsWith('pausable'))).toBe(false);
+    // the held reply is set aside: the bystander's answer on the same wall goes out while the pause lasts
+    const meanwhile = await post('pause-test meanwhile');
+    await pair.platform.waitFor(
+      () => bodies(meanwhile.id),
+      (c) => c.includes('bystander saw: pause-test meanwhile'),
+      10_000,
+    );
     const resumed = await resume();
     expect(resumed.body).toMatchObject({ resumed: true });
     expect(resumed.body.messages).toBeGreaterThanOrEqual(1);

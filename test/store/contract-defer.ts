@@ -27,6 +27,37 @@ export function deferContract(ctx: ContractContext): void {
       expect((await ctx.store.outbox.get(second.id))?.state).toBe('pending');
     });
 
+    it("sets a held outbox entry aside: its target's next entry goes meanwhile, and it comes from its new line when due", async () => {
+      const held = await ctx.store.outbox.enqueue({ target: 'wall:5', payload: { n: 1 } });
+      const next = await ctx.store.outbox.enqueue({ target: 'wall:5', payload: { n: 2 } });
+      const lease = await ctx.store.outbox.reserve(10_000);
+      expect(lease?.id).toBe(held.id);
+      expect(await ctx.store.outbox.setAside(lease!, 'wall:5:paused:kudos', ctx.clock.now() + HOUR, 'held: bot paused')).toBe(true);
+      expect(await ctx.store.outbox.setAside(lease!, 'wall:5:paused:kudos', ctx.clock.now() + HOUR, 'held: bot paused')).toBe(false);
+      const second = await ctx.store.outbox.reserve(10_000);
+      expect(second).toMatchObject({ id: next.id, target: 'wall:5' });
+      expect(await ctx.store.outbox.complete(second!)).toBe(true);
+      expect(await ctx.store.outbox.reserve(10_000)).toBeNull();
+      expect(await ctx.store.outbox.get(held.id)).toMatchObject({ target: 'wall:5:paused:kudos', attempts: 0, lastError: 'held: bot paused' });
+      // a second held entry waits behind the first in the held line, in order
+      const later = await ctx.store.outbox.enqueue({ target: 'wall:5', payload: { n: 3 } });
+      const third = await ctx.store.outbox.reserve(10_000);
+      expect(third?.id).toBe(later.id);
+      expect(await ctx.store.outbox.setAside(third!, 'wall:5:paused:kudos', ctx.clock.now() + HOUR, 'held: bot paused')).toBe(true);
+      ctx.clock.advance(HOUR);
+      const first = await ctx.store.outbox.reserve(10_000);
+      expect(first).toMatchObject({ id: held.id, attempts: 1 });
+      expect(await ctx.store.outbox.reserve(10_000)).toBeNull();
+      await ctx.store.outbox.complete(first!);
+      expect(await ctx.store.outbox.reserve(10_000)).toMatchObject({ id: later.id });
+    });
+
+    it('refuses a set-aside without a target, naming the field', async () => {
+      await ctx.store.outbox.enqueue({ target: 'wall:6', payload: { n: 1 } });
+      const lease = await ctx.store.outbox.reserve(10_000);
+      await expect(ctx.store.outbox.setAside(lease!, '', ctx.clock.now(), 'held')).rejects.toThrow(/target/);
+    });
+
     it('refuses a defer to a time that is not a number, naming the field', async () => {
       await ctx.store.inbox.accept({ tenant: 't1', bot: 'kudos', deliveryId: 'd-bad', envelope: envelope('d-bad') });
       const lease = await ctx.store.inbox.reserve(10_000);

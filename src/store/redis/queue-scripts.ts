@@ -137,6 +137,24 @@ refresh(q, redis.call('HGET', ek, 'target'))
 return 1
 `);
 
+/**
+ * As DEFER, and out of its target's line: the entry goes to the end of another target's line, and its
+ * old line's next entry becomes due. ARGV: q, id, token, target, notBefore, note -> 1 | 0
+ */
+export const SET_ASIDE = script(`
+local q, id = ARGV[1], ARGV[2]
+if not holds(q, id, ARGV[3]) then return 0 end
+local ek = ekey(q, id)
+local old = redis.call('HGET', ek, 'target')
+local att = tonumber(redis.call('HGET', ek, 'att') or '0')
+redis.call('LREM', tkey(q, old), 1, id)
+redis.call('RPUSH', tkey(q, ARGV[4]), id)
+redis.call('HSET', ek, 'target', ARGV[4], 'nb', ARGV[5], 'err', ARGV[6], 'lu', 0, 'lt', '', 'att', math.max(att - 1, 0))
+refresh(q, old)
+refresh(q, ARGV[4])
+return 1
+`);
+
 /** ARGV: q, id, token, reason -> 1 | 0 */
 export const DEAD_LETTER = script(`
 local q, id = ARGV[1], ARGV[2]

@@ -7,6 +7,7 @@ import {
   LeaseMsSchema,
   NotBeforeSchema,
   ReasonSchema,
+  TargetSchema,
   ReserveMaxSchema,
   ListQueueInputSchema,
   LOST_LEASES_REASON,
@@ -23,7 +24,7 @@ import {
 } from '../queue';
 import type { RedisKeys } from './keys';
 import { pairsToRecord } from './lua-script';
-import { COMPLETE, DEAD_LETTER, DEFER, DROP, ENQUEUE, EXTEND, REQUEUE, RESERVE, RETRY } from './queue-scripts';
+import { COMPLETE, DEAD_LETTER, DEFER, DROP, ENQUEUE, EXTEND, REQUEUE, RESERVE, RETRY, SET_ASIDE } from './queue-scripts';
 
 export function hashToEntry(h: Record<string, string>, now: number): QueueEntry {
   const dead = h.dead === '1';
@@ -123,6 +124,13 @@ export class RedisQueue implements OutboxQueue {
     parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
     parseOrThrow(ReasonSchema, note, 'note');
     return (await DEFER.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, note])) === 1;
+  }
+
+  async setAside(lease: LeaseRef, target: string, notBeforeMs: number, note: string): Promise<boolean> {
+    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
+    parseOrThrow(ReasonSchema, note, 'note');
+    parseOrThrow(TargetSchema, target, 'target');
+    return (await SET_ASIDE.run(this.redis, [], [this.q, lease.id, lease.leaseToken, target, notBeforeMs, note])) === 1;
   }
 
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import {
   NotBeforeSchema,
   ReasonSchema,
   ReserveMaxSchema,
+  TargetSchema,
   ListQueueInputSchema,
   LOST_LEASES_REASON,
   MAX_LOST_LEASES,
@@ -73,6 +74,7 @@ export class SqliteQueue {
     reserve: (now: number, leaseMs: number, max: number) => QueueLease[];
     leave: (statement: Statement, args: Record<string, unknown>) => boolean;
     revive: (id: string, now: number) => boolean;
+    aside: (args: AsideArgs) => boolean;
   };
 
   constructor(
@@ -88,6 +90,7 @@ export class SqliteQueue {
       reserve: db.transaction((now: number, leaseMs: number, max: number) => this.reserveNow(now, leaseMs, max)).immediate,
       leave: db.transaction((statement: Statement, args: Record<string, unknown>) => this.leaveNow(statement, args)).immediate,
       revive: db.transaction((id: string, now: number) => this.reviveNow(id, now)).immediate,
+      aside: db.transaction((args: AsideArgs) => this.asideNow(args)).immediate,
     };
   }
 
@@ -170,6 +173,23 @@ export class SqliteQueue {
     return this.sql.defer!.run(args).changes === 1;
   }
 
+  async setAside(lease: LeaseRef, target: string, notBeforeMs: number, note: string): Promise<boolean> {
+    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
+    parseOrThrow(ReasonSchema, note, 'note');
+    parseOrThrow(TargetSchema, target, 'target');
+    return this.tx.aside({ id: lease.id, token: lease.leaseToken, target, notBefore: notBeforeMs, error: note });
+  }
+
+  /** The held head leaves its line for the end of `target`'s (waiting there behind any live entry), and its old line's next entry is promoted. */
+  private asideNow(args: AsideArgs): boolean {
+    const from = this.sql.leasedTarget!.get({ queue: this.queue, id: args.id, token: args.token }) as { target: string } | undefined;
+    if (!from) return false;
+    const behind = this.sql.hasLine!.get({ queue: this.queue, target: args.target }) !== undefined;
+    this.sql.aside!.run({ queue: this.queue, ...args, available: behind ? BEHIND : args.notBefore });
+    this.sql.promote!.run({ queue: this.queue, target: from.target });
+    return true;
+  }
+
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
     parseOrThrow(ReasonSchema, reason, 'reason');
     return this.tx.leave(this.sql.deadLetter!, { id: lease.id, token: lease.leaseToken, reason });
@@ -222,6 +242,14 @@ export class SqliteQueue {
   }
 }
 
+interface AsideArgs {
+  id: string;
+  token: string;
+  target: string;
+  notBefore: number;
+  error: string;
+}
+
 interface InsertRow {
   id: string;
   target: string;
@@ -246,6 +274,9 @@ function prepareQueueStatements(db: Database): Record<string, Statement> {
       lease_until = 0, lease_token = NULL WHERE ${held}`),
     // the hand-out that is given back does not count
     defer: db.prepare(`UPDATE queue_entries SET not_before = @notBefore, available_at = @notBefore, last_error = @error,
+      attempts = MAX(attempts - 1, 0), lease_until = 0, lease_token = NULL WHERE ${held}`),
+    leasedTarget: db.prepare(`SELECT target FROM queue_entries WHERE ${held}`),
+    aside: db.prepare(`UPDATE queue_entries SET target = @target, not_before = @notBefore, available_at = @available, last_error = @error,
       attempts = MAX(attempts - 1, 0), lease_until = 0, lease_token = NULL WHERE ${held}`),
     deadLetter: db.prepare(`UPDATE queue_entries SET dead = 1, dead_reason = @reason, lease_until = 0, lease_token = NULL,
       available_at = ${BEHIND} WHERE ${held} RETURNING target`),
