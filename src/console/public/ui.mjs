@@ -75,3 +75,28 @@ export function PageTitle({ title, lead }) {
 export function Loading({ what }) {
   return html`<p class="muted" role="status">Loading ${what}…</p>`;
 }
+
+/**
+ * A page's filters (bot, status, outcome...): each a select whose choice is kept in the page's query, so
+ * a filtered view can be linked to and survives a reload.
+ */
+export function Filters({ page, params, navigate, filters }) {
+  const set = (key, value) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    navigate(page, next);
+  };
+  return html`<form class="filters" onSubmit=${(e) => e.preventDefault()}>
+    ${filters.map(
+      (f) =>
+        html`<label
+          >${f.label}
+          <select id=${`filter-${f.key}`} value=${params.get(f.key) ?? ''} onChange=${(e) => set(f.key, e.currentTarget.value)}>
+            <option value="">${f.all}</option>
+            ${f.options.map((o) => html`<option value=${o}>${o}</option>`)}
+          </select>
+        </label>`,
+    )}
+  </form>`;
+}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.mjs';
 import { api } from '../api.mjs';
-import { Badge, Empty, Loading, PageTitle, Table, Time } from '../ui.mjs';
+import { Badge, Empty, Filters, Loading, PageTitle, Table, Time } from '../ui.mjs';
 
 const OUTCOMES = ['done', 'failed'];
 
@@ -19,32 +19,19 @@ export function Audit({ sections, now, params, navigate }) {
   const view = filtered.view ?? { ...live, rows: live.rows.filter((r) => (!bot || r.bot === bot) && (!outcome || r.outcome === outcome)) };
   const names = [...new Set([...live.bots, ...(bot ? [bot] : [])])].sort();
   const several = live.tenants.length > 1;
-  const setFilter = (key, value) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    navigate('audit', next);
-  };
   return html`<${PageTitle}
       title="Audit log"
       lead="Every run of a bot that uses the auditLog middleware: who set it off, what ran and where, what the bot queued, and whether it failed. Newest first; the last 500 runs per bot, for 30 days; updates live."
     />
-    <form class="filters" onSubmit=${(e) => e.preventDefault()}>
-      <label
-        >Bot
-        <select id="filter-bot" value=${bot} onChange=${(e) => setFilter('bot', e.currentTarget.value)}>
-          <option value="">All bots</option>
-          ${names.map((n) => html`<option value=${n}>${n}</option>`)}
-        </select>
-      </label>
-      <label
-        >Outcome
-        <select id="filter-outcome" value=${outcome} onChange=${(e) => setFilter('outcome', e.currentTarget.value)}>
-          <option value="">Any outcome</option>
-          ${OUTCOMES.map((o) => html`<option value=${o}>${o}</option>`)}
-        </select>
-      </label>
-    </form>
+    <${Filters}
+      page="audit"
+      params=${params}
+      navigate=${navigate}
+      filters=${[
+        { key: 'bot', label: 'Bot', all: 'All bots', options: names },
+        { key: 'outcome', label: 'Outcome', all: 'Any outcome', options: OUTCOMES },
+      ]}
+    />
     ${filtered.error ? html`<p class="error-text" role="alert">The runtime did not answer the filter (${filtered.error}): showing the latest runs only.</p>` : null}
     ${
       view.rows.length === 0

@@ -1,7 +1,7 @@
 import { html } from '../html.mjs';
 import { shortId, span } from '../format.mjs';
 import { api } from '../api.mjs';
-import { Badge, Empty, Loading, PageTitle, Table, Time } from '../ui.mjs';
+import { Badge, Empty, Filters, Loading, PageTitle, Table, Time } from '../ui.mjs';
 
 const STATUSES = ['waiting', 'in progress', 'retrying', 'dead', 'handled', 'ignored'];
 
@@ -14,32 +14,19 @@ export function Deliveries({ sections, now, params, navigate, act }) {
   const status = params.get('status') ?? '';
   const names = [...new Set([...(bots?.bots ?? []).map((b) => b.name), ...view.rows.map((r) => r.bot)])].sort();
   const rows = view.rows.filter((r) => (!bot || r.bot === bot) && (!status || r.status === status));
-  const setFilter = (key, value) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    navigate('deliveries', next);
-  };
   return html`<${PageTitle}
       title="Deliveries"
       lead="Every event the platform delivered to a bot: waiting, being handled, retrying after a failure, dead (replay it once the cause is fixed), handled, or ignored and why. Newest first; updates live."
     />
-    <form class="filters" onSubmit=${(e) => e.preventDefault()}>
-      <label
-        >Bot
-        <select id="filter-bot" value=${bot} onChange=${(e) => setFilter('bot', e.currentTarget.value)}>
-          <option value="">All bots</option>
-          ${names.map((n) => html`<option value=${n}>${n}</option>`)}
-        </select>
-      </label>
-      <label
-        >Status
-        <select id="filter-status" value=${status} onChange=${(e) => setFilter('status', e.currentTarget.value)}>
-          <option value="">Any status</option>
-          ${STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
-        </select>
-      </label>
-    </form>
+    <${Filters}
+      page="deliveries"
+      params=${params}
+      navigate=${navigate}
+      filters=${[
+        { key: 'bot', label: 'Bot', all: 'All bots', options: names },
+        { key: 'status', label: 'Status', all: 'Any status', options: STATUSES },
+      ]}
+    />
     <${PerBot} view=${view} names=${bot ? [bot] : names} />
     <h2 id="timeline-title">Timeline</h2>
     ${
