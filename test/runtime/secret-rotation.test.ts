@@ -383,6 +383,14 @@ describe.each([
     return startPair({ botsDir: BOTS_DIR, bots: ['tally'], ...(shared ? { store: shared.store } : {}) });
   }
 
+  /** A post the bot has seen and everything it set off has played out: what deliveries are signed about. */
+  async function settledPost(p: Pair): Promise<{ id: unknown }> {
+    const refs = await p.refs();
+    const post = await p.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: 'before' });
+    await p.settle({ advanceClock: true, timeoutMs: 30_000 });
+    return post;
+  }
+
   /** Another replica's view: its own rotations over the same store and platform (claims decide who acts). */
   function replicaOf(p: Pair): SecretRotations {
     const { store, clock, table } = runtimePartsOf(p.runtime);
@@ -393,9 +401,7 @@ describe.each([
     'accepts a secret another replica stored at the first delivery signed with it, and drops the one it replaced',
     async () => {
       pair = await startShared();
-      const refs = await pair.refs();
-      const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: 'before' });
-      await pair.settle({ advanceClock: true, timeoutMs: 30_000 });
+      const post = await settledPost(pair);
       const store = pair.runtime.inspect().store;
       const before = (await store.secrets.get(webhookSecretName('sandbox', 'tally')))!;
       // as a rotation on another replica does: the store changes, this replica's table is not told
@@ -411,9 +417,7 @@ describe.each([
     'stops accepting a retiring secret another replica deleted, within a minute on the clock',
     async () => {
       pair = await startShared();
-      const refs = await pair.refs();
-      const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: 'before' });
-      await pair.settle({ advanceClock: true, timeoutMs: 30_000 });
+      const post = await settledPost(pair);
       const store = pair.runtime.inspect().store;
       const retiring = 'a-retiring-secret-of-a-rotation-0123456789';
       await store.secrets.put(retiringSecretName('sandbox', 'tally'), retiring);
