@@ -26,6 +26,7 @@ const MAX_TIMER_MS = 24 * 3_600_000;
  */
 export class ConversationTimeouts {
   private readonly armed = new Map<string, TimerHandle>();
+  private readonly books = new Map<string, ConversationBook>();
   private readonly running = new Set<Promise<void>>();
   private runner: HandlerRunner | undefined;
   private sweeper: TimerHandle | undefined;
@@ -33,10 +34,15 @@ export class ConversationTimeouts {
 
   constructor(private readonly deps: ConversationTimeoutsDeps) {}
 
-  /** A deployment's book of waiting questions. */
+  /** A deployment's book of waiting questions (made once, asked for on every run and comment). */
   book(deployment: Deployment): ConversationBook {
     const space = conversationSpace(deployment.tenant.config.id, deployment.bot.name);
-    return new ConversationBook(this.deps.store.kv(space), this.deps.store.claims, this.deps.clock);
+    let book = this.books.get(space);
+    if (!book) {
+      book = new ConversationBook(this.deps.store.kv(space), this.deps.store.claims, this.deps.clock);
+      this.books.set(space, book);
+    }
+    return book;
   }
 
   /** Starts timing out: every waiting question of every bot is armed, then read again every `sweepMs`. */

@@ -113,8 +113,7 @@ async function loopVerdict(delivery: BotDelivery): Promise<string | undefined> {
  */
 async function runRoute(executor: RouteExecutor, definition: AnyBotDefinition, route: Route): Promise<DeliveryOutcome> {
   const chain = [...(executor.middleware ?? []), ...definition.use];
-  const run = (what: string, input: HandlerInput, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource | undefined): Promise<void> =>
-    executor.run(what, (ctx) => runThrough(chain, input, ctx, () => fn(ctx)), source);
+  const run: RunThroughChain = (what, input, fn, source) => executor.run(what, (ctx) => runThrough(chain, input, ctx, () => fn(ctx)), source);
   switch (route.kind) {
     case 'ignored':
       return { status: 'ignored', reason: route.reason };
