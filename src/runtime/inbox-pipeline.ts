@@ -99,7 +99,8 @@ async function handleRecorded(deps: RecordedDeps, item: InboxItem): Promise<Deli
 /** A delivery the receiver checked (or the `receive` door was given): durably into the inbox, counted. Resolves once it is safe to acknowledge. */
 export async function acceptDelivery(
   deps: { store: Store; metrics: RuntimeMetrics },
-  delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope' | 'event'> & Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson'>>,
+  delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope' | 'event'> &
+    Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson' | 'trace'>>,
 ): Promise<{ duplicate: boolean }> {
   const result = await traceInboxAccept(delivery, (trace) =>
     deps.store.inbox.accept({

@@ -1,6 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { activeCarrier, activeSpanRecording, annotateActiveSpan, inSpan, SpanKind, withDeliveryId } from './spans';
+import { activeCarrier, carrierOf, inExplicitSpan, inSpan, SpanKind, spanOf, type TraceContext } from './spans';
 import { TraceCarrierSchema, type TraceCarrier } from './trace-carrier';
 import { tracingOn } from './tracing-switch';
 
@@ -15,21 +15,23 @@ import { tracingOn } from './tracing-switch';
 /** `messaging.system` of intrabot's two durable queues (the semantic conventions allow a system's own name). */
 const MESSAGING_SYSTEM = 'intrabot';
 
-/** A request to one of the runtime's routes (`/hooks/...`, `/alerts/...`), as a SERVER span; a `traceparent` the caller sent is its parent. */
-export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
-  if (!tracingOn()) return fn();
+/**
+ * A request to one of the runtime's routes (`/hooks/...`, `/alerts/...`), as a SERVER span; a `traceparent` the
+ * caller sent is its parent. The span is not made active: `fn` gets its trace context to hand on (the
+ * receiver gives it to the inbox item), so the ingest path runs no context manager.
+ */
+export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply, fn: (trace: TraceContext | undefined) => Promise<T>): Promise<T> {
+  if (!tracingOn()) return fn(undefined);
   const route = request.routeOptions.url ?? 'unknown';
-  const params = (request.params ?? {}) as Record<string, string | undefined>;
-  const attributes: Attributes = {
-    'http.request.method': request.method,
-    'http.route': route,
-    'url.scheme': request.protocol,
-    ...names(params.tenant, params.bot),
-  };
+  const params = request.params as Record<string, string | undefined> | undefined;
+  // one object, built once: every attribute costs the span processor and the exporter again
+  const attributes: Attributes = { 'http.request.method': request.method, 'http.route': route, 'url.scheme': request.protocol };
+  if (params?.tenant !== undefined) attributes['intrabot.tenant'] = params.tenant;
+  if (params?.bot !== undefined) attributes['intrabot.bot'] = params.bot;
   const parent = request.headers.traceparent === undefined ? undefined : callerContext(request.headers.traceparent, request.headers.tracestate);
-  return inSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes, parent }, async (span) => {
+  return inExplicitSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes, parent }, async (span, trace) => {
     try {
-      const result = await fn();
+      const result = await fn(trace);
       span?.setAttribute('http.response.status_code', reply.statusCode);
       return result;
     } catch (error) {
@@ -40,33 +42,32 @@ export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply,
   });
 }
 
-/** Names the request's span once they are known (a delivery's id, an alert input's tenant). */
-export function nameActiveRequest(names: { tenant?: string; bot?: string; deliveryId?: string; alertInput?: string }): void {
-  annotateActiveSpan({
-    ...(names.tenant === undefined ? {} : { 'intrabot.tenant': names.tenant }),
-    ...(names.bot === undefined ? {} : { 'intrabot.bot': names.bot }),
-    ...(names.deliveryId === undefined ? {} : { 'intrabot.delivery_id': names.deliveryId }),
-    ...(names.alertInput === undefined ? {} : { 'intrabot.alert_input': names.alertInput }),
-  });
+/** Names a request's span once the names are known (an alert input's tenant, bot and input). */
+export function nameRequest(trace: TraceContext | undefined, names: { tenant: string; bot: string; alertInput: string }): void {
+  const span = trace === undefined ? undefined : spanOf(trace);
+  span?.setAttributes({ 'intrabot.tenant': names.tenant, 'intrabot.bot': names.bot, 'intrabot.alert_input': names.alertInput });
 }
 
 /**
  * A delivery written to the inbox; `fn` gets the trace context to store with it. Received over HTTP, the
- * receiver's SERVER span is the send (it gets the `messaging.*` attributes, and its context is stored):
- * one span per delivery on the ingest path, where every microsecond counts. Without one (`Runtime.receive`)
- * a PRODUCER span `send inbox` is made.
+ * item continues the receiver's SERVER span (`delivery.trace`), which gets the delivery's id: one span per
+ * delivery on the ingest path, where every microsecond counts (the inbox's `messaging.*` attributes are
+ * on the span that takes the item, `process inbox`). Without one (`Runtime.receive`) a PRODUCER span
+ * `send inbox` starts the trace.
  */
 export function traceInboxAccept<T>(
-  delivery: { tenant: string; bot: string; deliveryId: string },
+  delivery: { tenant: string; bot: string; deliveryId: string; trace?: TraceContext | undefined },
   fn: (trace: TraceCarrier | undefined) => Promise<T>,
 ): Promise<T> {
   if (!tracingOn()) return fn(undefined);
-  const attributes = { ...queue('send', 'inbox', delivery.deliveryId), ...names(delivery.tenant, delivery.bot), 'intrabot.delivery_id': delivery.deliveryId };
-  if (activeSpanRecording()) {
-    annotateActiveSpan(attributes);
-    return withDeliveryId(delivery.deliveryId, () => fn(activeCarrier()));
+  const received = delivery.trace === undefined ? undefined : spanOf(delivery.trace);
+  if (received !== undefined) {
+    // sampled out, it records nothing; its context still goes with the item, so the handling is left out too
+    received.setAttribute('intrabot.delivery_id', delivery.deliveryId);
+    return fn(carrierOf(delivery.trace));
   }
-  return inSpan('send inbox', { kind: SpanKind.PRODUCER, attributes, deliveryId: delivery.deliveryId }, () => fn(activeCarrier()));
+  const attributes = { ...queue('send', 'inbox', delivery.deliveryId), ...names(delivery.tenant, delivery.bot), 'intrabot.delivery_id': delivery.deliveryId };
+  return inExplicitSpan('send inbox', { kind: SpanKind.PRODUCER, attributes }, (_span, trace) => fn(carrierOf(trace)));
 }
 
 /** An inbox item handled (CONSUMER), continuing the trace stored with it, in whichever replica took it. */

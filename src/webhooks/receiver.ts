@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
 import { answerWithError } from '../error-response';
 import { IntrabotError, type ErrorCode } from '../errors';
+import type { TraceContext } from '../tracing/spans';
 import { traceHttpServer } from '../tracing/trace-sites';
 import { EnvelopeSchema, type Envelope } from './envelope';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
@@ -38,6 +39,8 @@ export interface AcceptedDelivery {
   envelope: Envelope;
   /** The body's text, which `envelope` was parsed from (stored as is). */
   envelopeJson: string;
+  /** The receiving request's place in a trace (tracing on): the inbox item continues it. */
+  trace?: TraceContext | undefined;
 }
 
 export interface ReceiverOptions {
@@ -96,7 +99,7 @@ export async function registerReceiver(app: FastifyInstance, options: ReceiverOp
 
     scope.setErrorHandler((error, request, reply) => reject(options, request, reply, toRejection(error)));
     scope.post<{ Params: { tenant: string; bot: string } }>(options.path, async (request, reply) =>
-      traceHttpServer(request, reply, () => receive(options, request, reply)),
+      traceHttpServer(request, reply, (trace) => receive(options, request, reply, trace)),
     );
   });
 }
@@ -105,6 +108,7 @@ async function receive(
   options: ReceiverOptions,
   request: FastifyRequest<{ Params: { tenant: string; bot: string } }>,
   reply: FastifyReply,
+  trace: TraceContext | undefined,
 ): Promise<FastifyReply> {
   const { tenant, bot } = request.params;
   let target = await options.resolve(tenant, bot);
@@ -134,7 +138,7 @@ async function receive(
     throw new ReceiverRejection('signature_mismatch', 'mismatch', 'signature check failed: mismatch');
   if (options.acknowledgeOnly?.includes(named.event)) return reply.code(200).send({ ok: true });
 
-  const delivery: AcceptedDelivery = { tenant, bot, ...named, envelope, envelopeJson };
+  const delivery: AcceptedDelivery = { tenant, bot, ...named, envelope, envelopeJson, trace };
   const { duplicate } = await options.accept(delivery);
   void reply.code(200).send({ ok: true, duplicate });
   if (!duplicate) options.onAccepted?.(delivery);

@@ -8,7 +8,9 @@ import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { openStore, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
+import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { startTracing, type TracingHandle } from '../../src/tracing';
+import { sign } from '../../src/webhooks/signature';
 import { inSpan } from '../../src/tracing/spans';
 import { loggerOptions } from '../../src/runtime/logger';
 import Fastify from 'fastify';
@@ -112,14 +114,17 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
       'intrabot.bot': 'ops',
     });
     expect(steps.deliveryId).toEqual(expect.any(String));
-    expect(steps.server.attributes).toMatchObject({
-      'messaging.operation.type': 'send',
-      'messaging.destination.name': 'inbox',
-      'messaging.message.id': steps.deliveryId,
-    });
+    // the inbox item is named on the span that takes it (the receiver's span is the only one on the ingest path)
     expect(steps.processInbox).toMatchObject({
       kind: SPAN_KIND.consumer,
-      attributes: { 'messaging.operation.type': 'process', 'messaging.message.id': steps.deliveryId, 'intrabot.event': 'post.created' },
+      attributes: {
+        'messaging.system': 'intrabot',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': 'inbox',
+        'messaging.message.id': steps.deliveryId,
+        'intrabot.delivery_id': steps.deliveryId,
+        'intrabot.event': 'post.created',
+      },
     });
     expect(steps.handler.attributes).toMatchObject({ 'intrabot.bot': 'ops', 'intrabot.handler': '/oncall', 'intrabot.delivery_id': steps.deliveryId });
     expect(steps.sendOutbox).toMatchObject({
@@ -220,6 +225,44 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
       attributes: { 'intrabot.delivery_id': envelope.id, 'intrabot.bot': 'ops' },
     });
     expect(childOf(receiver.trace(send.traceId), send, (s) => s.name === 'process inbox').kind).toBe(SPAN_KIND.consumer);
+  });
+
+  /** A signed `post.created` for the ops bot, sent over HTTP with a caller's `traceparent`; answers the delivery's id. */
+  async function deliverWithTraceparent(traceparent: string): Promise<string> {
+    const secret = (await pair.runtime.inspect().store.secrets.get(webhookSecretName('sandbox', 'ops')))!;
+    const at = Math.floor(pair.clock.now() / 1000);
+    const id = randomUUID();
+    const payload = { id: 4343, body: 'hello', wall_id: 1, wall_name: 'Company', author: { id: 10, name: 'Ada', email: 'ada@example.com' } };
+    const text = JSON.stringify({ id, event: 'service.post.created', version: 'v1', timestamp: at, customer: 'sandbox', payload });
+    const answer = await fetch(`${pair.runtime.inspect().url}/hooks/sandbox/ops`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', timestamp: String(at), signature: sign(secret, at, text), traceparent },
+      body: text,
+    });
+    expect(answer.status).toBe(200);
+    return id;
+  }
+
+  it("continues a caller's trace: a delivery sent with a traceparent header gets a receiver span under it", async () => {
+    const callerTrace = '0af7651916cd43dd8448eb211c80319c';
+    const callerSpan = 'b7ad6b7169203331';
+    const id = await deliverWithTraceparent(`00-${callerTrace}-${callerSpan}-01`);
+    const isServer = (span: ReceivedSpan): boolean => span.name === HOOK_ROUTE && span.attributes['intrabot.delivery_id'] === id;
+    const spans = await exported(pair, (all) => {
+      const server = all.find(isServer);
+      return server !== undefined && all.some((span) => span.parentSpanId === server.spanId);
+    });
+    const server = spans.find(isServer)!;
+    expect(server).toMatchObject({ traceId: callerTrace, parentSpanId: callerSpan, kind: SPAN_KIND.server });
+    expect(childOf(receiver.trace(callerTrace), server, (s) => s.name === 'process inbox').attributes['messaging.message.id']).toBe(id);
+  });
+
+  it('leaves out the handling of a delivery whose caller sampled it out, rather than start a trace of its own', async () => {
+    const id = await deliverWithTraceparent('00-1bf7651916cd43dd8448eb211c80319c-c7ad6b7169203331-00');
+    await pair.settle();
+    await tracing.flush();
+    const ofDelivery = receiver.spans.filter((span) => span.attributes['intrabot.delivery_id'] === id || span.attributes['messaging.message.id'] === id);
+    expect(ofDelivery).toEqual([]);
   });
 
   it('puts no secret, URL or message body in any attribute', () => {
