@@ -22,6 +22,7 @@ import { runtimeFacade, type Runtime } from './runtime-facade';
 import { rememberParts, RuntimeStatus, type RuntimeParts } from './runtime-parts';
 import { SecretRotations } from './secret-rotations';
 import { buildScheduler } from './scheduling';
+import { followRegisteredSdk } from '../tracing/tracing-switch';
 
 export type { ProvisionOptions, ReceivedDelivery, Runtime, RuntimeInspection } from './runtime-facade';
 
@@ -78,6 +79,8 @@ const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
  */
 export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const { config, clock } = deps;
+  // an SDK the host app registered receives the runtime's spans (`intrabot start` registers its own first)
+  followRegisteredSdk();
   // before anything is opened: a module that fails stops the start with nothing to close
   const middleware = [...(deps.middleware ?? []), ...(await loadMiddlewareModules(config.middleware ?? [], middlewareSettingName(deps.env ?? process.env)))];
   const { env, host, store, ownsStore } = await openBase(deps);

@@ -1,11 +1,16 @@
+import { ProxyTracerProvider, trace } from '@opentelemetry/api';
+
 /**
  * Whether this process records spans. The OpenTelemetry API keeps its provider in one process-wide
- * global, so this flag is process-wide too: `startTracing` sets it once the SDK is registered. While it
- * is off every helper in `src/tracing/` calls straight through (no span object, no context switch, no
- * trace context stored), which is what keeps the ingest path's cost unchanged when tracing is not
- * configured.
+ * global, so this flag is process-wide too: `startTracing` sets it once the SDK is registered, and
+ * `followRegisteredSdk` when a host app registered an SDK of its own. While it is off every helper in
+ * `src/tracing/` calls straight through (no span object, no context switch, no trace context stored),
+ * which is what keeps the ingest path's cost unchanged when tracing is not configured.
  */
 let recording = false;
+
+/** What the API's global provider hands out while no SDK is registered. */
+const NO_SDK = new ProxyTracerProvider().getDelegate();
 
 export function tracingOn(): boolean {
   return recording;
@@ -13,4 +18,16 @@ export function tracingOn(): boolean {
 
 export function setTracingOn(on: boolean): void {
   recording = on;
+}
+
+/**
+ * Switches the span helpers on when an SDK is registered with the OpenTelemetry API already (an app
+ * embedding the runtime registered its own `NodeSDK` or `NodeTracerProvider` before building it), so
+ * intrabot's spans go to that SDK. Called by `buildRuntime`; without an SDK it changes nothing.
+ */
+export function followRegisteredSdk(): void {
+  if (recording) return;
+  const provider = trace.getTracerProvider();
+  const sdk = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+  if (sdk !== NO_SDK) recording = true;
 }
