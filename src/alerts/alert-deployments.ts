@@ -1,5 +1,6 @@
 import type { TemplateEngine } from '../templates/template-engine';
 import type { ResolvedAlertInput } from './alert-input';
+import type { TraceContext } from '../tracing/spans';
 
 /** One message handed to the outbox. `dedupeKey` is the same when a retried notification resends it. */
 export interface AlertSendMessage {
@@ -17,6 +18,8 @@ export interface AlertSendMessage {
    * resolutions.
    */
   refs?: string[];
+  /** The trace context of the alert input's request (tracing on): the entry's spans go under it. */
+  trace?: TraceContext | undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ import { dedupeGroup, type AlertChange, type AlertStateMap } from './dedupe';
 import { AlertsNotQueuedError, AlertTargetMissingError, type AlertTargetProblem } from './input-errors';
 import { routeAlerts } from './routing';
 import { TemplateError } from '../templates/template-error';
+import type { TraceContext } from '../tracing/spans';
 
 export interface AlertLogger {
   warn(details: Record<string, unknown>, message: string): void;
@@ -24,6 +25,8 @@ export interface AlertDispatchDeps {
   /** The inputs' memory, shared with the outbox sender, which records the posts of firing messages in it (`recordPost`). */
   state: AlertInputState;
   logger: AlertLogger;
+  /** The trace context of the request being dispatched (tracing on). */
+  trace?: TraceContext | undefined;
 }
 
 interface TargetPlan {
@@ -150,7 +153,7 @@ async function queueMessage(deps: AlertDispatchDeps, tenant: string, input: Reso
     const dedupeKey = message.keys[index] as string;
     const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
     const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys } : {};
-    await deps.deployments.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey });
+    await deps.deployments.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey, trace: deps.trace });
     queued += 1;
   }
   return queued;

@@ -6,7 +6,6 @@ import type { ResolvedAlertInput } from './alert-input';
 import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
-import { withActiveTrace, type TraceContext } from '../tracing/spans';
 import { nameRequest, traceHttpServer } from '../tracing/trace-sites';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
@@ -66,17 +65,16 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
         request.setDecorator<Located>(LOCATED, found);
         return undefined;
       },
-      handler: async (request: FastifyRequest, reply: FastifyReply) =>
-        traceHttpServer(request, reply, (trace) => withActiveTrace(trace, () => accept(deps, request, reply, trace))),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => traceHttpServer(request, reply, (trace) => accept({ ...deps, trace }, request, reply)),
     };
     scope.post('/alerts/:bot/:input', route);
     scope.post('/t/:tenant/alerts/:bot/:input', route);
   });
 }
 
-async function accept(deps: AlertDispatchDeps, request: FastifyRequest, reply: FastifyReply, trace: TraceContext | undefined): Promise<FastifyReply> {
+async function accept(deps: AlertDispatchDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const found = request.getDecorator<Located>(LOCATED);
-  nameRequest(trace, { tenant: found.tenant, bot: found.input.bot, alertInput: found.input.input });
+  nameRequest(deps.trace, { tenant: found.tenant, bot: found.input.bot, alertInput: found.input.input });
   const groups = parseBody(found.input, request);
   let queued = 0;
   for (const group of groups) queued += await dispatchGroup(deps, found.tenant, found.input, group);

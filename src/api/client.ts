@@ -17,6 +17,7 @@ import type { AnyEndpoint } from './schemas/endpoint';
 import { checkToken } from './token';
 import { createDispatcher, DEFAULT_TIMEOUTS, sendOnWire, type Timeouts, type UndiciFormData, type WireBody } from './transport';
 import { USER_AGENT } from './version';
+import type { TraceContext } from '../tracing/spans';
 import { traceApiRequest } from '../tracing/trace-sites';
 
 /** Where the client logs retries (a pino logger fits). Never given the token. */
@@ -58,6 +59,8 @@ export interface CallOptions {
   repeatable?: boolean;
   /** How its requests are paced (`Pace`): the outbox's sends ask for `spread`. Default `burst`. */
   pace?: Pace;
+  /** The trace context of the step making the call (tracing on): its requests' spans go under it. */
+  trace?: TraceContext | undefined;
 }
 
 /** A request to a path with no endpoint definition (`intrabot api`, the proxy). */
@@ -76,6 +79,8 @@ export interface RawRequest {
   retry?: 'safe' | 'never';
   /** `return`: answer non-2xx statuses (after retries) instead of throwing. Default `throw`. */
   httpErrors?: 'throw' | 'return';
+  /** The trace context of the step making the request (tracing on): its spans go under it. */
+  trace?: TraceContext | undefined;
 }
 
 export interface RawResponse {
@@ -99,6 +104,8 @@ interface Exchange {
   pace?: Pace | undefined;
   /** The endpoint's path template (`/walls/{wall_id}/posts`), for the request's span. */
   template?: string | undefined;
+  /** The step the request is made for, the parent of its span. */
+  trace?: TraceContext | undefined;
 }
 
 const PAGED_KINDS = new Set(['list', 'meta-list', 'array']);
@@ -168,6 +175,7 @@ export class ApiClient implements Caller {
       attempts: input.attempts,
       pace: input.pace,
       template: endpoint.path,
+      trace: input.trace,
     });
     return parseAnswer(endpoint, answer.body, { method: endpoint.method, path: url.pathname }) as CallResult<E>;
   }
@@ -187,16 +195,18 @@ export class ApiClient implements Caller {
       auth: isIncomingWebhook(url, this.root) ? 'url-token' : 'bearer',
       repeatable: request.retry === 'safe',
       attempts: request.retry === 'never' ? 1 : undefined,
+      trace: request.trace,
     };
     if (request.httpErrors !== 'return') return this.exchange(exchange);
     return this.exchangeReturningErrors(exchange);
   }
 
   /** Every item of a raw list path, following `links.next` like `paginate`. */
-  paginateRequest(request: Pick<RawRequest, 'path' | 'query' | 'signal'>): AsyncIterable<unknown> {
+  paginateRequest(request: Pick<RawRequest, 'path' | 'query' | 'signal' | 'trace'>): AsyncIterable<unknown> {
     const first = apiUrl(this.root, request.path, withDefaultPerPage(request.query));
     const auth = isIncomingWebhook(first, this.root) ? 'url-token' : 'bearer';
-    return this.pagesFrom(first, auth, request.signal, (body, context) => parseResponse(pageSchema(z.unknown()), body, context));
+    const parse: PageParser = (body, context) => parseResponse(pageSchema(z.unknown()), body, context);
+    return this.pagesFrom(first, { auth, signal: request.signal, trace: request.trace }, parse);
   }
 
   /** Closes the dispatcher if this client created it. */
@@ -211,12 +221,14 @@ export class ApiClient implements Caller {
     // spec: Pagination: GET /users/{id}/achievements is not paginated, so no per_page there
     const query = endpoint.responseKind === 'array' ? input.query : withDefaultPerPage(input.query);
     const first = apiUrl(this.root, endpointPath(endpoint, input.params), query);
-    yield* this.pagesFrom(first, endpoint.auth, input.signal, (body, context) => parsePage(endpoint, body, context), input.pace);
+    const each = { auth: endpoint.auth, signal: input.signal, pace: input.pace, trace: input.trace };
+    yield* this.pagesFrom(first, each, (body, context) => parsePage(endpoint, body, context));
   }
 
-  private pagesFrom(first: URL, auth: Exchange['auth'], signal: AbortSignal | undefined, parse: PageParser, pace?: Pace): AsyncGenerator<unknown> {
+  /** Every page from `first` on, each request made with `each` (its auth, signal, pacing and trace). */
+  private pagesFrom(first: URL, each: Pick<Exchange, 'auth' | 'signal' | 'pace' | 'trace'>, parse: PageParser): AsyncGenerator<unknown> {
     return paginatePages(first, this.root, async (url) => {
-      const answer = await this.exchange({ method: 'GET', url, signal, auth, repeatable: false, pace });
+      const answer = await this.exchange({ method: 'GET', url, repeatable: false, ...each });
       return parse(answer.body, { method: 'GET', path: url.pathname });
     });
   }

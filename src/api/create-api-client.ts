@@ -1,3 +1,4 @@
+import type { TraceContext } from '../tracing/spans';
 import { ApiClient, type ApiClientOptions } from './client';
 import { createPostWithMedia, uploadMedia, type PostWithMediaInput, type UploadMediaInput } from './media';
 import { createResources, type Resources } from './resources';
@@ -20,7 +21,30 @@ export type IntrabotApi = ApiClient &
  * for await (const user of api.users.all({ since: cursor })) console.log(user.id);
  */
 export function createApiClient(options: ApiClientOptions): IntrabotApi {
-  const client = new ApiClient(options);
+  return withResources(new ApiClient(options));
+}
+
+/** The client's own methods, which `tracedApi` wraps. */
+type ClientMethods = Pick<ApiClient, 'root' | 'call' | 'paginate' | 'request' | 'paginateRequest' | 'close'>;
+
+/**
+ * The same client seen from one traced step (a handler run): every request it makes goes under `trace`.
+ * It shares the client's connections and rate budget; closing it closes nothing.
+ */
+export function tracedApi(api: IntrabotApi, trace: TraceContext): IntrabotApi {
+  const methods: ClientMethods = {
+    root: api.root,
+    call: (endpoint, input = {}) => api.call(endpoint, { ...input, trace }),
+    paginate: (endpoint, input = {}) => api.paginate(endpoint, { ...input, trace }),
+    request: (request) => api.request({ ...request, trace }),
+    paginateRequest: (request) => api.paginateRequest({ ...request, trace }),
+    close: async () => undefined,
+  };
+  // the same shape as the client's (its private state stays with the client it calls)
+  return withResources(methods) as IntrabotApi;
+}
+
+function withResources<C extends ClientMethods>(client: C) {
   const resources = createResources(client);
   return Object.assign(client, resources, {
     media: { ...resources.media, uploadFile: (input: UploadMediaInput) => uploadMedia(client, input) },

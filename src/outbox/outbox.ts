@@ -10,6 +10,7 @@ import { NotificationCreateSchema } from '../api/schemas/notification';
 import type { Clock } from '../clock';
 import { IntrabotError, InvalidInputError } from '../errors';
 import type { Store } from '../store/store';
+import type { TraceContext } from '../tracing/spans';
 import { traceOutboxEnqueue } from '../tracing/trace-sites';
 import { parseOrThrow } from '../validation';
 import { OnUncertainSchema, OutboxEntrySchema, targetOf, type OnUncertain, type OutboxEntry, type OutboxKind, type OutboxRecord } from './entry';
@@ -60,6 +61,8 @@ export const EnqueueOptionsSchema = z.object({
    * a crash) while it waits, or within 3 days after it was delivered, queues nothing and answers the same id.
    */
   id: z.string().min(1).max(200).optional(),
+  /** The trace context of the step queuing it (a handler run's), when tracing is on: the entry's spans go under it. */
+  trace: z.custom<TraceContext>((value) => typeof value === 'object' && value !== null, 'expected a trace context').optional(),
 });
 export type EnqueueOptions = z.input<typeof EnqueueOptionsSchema>;
 
@@ -89,7 +92,7 @@ export class Outbox {
     };
     if (opts.id !== undefined && (await this.options.store.kv(OUTBOX_KV).get(doneKey(opts.id))) !== undefined) return { id: opts.id };
     try {
-      const queued = await traceOutboxEnqueue({ ...entry, bot: 'bot' in entry ? entry.bot : undefined }, (trace) =>
+      const queued = await traceOutboxEnqueue({ ...entry, bot: 'bot' in entry ? entry.bot : undefined }, opts.trace, (trace) =>
         this.options.store.outbox.enqueue({
           target: opts.target ?? (opts.held ? heldTargetOf(entry) : targetOf(entry)),
           payload: { ...record, ...(opts.id === undefined ? {} : { keyed: true }), ...(trace ? { trace } : {}) },

@@ -2,6 +2,7 @@ import type { CallOptions } from '../api/client';
 import type { CallInput, CallResult, ItemOf } from '../api/caller';
 import type { Pace } from '../api/rate-limiter';
 import type { AnyEndpoint } from '../api/schemas/endpoint';
+import type { TraceContext } from '../tracing/spans';
 
 /**
  * What the sender needs from the API client: one call at a time, with `attempts: 1` (the outbox
@@ -11,6 +12,15 @@ import type { AnyEndpoint } from '../api/schemas/endpoint';
 export interface SendClient {
   call<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E> & CallOptions): Promise<CallResult<E>>;
   paginate<E extends AnyEndpoint>(endpoint: E, input?: CallInput<E> & CallOptions): AsyncIterable<ItemOf<E>>;
+}
+
+/** The client as one entry's send sees it: every request goes under the entry's span (tracing on). */
+export function tracedSendClient(client: SendClient, trace: TraceContext | undefined): SendClient {
+  if (trace === undefined) return client;
+  return {
+    call: <E extends AnyEndpoint>(endpoint: E, input?: CallInput<E> & CallOptions) => client.call(endpoint, { ...input, trace }),
+    paginate: <E extends AnyEndpoint>(endpoint: E, input?: CallInput<E> & CallOptions) => client.paginate(endpoint, { ...input, trace }),
+  };
 }
 
 /** The loosely typed input the outbox builds from JSON entries; the client validates it against the endpoint. */

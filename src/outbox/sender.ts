@@ -12,7 +12,8 @@ import { DONE_TTL_MS, doneKey, OUTBOX_KV } from './outbox';
 import { messagesWithin } from '../api/pacing';
 import { CreatedItems, ITEM_CLAIM_TTL_MS } from './created-items';
 import { RECONCILE_SKEW_MS, reconcileEntry } from './reconcile';
-import type { SendClient } from './send-client';
+import { tracedSendClient, type SendClient } from './send-client';
+import type { TraceContext } from '../tracing/spans';
 import { traceOutboxEntry } from '../tracing/trace-sites';
 import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
@@ -115,7 +116,7 @@ export class OutboxSender {
     // a long send (pacing waits, uploads, a digest of many parts) keeps its lease: it runs out only when this process is gone
     const stopBeat = keepAlive(this.o.clock, this.o.leaseMs / 3, () => this.o.store.outbox.extend(lease, this.o.leaseMs));
     try {
-      const delivery = await traceOutboxEntry(lease, record, () => this.deliver(lease, record));
+      const delivery = await traceOutboxEntry(lease, record, (trace) => this.deliver(lease, record, trace));
       if (delivery.kind === 'drop') await this.o.store.outbox.deadLetter(lease, delivery.reason);
       else await this.finish(lease, record);
     } catch (error) {
@@ -131,9 +132,10 @@ export class OutboxSender {
     if (await this.o.store.outbox.complete(lease)) await forgetEntry(this.kv, lease.id, blobRefsOf(record.entry));
   }
 
-  private async deliver(lease: QueueLease, record: OutboxRecord): Promise<Delivery> {
-    const client = this.o.clientFor(record.entry.tenant);
-    if (!client) return { kind: 'drop', reason: `no client for tenant "${record.entry.tenant}"` };
+  private async deliver(lease: QueueLease, record: OutboxRecord, trace: TraceContext | undefined): Promise<Delivery> {
+    const tenantClient = this.o.clientFor(record.entry.tenant);
+    if (!tenantClient) return { kind: 'drop', reason: `no client for tenant "${record.entry.tenant}"` };
+    const client = tracedSendClient(tenantClient, trace);
     const entry = this.o.resolve ? await this.o.resolve(record.entry) : record.entry;
     const digest = this.coalesce ? await prepareDigest(this.coalescer(), lease, record) : undefined;
     if (!digest) return this.attempt(client, lease, record, entry, attemptKey(lease.id));

@@ -13,6 +13,8 @@ import type { Envelope } from '../webhooks/envelope';
 import { normaliseDelivery } from '../webhooks/normalise';
 import type { DeploymentTable } from './deployments';
 import type { HandlerRunner } from './handler-runner';
+import { tracedApi } from '../api/create-api-client';
+import { traceLogFields, type TraceContext } from '../tracing/spans';
 
 /** What became of one delivery for one bot: what ran, or why nothing did. */
 export type DeliveryOutcome = { status: 'handled'; what: string } | { status: 'ignored'; reason: string };
@@ -52,7 +54,7 @@ export interface DeliveryHandlerDeps {
  * envelope and event name the receiver checked; nothing is parsed again. Throws when the bot's code fails
  * (the inbox retries, then dead-letters).
  */
-export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem): Promise<DeliveryOutcome> {
+export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem, trace?: TraceContext): Promise<DeliveryOutcome> {
   const deployment = deps.table.get(item.tenant, item.bot);
   if (!deployment) return { status: 'ignored', reason: `bot ${item.bot} is not deployed to ${item.tenant}` };
   const provisioned = deps.table.provisionedBot(item.tenant, item.bot);
@@ -64,8 +66,8 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem)
   const entity = (envelope.payload as { id?: unknown }).id;
   const log = deps.runner.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
   const executor: RouteExecutor = {
-    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log }),
-    fetchUser: async (id) => (await deployment.tenant.api.users.get(id)) as CommandUser,
+    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace }),
+    fetchUser: async (id) => (await (trace === undefined ? deployment.tenant.api : tracedApi(deployment.tenant.api, trace)).users.get(id)) as CommandUser,
     middleware: deps.runner.middleware,
     conversations: deps.runner.conversations(deployment),
   };
@@ -74,7 +76,7 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem)
     { tenant: item.tenant, bot: item.bot, event, envelope, definition, manifest: deployment.manifest, loopGuard: deps.loopGuard },
     executor,
   );
-  log.info({}, `delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
+  log.info(traceLogFields(trace), `delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
   return outcome;
 }
 

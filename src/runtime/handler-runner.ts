@@ -11,7 +11,9 @@ import { IntrabotError } from '../errors';
 import type { Logger } from '../log';
 import type { JobRunRequest } from '../scheduler/job-runner';
 import type { Store } from '../store/store';
+import { traceLogFields, type TraceContext } from '../tracing/spans';
 import { traceHandler } from '../tracing/trace-sites';
+import { tracedApi } from '../api/create-api-client';
 import { wallRefOf, type DeploymentTable, type Deployment } from './deployments';
 import type { ConversationBook } from '../bots/conversations/pending';
 import type { ConversationTimeouts } from './conversation-timeouts';
@@ -44,6 +46,8 @@ export interface RunOptions {
   source?: ReplySource | undefined;
   log?: Logger | undefined;
   progress?: ((text: string) => void) | undefined;
+  /** The trace context of the step that runs it (the inbox item's, the job's): the run's span goes under it. */
+  trace?: TraceContext | undefined;
 }
 
 /**
@@ -62,9 +66,9 @@ export class HandlerRunner {
   /** Runs `fn` with a fresh context under the handler time limit; a throw or a timeout rejects (the inbox retries). */
   async run(deployment: Deployment, what: string, fn: (ctx: BotContext<unknown>) => unknown, options: RunOptions = {}): Promise<void> {
     const names = { tenant: deployment.tenant.config.id, bot: deployment.bot.name, what };
-    await traceHandler(names, () =>
+    await traceHandler(names, options.trace, (trace) =>
       withTimeLimit(this.deps.clock, this.deps.timeoutMs, `${deployment.bot.name} ${what}`, async (signal) => {
-        await fn(this.context(deployment, signal, options));
+        await fn(this.context(deployment, signal, { ...options, trace }));
       }),
     );
   }
@@ -86,13 +90,13 @@ export class HandlerRunner {
   }
 
   /** Runs one job for the scheduler's job runner, which owns its time limit and its run record. */
-  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress'>): Promise<void> {
+  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress' | 'trace'>): Promise<void> {
     const deployment = this.deps.table.get(run.tenant, run.bot);
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
     const jobs = deployment.bot.definition.jobs;
     const job = jobs[run.job] ?? jobs[ANY_JOB];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
-    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress });
+    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace });
     const jobRun = { name: run.job, slot: run.slotMs };
     const chain = [...this.middleware, ...deployment.bot.definition.use];
     await runThrough(chain, { kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
@@ -103,10 +107,12 @@ export class HandlerRunner {
     return this.deps.conversations?.book(deployment);
   }
 
-  /** A handler's context on a deployment. */
+  /** A handler's context on a deployment; traced, its sends, API calls and log lines go under `options.trace`. */
   context(deployment: Deployment, signal: AbortSignal, options: RunOptions = {}): BotContext<unknown> {
     const { tenant, bot, manifest } = deployment;
     const { files, conversations } = this.deps;
+    const { trace } = options;
+    const log = options.log ?? this.logger(deployment);
     const steps = Object.keys(bot.definition.conversations);
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
@@ -117,11 +123,11 @@ export class HandlerRunner {
         [CLAIM_ONCE.name]: ((key, ttlMs) => this.deps.store.claims.claim(`bot:${tenant.config.id}:${bot.name}:${key}`, ttlMs)) satisfies ClaimOnce,
       },
       config: deployment.config,
-      api: tenant.api,
-      sink: this.deps.sink,
+      api: trace === undefined ? tenant.api : tracedApi(tenant.api, trace),
+      sink: trace === undefined ? this.deps.sink : tracedSink(this.deps.sink, trace),
       kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
       templates: deployment.templates,
-      log: botLogger(options.log ?? this.logger(deployment)),
+      log: botLogger(trace === undefined ? log : log.child(traceLogFields(trace))),
       signal,
       wallOf: (name, field) => wallRefOf(deployment, name, field),
       ...(files ? { fileUrl: (file: Parameters<FileServer['urlFor']>[0]) => files.urlFor(file) } : {}),
@@ -130,4 +136,12 @@ export class HandlerRunner {
       ...(conversations ? { conversations: { book: conversations.book(deployment), steps, opened: (c) => conversations.arm(c) } } : {}),
     });
   }
+}
+
+/** The outbox as one traced run sees it: what it queues goes under the run's span. */
+function tracedSink(sink: EntrySink, trace: TraceContext): EntrySink {
+  return {
+    enqueue: (entry, options) => sink.enqueue(entry, { ...options, trace }),
+    stashMedia: (data) => sink.stashMedia(data),
+  };
 }

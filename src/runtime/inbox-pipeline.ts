@@ -16,6 +16,7 @@ import type { InboxItem } from '../store/inbox';
 import { holdIfPaused } from '../store/paused-bots';
 import { tagSendsWithBot } from '../bots/run-sends';
 import { traceInboxAccept, traceInboxItem } from '../tracing/trace-sites';
+import type { TraceContext } from '../tracing/spans';
 
 /** The receiving side past the 200: the inbox's worker, what runs the bots, and the history of what they did. */
 export interface InboxParts {
@@ -63,7 +64,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
   const worker = new InboxWorker({
     inbox: store.inbox,
     clock,
-    handle: (item) => traceInboxItem(item, () => handleRecorded(recorded, item)),
+    handle: (item) => traceInboxItem(item, (trace) => handleRecorded(recorded, item, trace)),
     hold: (lease) => holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
@@ -78,11 +79,11 @@ interface RecordedDeps extends DeliveryHandlerDeps {
 }
 
 /** One inbox item through its bot, timed and counted, and written to the delivery history (best effort: a history for people). */
-async function handleRecorded(deps: RecordedDeps, item: InboxItem): Promise<DeliveryOutcome> {
+async function handleRecorded(deps: RecordedDeps, item: InboxItem, trace: TraceContext | undefined): Promise<DeliveryOutcome> {
   const stop = deps.metrics.handlerDuration.startTimer({ bot: item.bot });
   const started = performance.now();
   try {
-    const outcome = await handleDelivery(deps, item);
+    const outcome = await handleDelivery(deps, item, trace);
     deps.metrics.handlerRuns.inc({ bot: item.bot, outcome: outcome.status });
     await deps.deliveryLog
       .record(item, outcome, performance.now() - started)

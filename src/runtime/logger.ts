@@ -1,5 +1,4 @@
 import { redactQueryToken } from '../alerts/input-auth';
-import { traceLogFields } from '../tracing/spans';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 
 /**
@@ -43,8 +42,6 @@ export function loggerOptions(level: string, pretty = prefersPretty(), colour = 
         }
       : {}),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    // a line written inside a span carries its trace_id and span_id (nothing while tracing is off)
-    mixin: traceLogFields,
     // tokens travel in URLs (incoming webhooks, alert inputs' ?token=): never log a URL with one, even
     // one that matched no route
     serializers: {

@@ -62,7 +62,7 @@ export class TableAlertDeployments implements AlertDeployments {
           );
     const entry = made.entry.kind === 'post' && message.refs?.length ? { ...made.entry, alert: { refs: message.refs } } : made.entry;
     // named with its bot: held in the outbox while the bot is paused (the alert is accepted all the same)
-    return this.outbox.enqueue(entry, { ...made.options, id, bot: message.bot });
+    return this.outbox.enqueue(entry, { ...made.options, id, bot: message.bot, trace: message.trace });
   }
 
   private deployment(tenant: string, bot: string): Deployment {

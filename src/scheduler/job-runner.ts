@@ -8,6 +8,7 @@ import { JobAbortedError } from './scheduler-errors';
 import { keepAlive } from '../clock/keep-alive';
 import { TimeLimitError, withTimeLimit } from '../clock/time-limit';
 import { runningKey } from './slots';
+import type { TraceContext } from '../tracing/spans';
 import { traceJob } from '../tracing/trace-sites';
 
 /** What the scheduler hands the runtime for one run of a job. */
@@ -24,6 +25,14 @@ export interface JobRunRequest {
   signal: AbortSignal;
   /** Where the job's `ctx.progress` goes (`intrabot run` shows it as its progress line). */
   onProgress?: (text: string) => void;
+  /** The run's trace context (its `job <name>` span), when tracing is on. */
+  trace?: TraceContext | undefined;
+}
+
+/** What a run is given beside its job and slot: where its progress goes, and its trace context. */
+interface RunGiven {
+  onProgress?: ((text: string) => void) | undefined;
+  trace?: TraceContext | undefined;
 }
 
 /** The scheduler's log: the runtime's logger (fields first, as pino). */
@@ -68,14 +77,14 @@ export class JobRunner {
   constructor(private readonly deps: JobRunnerDeps) {}
 
   run(entry: RunnableJob, slotMs: number, trigger: RunTrigger, onProgress?: (text: string) => void): Promise<RunRecord> {
-    const handled = traceJob({ ...entry, slotMs, trigger }, () => this.handle(entry, slotMs, trigger, onProgress));
+    const handled = traceJob({ ...entry, slotMs, trigger }, (trace) => this.handle(entry, slotMs, trigger, { onProgress, trace }));
     this.handling.add(handled);
     // handle() records failures instead of throwing; were it to throw, the caller gets it from `handled`
     void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);
     return handled;
   }
 
-  private async handle(entry: RunnableJob, slotMs: number, trigger: RunTrigger, onProgress?: (text: string) => void): Promise<RunRecord> {
+  private async handle(entry: RunnableJob, slotMs: number, trigger: RunTrigger, given: RunGiven): Promise<RunRecord> {
     const base = { tenant: entry.tenant, bot: entry.bot, job: entry.job, slot: slotMs, trigger, started: this.deps.clock.now() };
     // counted before the first await, so two slots firing together in this process see each other
     if (!this.enter(entry)) return this.skipOverlap(base);
@@ -85,7 +94,7 @@ export class JobRunner {
       if (entry.overlap === 'skip' && !(await this.deps.store.claims.claim(running, this.deps.leaseMs, { lock: true }))) {
         return await this.skipOverlap(base);
       }
-      return await this.execute(entry, base, onProgress);
+      return await this.execute(entry, base, given);
     } catch (error) {
       // only the store can fail here (the job's own errors are caught in execute)
       this.deps.logger.error({ ...this.fields(base), error: messageOf(error) }, 'scheduler could not run a job');
@@ -131,11 +140,11 @@ export class JobRunner {
     return record;
   }
 
-  private async execute(entry: RunnableJob, base: Omit<RunRecord, 'outcome'>, onProgress?: (text: string) => void): Promise<RunRecord> {
+  private async execute(entry: RunnableJob, base: Omit<RunRecord, 'outcome'>, { onProgress, trace }: RunGiven): Promise<RunRecord> {
     const key = await this.save({ ...base, outcome: 'running' });
     const stopLease = entry.overlap === 'skip' ? this.keepLease(entry) : undefined;
     try {
-      const { outcome, error } = await this.attempt(entry, base, onProgress);
+      const { outcome, error } = await this.attempt(entry, base, { onProgress, trace });
       const record: RunRecord = { ...base, outcome, finished: this.deps.clock.now(), ...(error === undefined ? {} : { error }) };
       this.log(record);
       await this.save(record, key);
@@ -150,12 +159,12 @@ export class JobRunner {
   private async attempt(
     entry: RunnableJob,
     base: Omit<RunRecord, 'outcome'>,
-    onProgress?: (text: string) => void,
+    { onProgress, trace }: RunGiven,
   ): Promise<{ outcome: RunOutcome; error?: string }> {
     const controller = new AbortController();
     const flight: InFlight = { job: entry.job, controller };
     this.inFlight.add(flight);
-    const request = { ...this.fields(base, true), catchUp: base.trigger === 'catch-up', trigger: base.trigger, ...(onProgress ? { onProgress } : {}) };
+    const request = { ...this.fields(base, true), catchUp: base.trigger === 'catch-up', trigger: base.trigger, ...(onProgress ? { onProgress } : {}), trace };
     try {
       // at the time limit the run ends (and an `overlap: skip` job's next slot may start), even if the job ignores its signal
       await withTimeLimit(this.deps.clock, entry.timeoutMs, `job "${entry.job}"`, (signal) => this.deps.runJob({ ...request, signal }), {

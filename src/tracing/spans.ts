@@ -1,5 +1,4 @@
 import {
-  context,
   createContextKey,
   isSpanContextValid,
   propagation,
@@ -18,7 +17,19 @@ import { tracingOn } from './tracing-switch';
 
 export { SpanKind };
 
+/**
+ * Where a piece of work sits in a trace: handed from step to step by intrabot's own code (the request to
+ * the inbox item, the item to the handler run, the run to the entries it queues and the API requests it
+ * makes), never looked up in an "active" context. No context manager runs: on Node 20 one turns on
+ * promise hooks for every promise of the process, the ingest path's included. Undefined when tracing is
+ * off or the work is not traced.
+ */
+export type TraceContext = Context;
+
 const TRACER = 'intrabot';
+
+/** The delivery a piece of work belongs to, carried in its trace context so the outbox entries it queues name it too. */
+const DELIVERY_KEY = createContextKey('intrabot.delivery_id');
 
 /** The tracer of the provider registered now (tests register and shut down several in one process). */
 let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
@@ -29,53 +40,32 @@ function tracer(): Tracer {
   return cached.tracer;
 }
 
-/** The delivery a piece of work belongs to, carried in the context so the outbox entries it queues name it too. */
-const DELIVERY_KEY = createContextKey('intrabot.delivery_id');
-
 export interface SpanOptions {
   kind?: SpanKind;
   attributes?: Attributes;
-  /** The parent: a trace context stored with an inbox item or an outbox entry. Default: the active span. */
-  parent?: TraceCarrier | undefined;
-  /** The delivery this work belongs to, for the spans and outbox entries under it. */
+  /** The parent: a step's trace context, or one stored with an inbox item or an outbox entry. None: a new trace. */
+  parent?: TraceContext | TraceCarrier | undefined;
+  /** The delivery this work belongs to, for the spans and outbox entries under it (inherited from the parent otherwise). */
   deliveryId?: string | undefined;
-  /** Without a stored `parent`, start a new trace rather than join whatever is active (a queue's worker loop). */
-  detached?: boolean;
 }
 
 /**
- * Runs `fn` inside a span named `name`: the span is the active one for everything `fn` awaits (Node's
- * AsyncLocalStorage, through the SDK's context manager: off the ingest path only), ends
- * when `fn` settles, and records a throw (`error.type`, status ERROR) before rethrowing it. With tracing
- * off it is `fn(undefined)`.
+ * Runs `fn` inside a span named `name` under `options.parent`: `fn` gets the span and the span's trace
+ * context, to hand to the steps under it. The span ends when `fn` settles, a throw recorded on it first
+ * (`error.type`, status ERROR). With tracing off it is `fn(undefined, undefined)`.
  */
-export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span | undefined) => Promise<T>): Promise<T> {
-  if (!tracingOn()) return fn(undefined);
-  let parent = options.parent ? parentContext(options.parent) : options.detached ? ROOT_CONTEXT : context.active();
-  const inherited = options.parent ? options.parent.deliveryId : parent.getValue(DELIVERY_KEY);
-  const deliveryId = options.deliveryId ?? (typeof inherited === 'string' ? inherited : undefined);
-  if (deliveryId !== undefined) parent = parent.setValue(DELIVERY_KEY, deliveryId);
-  const attributes = deliveryId === undefined ? options.attributes : { ...options.attributes, 'intrabot.delivery_id': deliveryId };
-  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(attributes ? { attributes } : {}) }, parent);
-  return context.with(trace.setSpan(parent, span), () => ended(span, () => fn(span)));
-}
-
-/** Where a piece of work sits in a trace, handed from step to step explicitly. Undefined when tracing is off. */
-export type TraceContext = Context;
-
-/**
- * Runs `fn` inside a span whose parent is given explicitly (a trace context, a stored carrier, or none:
- * a new trace). The span is not made active: `fn` gets the child's trace context to hand on.
- */
-export function inExplicitSpan<T>(
-  name: string,
-  options: { kind?: SpanKind; attributes?: Attributes; parent?: TraceContext | TraceCarrier | undefined },
-  fn: (span: Span | undefined, trace: TraceContext | undefined) => Promise<T>,
-): Promise<T> {
+export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span | undefined, trace: TraceContext | undefined) => Promise<T>): Promise<T> {
   if (!tracingOn()) return fn(undefined, undefined);
   const given = options.parent;
-  const parent = given === undefined ? ROOT_CONTEXT : 'traceparent' in given ? parentContext(given as TraceCarrier) : (given as Context);
-  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, parent);
+  let parent = given === undefined ? ROOT_CONTEXT : isCarrier(given) ? parentContext(given) : given;
+  const inherited = given !== undefined && isCarrier(given) ? given.deliveryId : parent.getValue(DELIVERY_KEY);
+  const deliveryId = options.deliveryId ?? (typeof inherited === 'string' ? inherited : undefined);
+  let attributes = options.attributes;
+  if (deliveryId !== undefined) {
+    parent = parent.setValue(DELIVERY_KEY, deliveryId);
+    attributes = { ...attributes, 'intrabot.delivery_id': deliveryId };
+  }
+  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent);
   return ended(span, () => fn(span, trace.setSpan(parent, span)));
 }
 
@@ -91,28 +81,28 @@ async function ended<T>(span: Span, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The span of a trace context, if it has one. */
+export function spanOf(traceContext: TraceContext | undefined): Span | undefined {
+  return traceContext === undefined ? undefined : trace.getSpan(traceContext);
+}
+
 /**
- * The W3C form of a trace context's span, to be stored with an item another process may take: the
- * `traceparent` (and `tracestate`) alone, as small as the ingest path can write it. A span the sampler
- * left out is carried too (its flags say so), so the steps after it are left out with it rather than
- * start traces of their own.
+ * The W3C form of a trace context, to be stored with an item another process may take: the
+ * `traceparent` (and `tracestate`), and the delivery the work belongs to when it is known. A span the
+ * sampler left out is carried too (its flags say so), so the steps after it are left out with it rather
+ * than start traces of their own.
  */
 export function carrierOf(traceContext: TraceContext | undefined): TraceCarrier | undefined {
-  const span = traceContext === undefined ? undefined : trace.getSpan(traceContext);
-  return span !== undefined && isSpanContextValid(span.spanContext()) ? w3cCarrier(span) : undefined;
-}
-
-/** Runs `fn` with `traceContext` as the active one, for steps whose spans find their parent in the context (an alert input's dispatch). */
-export function withActiveTrace<T>(traceContext: TraceContext | undefined, fn: () => T): T {
-  return traceContext === undefined ? fn() : context.with(traceContext, fn);
-}
-
-function w3cCarrier(span: Span): TraceCarrier {
+  const span = spanOf(traceContext);
+  if (span === undefined || !isSpanContextValid(span.spanContext())) return undefined;
   // written here rather than through a propagator: this runs on the ingest path
   const { traceId, spanId, traceFlags, traceState } = span.spanContext();
   const carrier: TraceCarrier = { traceparent: `00-${traceId}-${spanId}-${traceFlags < 16 ? '0' : ''}${traceFlags.toString(16)}` };
   const state = traceState?.serialize();
   if (state) carrier.tracestate = state;
+  // no key without a value: the carrier is stored as JSON, where `undefined` is not a value
+  const deliveryId = traceContext!.getValue(DELIVERY_KEY);
+  if (typeof deliveryId === 'string') carrier.deliveryId = deliveryId;
   return carrier;
 }
 
@@ -123,35 +113,20 @@ export function markFailed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
-/** The active trace context, to be stored with an item another process may take; undefined when tracing is off. */
-export function activeCarrier(): TraceCarrier | undefined {
-  if (!tracingOn()) return undefined;
-  const active = context.active();
-  const span = trace.getSpan(active);
-  if (span === undefined || !isSpanContextValid(span.spanContext())) return undefined;
-  const carrier = w3cCarrier(span);
-  // no key without a value: the carrier is stored as JSON, where `undefined` is not a value
-  const deliveryId = active.getValue(DELIVERY_KEY);
-  if (typeof deliveryId === 'string') carrier.deliveryId = deliveryId;
-  return carrier;
+/** `trace_id` and `span_id` of a trace context's span, to bind to the logger of the work it traces; none without one. */
+export function traceLogFields(traceContext: TraceContext | undefined): Record<string, string> {
+  const span = spanOf(traceContext);
+  if (span === undefined || !isSpanContextValid(span.spanContext())) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+function isCarrier(parent: TraceContext | TraceCarrier): parent is TraceCarrier {
+  return typeof (parent as Partial<TraceCarrier>).traceparent === 'string';
 }
 
 function parentContext(carrier: TraceCarrier): Context {
   const headers: Record<string, string> = { traceparent: carrier.traceparent };
   if (carrier.tracestate !== undefined) headers.tracestate = carrier.tracestate;
   return propagation.extract(ROOT_CONTEXT, headers);
-}
-
-/** `trace_id` and `span_id` of the active span for a log line (pino's `mixin`); none when tracing is off. */
-export function traceLogFields(): Record<string, string> {
-  if (!tracingOn()) return {};
-  const span = trace.getActiveSpan();
-  if (!span) return {};
-  const { traceId, spanId } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId };
-}
-
-/** The span of a trace context, if it has one. */
-export function spanOf(traceContext: TraceContext): Span | undefined {
-  return trace.getSpan(traceContext);
 }

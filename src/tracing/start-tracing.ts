@@ -55,8 +55,9 @@ async function register(config: EnabledTracing, logger: TracingLogger | undefine
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the default name
   const resource = resourceFromAttributes({ 'service.name': defaultServiceName }).merge(detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))] });
-  // the AsyncLocalStorage context manager and the W3C trace-context propagator
-  provider.register();
+  // the W3C trace-context propagator, and no context manager: intrabot hands each step its trace context
+  // (see TraceContext), and on Node 20 an AsyncLocalStorage one turns on promise hooks for every promise
+  provider.register({ contextManager: null });
   setTracingOn(true);
   logger?.info({ endpoint: new URL(url).origin }, `tracing: sending spans over OTLP/HTTP (${config.protocol})`);
   return {

@@ -1,12 +1,13 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { activeCarrier, carrierOf, inExplicitSpan, inSpan, SpanKind, spanOf, type TraceContext } from './spans';
+import { carrierOf, inSpan, SpanKind, spanOf, type TraceContext } from './spans';
 import { TraceCarrierSchema, type TraceCarrier } from './trace-carrier';
 import { tracingOn } from './tracing-switch';
 
 /**
- * One helper per traced step, each called from one line at its site. With tracing off each one calls
- * straight through before building anything (the ingest path pays a boolean check). Attribute names follow the
+ * One helper per traced step, each called from one line at its site, given its parent's trace context
+ * and giving `fn` its own (see `TraceContext`). With tracing off each one calls straight through before
+ * building anything (the ingest path pays a boolean check). Attribute names follow the
  * semantic conventions (`http.*`, `messaging.*`, `server.*`, `error.type`) plus `intrabot.bot`,
  * `intrabot.tenant` and `intrabot.delivery_id`; values are names, ids and statuses only: never a
  * secret, a URL (an incoming webhook's carries its token) or a message body.
@@ -29,7 +30,7 @@ export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply,
   if (params?.tenant !== undefined) attributes['intrabot.tenant'] = params.tenant;
   if (params?.bot !== undefined) attributes['intrabot.bot'] = params.bot;
   const parent = request.headers.traceparent === undefined ? undefined : callerContext(request.headers.traceparent, request.headers.tracestate);
-  return inExplicitSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes, parent }, async (span, trace) => {
+  return inSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes, parent }, async (span, trace) => {
     try {
       const result = await fn(trace);
       span?.setAttribute('http.response.status_code', reply.statusCode);
@@ -67,38 +68,44 @@ export function traceInboxAccept<T>(
     return fn(carrierOf(delivery.trace));
   }
   const attributes = { ...queue('send', 'inbox', delivery.deliveryId), ...names(delivery.tenant, delivery.bot), 'intrabot.delivery_id': delivery.deliveryId };
-  return inExplicitSpan('send inbox', { kind: SpanKind.PRODUCER, attributes }, (_span, trace) => fn(carrierOf(trace)));
+  return inSpan('send inbox', { kind: SpanKind.PRODUCER, attributes }, (_span, trace) => fn(carrierOf(trace)));
 }
 
 /** An inbox item handled (CONSUMER), continuing the trace stored with it, in whichever replica took it. */
 export function traceInboxItem<T>(
   item: { tenant: string; bot: string; deliveryId: string; event: string | null; trace?: TraceCarrier | undefined },
-  fn: () => Promise<T>,
+  fn: (trace: TraceContext | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!tracingOn()) return fn();
+  if (!tracingOn()) return fn(undefined);
   const attributes = {
     ...queue('process', 'inbox', item.deliveryId),
     ...names(item.tenant, item.bot),
     ...(item.event ? { 'intrabot.event': item.event } : {}),
   };
-  return inSpan('process inbox', { kind: SpanKind.CONSUMER, attributes, parent: item.trace, detached: true, deliveryId: item.deliveryId }, fn);
+  return inSpan('process inbox', { kind: SpanKind.CONSUMER, attributes, parent: item.trace, deliveryId: item.deliveryId }, (_span, trace) => fn(trace));
 }
 
 /** One run of a bot's handler (`on.post.created`, `/oncall`, `report ...`). */
-export function traceHandler<T>(run: { tenant: string; bot: string; what: string }, fn: () => Promise<T>): Promise<T> {
-  if (!tracingOn()) return fn();
-  return inSpan(`handler ${run.bot}`, { attributes: { ...names(run.tenant, run.bot), 'intrabot.handler': run.what } }, fn);
+export function traceHandler<T>(
+  run: { tenant: string; bot: string; what: string },
+  parent: TraceContext | undefined,
+  fn: (trace: TraceContext | undefined) => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn(undefined);
+  const attributes = { ...names(run.tenant, run.bot), 'intrabot.handler': run.what };
+  return inSpan(`handler ${run.bot}`, { attributes, parent }, (_span, trace) => fn(trace));
 }
 
 /** An entry written to the outbox (PRODUCER); `fn` gets the trace context to store with it and answers the entry's id. */
 export function traceOutboxEnqueue<T extends { id: string }>(
   entry: { tenant: string; kind: string; bot?: string | undefined },
+  parent: TraceContext | undefined,
   fn: (trace: TraceCarrier | undefined) => Promise<T>,
 ): Promise<T> {
   if (!tracingOn()) return fn(undefined);
   const attributes = { ...queue('send', 'outbox'), ...names(entry.tenant, entry.bot), 'intrabot.outbox.kind': entry.kind };
-  return inSpan('send outbox', { kind: SpanKind.PRODUCER, attributes }, async (span) => {
-    const result = await fn(activeCarrier());
+  return inSpan('send outbox', { kind: SpanKind.PRODUCER, attributes, parent }, async (span, trace) => {
+    const result = await fn(carrierOf(trace));
     span?.setAttribute('messaging.message.id', result.id);
     return result;
   });
@@ -108,9 +115,9 @@ export function traceOutboxEnqueue<T extends { id: string }>(
 export function traceOutboxEntry<T>(
   lease: { id: string; target: string; attempts: number },
   record: { entry: { tenant: string; kind: string; bot?: string | undefined }; trace?: TraceCarrier | undefined },
-  fn: () => Promise<T>,
+  fn: (trace: TraceContext | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!tracingOn()) return fn();
+  if (!tracingOn()) return fn(undefined);
   const attributes = {
     ...queue('process', 'outbox', lease.id),
     ...names(record.entry.tenant, record.entry.bot),
@@ -118,12 +125,15 @@ export function traceOutboxEntry<T>(
     'intrabot.outbox.target': lease.target,
     'intrabot.outbox.attempt': lease.attempts,
   };
-  return inSpan('process outbox', { kind: SpanKind.CONSUMER, attributes, parent: record.trace, detached: true }, fn);
+  return inSpan('process outbox', { kind: SpanKind.CONSUMER, attributes, parent: record.trace }, (_span, trace) => fn(trace));
 }
 
-/** One HTTP request to the platform (CLIENT): the method, the host and the path template, never the URL (an incoming webhook's carries its token). */
+/**
+ * One HTTP request to the platform (CLIENT), under the step that made it (`request.trace`; none: a trace of
+ * its own): the method, the host and the path template, never the URL (an incoming webhook's carries its token).
+ */
 export function traceApiRequest<T extends { status: number }>(
-  request: { method: string; url: URL; template?: string | undefined },
+  request: { method: string; url: URL; template?: string | undefined; trace?: TraceContext | undefined },
   fn: () => Promise<T>,
 ): Promise<T> {
   if (!tracingOn()) return fn();
@@ -136,7 +146,7 @@ export function traceApiRequest<T extends { status: number }>(
     ...(request.template === undefined ? {} : { 'url.template': request.template }),
   };
   const name = request.template === undefined ? request.method : `${request.method} ${request.template}`;
-  return inSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+  return inSpan(name, { kind: SpanKind.CLIENT, attributes, parent: request.trace }, async (span) => {
     try {
       const answer = await fn();
       span?.setAttribute('http.response.status_code', answer.status);
@@ -152,17 +162,17 @@ export function traceApiRequest<T extends { status: number }>(
 /** One run of a scheduled job (by its slot, on demand, or caught up); the run's outcome is set on the span. */
 export function traceJob<T extends { outcome: string }>(
   run: { tenant: string; bot: string; job: string; slotMs: number; trigger: string },
-  fn: () => Promise<T>,
+  fn: (trace: TraceContext | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!tracingOn()) return fn();
+  if (!tracingOn()) return fn(undefined);
   const attributes = {
     ...names(run.tenant, run.bot),
     'intrabot.job': run.job,
     'intrabot.job.slot': new Date(run.slotMs).toISOString(),
     'intrabot.job.trigger': run.trigger,
   };
-  return inSpan(`job ${run.job}`, { attributes }, async (span) => {
-    const record = await fn();
+  return inSpan(`job ${run.job}`, { attributes }, async (span, trace) => {
+    const record = await fn(trace);
     span?.setAttribute('intrabot.job.outcome', record.outcome);
     return record;
   });

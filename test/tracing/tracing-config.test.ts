@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors';
 import { startTracing, tracingConfig } from '../../src/tracing';
-import { activeCarrier, inSpan } from '../../src/tracing/spans';
+import { carrierOf, inSpan } from '../../src/tracing/spans';
 import { OtlpReceiver } from '../helpers/otlp-receiver';
 
 describe('tracing configuration from the standard OTEL_* variables', () => {
@@ -9,7 +9,7 @@ describe('tracing configuration from the standard OTEL_* variables', () => {
     expect(tracingConfig({})).toEqual({ enabled: false });
     const tracing = await startTracing({});
     expect(tracing.enabled).toBe(false);
-    const seen = await inSpan('anything', {}, async (span) => ({ span, carrier: activeCarrier() }));
+    const seen = await inSpan('anything', {}, async (span, trace) => ({ span, carrier: carrierOf(trace) }));
     expect(seen).toEqual({ span: undefined, carrier: undefined });
   });
 

@@ -11,7 +11,6 @@ import { startPair, type Pair } from '../../src/testing';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { startTracing, type TracingHandle } from '../../src/tracing';
 import { sign } from '../../src/webhooks/signature';
-import { inSpan } from '../../src/tracing/spans';
 import { loggerOptions } from '../../src/runtime/logger';
 import Fastify from 'fastify';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../helpers/otlp-receiver';
@@ -347,19 +346,48 @@ describe.each([
 });
 
 describe('logs while tracing', () => {
-  it('carry the trace id and span id of the span they are written in, and none outside one', async () => {
-    const lines: string[] = [];
-    const options = loggerOptions('info', false, false) as Record<string, unknown>;
-    const app = Fastify({ logger: { ...options, stream: { write: (line: string) => lines.push(line) } } });
-    const log = app.log.child({ bot: 'ops' });
-    const ids = await inSpan('a step', {}, async (span) => {
-      log.info('inside a span');
-      return span!.spanContext();
-    });
-    log.info('outside any span');
-    await app.close();
-    const [inside, outside] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(inside).toMatchObject({ msg: 'inside a span', trace_id: ids.traceId, span_id: ids.spanId, bot: 'ops' });
-    expect(outside).not.toHaveProperty('trace_id');
+  let pair: Pair;
+  let replica: Runtime | undefined;
+  let dir: string;
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    receiver.spans.length = 0;
+    dir = mkdtempSync(join(tmpdir(), 'intrabot-tracing-logs-'));
+    const store = await openStore({ kind: 'sqlite', path: join(dir, 'intrabot.db') }, { clock: new AdjustableClock(), secretKey: 'tracing-test-key' });
+    pair = await startPair({ bots: ['ops'], store });
+    // a second runtime on the same store handles the deliveries, writing its log where the test reads it
+    await runtimePartsOf(pair.runtime).inbox.worker.stop();
+    const app = Fastify({ logger: { ...(loggerOptions('info', false, false) as object), stream: { write: (line: string) => lines.push(JSON.parse(line)) } } });
+    const parts = runtimePartsOf(pair.runtime);
+    const saying = async (_input: unknown, ctx: { log: { info(message: string): void } }, next: () => Promise<void>) => {
+      ctx.log.info('seen by a middleware');
+      await next();
+    };
+    replica = await buildRuntime({ config: parts.config, clock: pair.clock, env: process.env, store, only: ['ops'], pollMs: 100, app, middleware: [saying] });
+    await replica.start();
+    (pair as Pair & { store: Store }).store = store;
+  }, 60_000);
+
+  afterAll(async () => {
+    await replica?.close();
+    await pair?.close();
+    await (pair as (Pair & { store?: Store }) | undefined)?.store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("carry the trace id and span id of the handler run they are written in (a bot's ctx.log)", async () => {
+    const refs = await pair.refs();
+    const post = await pair.platform.employeePost(refs.employee_ids[2]!, { wall_id: refs.company_wall_id, body: '/oncall' });
+    await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (list) => list.length > 0,
+    );
+    const spans = await exported(pair, (all) => all.some((span) => span.name === 'handler ops'));
+    const handler = spans.find((span) => span.name === 'handler ops')!;
+    const line = lines.find((entry) => entry.msg === 'seen by a middleware');
+    expect(line).toMatchObject({ bot: 'ops', trace_id: handler.traceId, span_id: handler.spanId });
+    // the runtime's own lines outside any traced step carry none
+    expect(lines.find((entry) => entry.msg !== 'seen by a middleware' && entry.trace_id === undefined)).toBeDefined();
   });
 });
