@@ -45,15 +45,19 @@ const MIN_REQUESTS = 20_000;
 const WARMUP_REQUESTS = 50_000;
 
 const HOOK_PATH = '/hooks/sandbox/slow';
+/** The sampled tracing side's sampler, set as an operator sets it. */
+const SAMPLED = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
 /** To try another inbox batch window than the store's default (an experiment, not the target run). */
 const BATCH_WINDOW_MS = process.env.BENCH_INBOX_WINDOW_MS ? Number(process.env.BENCH_INBOX_WINDOW_MS) : undefined;
 
-type SideName = 'bare' | 'sqlite' | 'traced' | 'redis' | 'peer';
+type SideName = 'bare' | 'sqlite' | 'untraced' | 'traced' | 'sampled' | 'redis' | 'peer';
 
 const LABELS: Record<SideName, string> = {
   bare: 'bare Fastify route',
   sqlite: 'intrabot, SQLite store',
+  untraced: 'intrabot, SQLite store, tracing off (bench/traced.ts)',
   traced: 'intrabot, SQLite store, tracing on (OTLP/HTTP)',
+  sampled: 'intrabot, SQLite store, tracing on, 1 in 10 sampled',
   redis: 'intrabot, Redis store',
   peer: 'durable peer (@octokit/webhooks + BullMQ)',
 };
@@ -87,8 +91,12 @@ type Round = Partial<Record<SideName, Phase>>;
 interface Servers {
   bare: FastifyInstance;
   sqlite: BenchRuntime;
+  /** The same runtime in a process of its own, tracing off: what the tracing sides are compared with. */
+  untraced: TracedProcess;
   /** The same runtime with tracing on, in its own process (the SDK is process-wide). */
   traced: TracedProcess;
+  /** The same with `OTEL_TRACES_SAMPLER=parentbased_traceidratio` at 0.1: what sampling buys (information). */
+  sampled: TracedProcess;
   redis?: { runtime: BenchRuntime; peer: PeerProcess; client: Redis };
   /** Why the Redis store and the peer were not measured. */
   redisSkipped?: string;
@@ -106,9 +114,13 @@ async function main(): Promise<void> {
       ...(BATCH_WINDOW_MS === undefined ? {} : { inboxBatchWindowMs: BATCH_WINDOW_MS }),
     });
     closers.push(() => sqlite.close());
-    const traced = await TracedProcess.start(nodeFlags());
+    const untraced = await TracedProcess.start(nodeFlags(), { tracing: false });
+    closers.push(() => untraced.close());
+    const traced = await TracedProcess.start(nodeFlags(), { tracing: true });
     closers.push(() => traced.close());
-    const servers: Servers = { bare, sqlite, traced };
+    const sampled = await TracedProcess.start(nodeFlags(), { tracing: true, env: SAMPLED });
+    closers.push(() => sampled.close());
+    const servers: Servers = { bare, sqlite, untraced, traced, sampled };
     const url = benchRedisUrl();
     const connection = await connectRedis(url);
     if ('reason' in connection) {
@@ -152,7 +164,9 @@ async function sidesOf(servers: Servers): Promise<Side[]> {
   const sides: Side[] = [
     { name: 'bare', origin: originOf(servers.bare), target: sqliteTarget, signing: 'platform', processCpuUs: here },
     { name: 'sqlite', origin: servers.sqlite.runtime.inspect().url!, target: sqliteTarget, signing: 'platform', processCpuUs: here },
+    { name: 'untraced', origin: servers.untraced.origin, target: servers.untraced.target, signing: 'platform', processCpuUs: () => servers.untraced.cpuUs() },
     { name: 'traced', origin: servers.traced.origin, target: servers.traced.target, signing: 'platform', processCpuUs: () => servers.traced.cpuUs() },
+    { name: 'sampled', origin: servers.sampled.origin, target: servers.sampled.target, signing: 'platform', processCpuUs: () => servers.sampled.cpuUs() },
   ];
   if (servers.redis) {
     const { runtime, peer, client } = servers.redis;
@@ -258,7 +272,7 @@ async function measure(servers: Servers): Promise<void> {
     };
     // the peer has no handlers to be slowed by: its acknowledgement is not what this phase measures (nor
     // is tracing's: its cost is the req/s and CPU ratios)
-    const openSides = sides.filter((s) => s.name !== 'peer' && s.name !== 'traced');
+    const openSides = sides.filter((s) => s.name === 'bare' || s.name === 'sqlite' || s.name === 'redis');
     const chunks = new Map<SideName, LoadReport[]>(openSides.map((s) => [s.name, []]));
     servers.sqlite.ackTimes.length = 0;
     for (let i = 0; i < OPEN_ROUNDS; i++) {
@@ -304,7 +318,7 @@ interface RunFacts {
 
 function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFacts): void {
   const phases = (name: SideName): Phase[] => rounds.flatMap((r) => (r[name] ? [r[name]] : []));
-  const present = (['bare', 'sqlite', 'traced', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
+  const present = (['bare', 'sqlite', 'untraced', 'traced', 'sampled', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
   /** Per round: `a`'s req/s over `b`'s, and `b`'s CPU per request over `a`'s (how many of `a`'s requests one of `b`'s costs). */
   const measured = (a: SideName, b: SideName): number[] => rounds.map((r) => r[a]!.rps / r[b]!.rps);
   const capacity = (a: SideName, b: SideName): number[] => rounds.map((r) => r[b]!.cpuUsPerRequest / r[a]!.cpuUsPerRequest);
@@ -326,8 +340,8 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
   }
   if (present.includes('traced')) {
     targets.push(
-      target('ingest req/s, tracing on ÷ off, SQLite store (measured)', median(measured('traced', 'sqlite')), 'x', 'min', 0.85),
-      target('ingest capacity, tracing on ÷ off, SQLite store (CPU per request)', median(capacity('traced', 'sqlite')), 'x', 'min', 0.85),
+      target('ingest req/s, tracing on ÷ off, SQLite store (measured)', median(measured('traced', 'untraced')), 'x', 'min', 0.85),
+      target('ingest capacity, tracing on ÷ off, SQLite store (CPU per request)', median(capacity('traced', 'untraced')), 'x', 'min', 0.85),
     );
   }
   targets.push(target(`ingest p99 ack at ${OPEN_RATE} req/s, handlers busy 5 s (SQLite store)`, steady.get('sqlite')!.latencyMs.p99, 'ms', 'max', 20));
@@ -344,7 +358,25 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
       unit: `req/s median (p99 ${round(median(phases(name).map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
     })),
     ...(present.includes('peer') ? stores.map((s) => ({ name: `req/s ratio per round, ${storeName(s)} ÷ peer`, value: perRound(measured(s, 'peer')) })) : []),
-    ...(present.includes('traced') ? [{ name: 'req/s ratio per round, tracing on ÷ off (SQLite)', value: perRound(measured('traced', 'sqlite')) }] : []),
+    ...(present.includes('traced') ? [{ name: 'req/s ratio per round, tracing on ÷ off (SQLite)', value: perRound(measured('traced', 'untraced')) }] : []),
+    ...(present.includes('untraced')
+      ? [
+          {
+            name: 'tracing off in a process of its own ÷ the SQLite side in the bench process',
+            value: `${round(median(measured('untraced', 'sqlite')), 2)}x req/s, ${round(median(capacity('untraced', 'sqlite')), 2)}x capacity`,
+            unit: '(information: how much two processes running the same thing differ)',
+          },
+        ]
+      : []),
+    ...(present.includes('sampled')
+      ? [
+          {
+            name: 'tracing on, 1 in 10 deliveries sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, 0.1) ÷ off, SQLite store',
+            value: `${round(median(measured('sampled', 'untraced')), 2)}x req/s (per round ${perRound(measured('sampled', 'untraced'))}), ${round(median(capacity('sampled', 'untraced')), 2)}x capacity`,
+            unit: '(information, not a target: what sampling buys)',
+          },
+        ]
+      : []),
     {
       name: 'tracing on: what its collector received',
       value: `${facts.exported.requests} OTLP/HTTP exports, ${round(facts.exported.bytes / 1_048_576, 1)} MB`,
@@ -382,7 +414,7 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
     `latency: an open loop at ${OPEN_RATE} req/s, ${OPEN_ROUNDS} alternating chunks of ${OPEN_MS / 1000} s per side, timed from each request's planned start; the bare app's p99 is the machine's noise floor`,
     `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start; they apply to the bare app and both runtimes, not to the peer)`,
     `runtimes: buildRuntime wired as startPair does, one over SQLite with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, ${present.includes('redis') ? "one over Redis (a key prefix of this run's own)" : 'none over Redis (skipped)'}, log level silent (the bare app and the peer log nothing either); the 4 inbox lanes of each hold 5-second handlers throughout`,
-    "tracing on: bench/traced.ts, the SQLite side's runtime in its own process (the OpenTelemetry SDK is process-wide) with this process's node flags, switched on by OTEL_EXPORTER_OTLP_ENDPOINT: the SDK's batch span processor at its defaults and the OTLP/HTTP exporter (protobuf, the default), to a collector stand-in in that process that reads and drops each export (its cost counts against tracing); the SQLite side is tracing off: no SDK loaded",
+    "tracing on: bench/traced.ts, the SQLite side's runtime in its own process (the OpenTelemetry SDK is process-wide) with this process's node flags, switched on by OTEL_EXPORTER_OTLP_ENDPOINT: the SDK's batch span processor at its defaults and the OTLP/HTTP exporter (protobuf, the default), to a collector stand-in in that process that reads and drops each export (its cost counts against tracing), compared with the same process started with tracing off (no SDK loaded); a third such process samples 1 delivery in 10 (OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG=0.1)",
     facts.handlersRan
       ? "the slow bot's handlers ran during the measurement"
       : 'WARNING: no handler of the slow bot started: the 5-second load was not in effect',

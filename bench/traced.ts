@@ -14,11 +14,14 @@ import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
  * cost counts against tracing: the comparison is on the safe side). Its own process, because the SDK is
  * process-wide and must not touch the sides measured without it.
  *
- * Spoken to in lines (see `lib/traced-client.ts`): `{"op":"start"}` → `{"port", "target"}`,
+ * With `tracing: false` it is the same process with tracing off (no SDK loaded): the other side of the
+ * comparison, run the same way, so the ratio measures tracing and not two different processes.
+ *
+ * Spoken to in lines (see `lib/traced-client.ts`): `{"op":"start","tracing":true}` → `{"port", "target"}`,
  * `{"op":"cpu"}` → `{"cpuUs"}`, `{"op":"exported"}` → `{"requests", "bytes"}` (what the collector
  * received). When its stdin ends it closes the runtime, flushes the SDK and exits.
  */
-export type TracedMessage = { op: 'start' } | { op: 'cpu' } | { op: 'exported' };
+export type TracedMessage = { op: 'start'; tracing: boolean } | { op: 'cpu' } | { op: 'exported' };
 
 interface Collector {
   server: Server;
@@ -52,8 +55,10 @@ async function main(): Promise<void> {
       const message = JSON.parse(line) as TracedMessage;
       if (message.op === 'start') {
         collector = await startCollector();
-        tracing = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'intrabot-bench' });
-        if (!tracing.enabled) throw new Error('tracing did not switch on');
+        if (message.tracing) {
+          tracing = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'intrabot-bench' });
+          if (!tracing.enabled) throw new Error('tracing did not switch on');
+        }
         runtime = await startBenchRuntime({ bots: ['slow'], botsDir: benchFile('bots') });
         const tenant = runtime.runtime.inspect().config.tenants[0]!;
         const secret = await runtime.store.secrets.get(webhookSecretName(tenant.id, 'slow'));

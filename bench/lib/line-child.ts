@@ -17,8 +17,10 @@ export class LineChild {
     private readonly label: string,
     file: string,
     nodeFlags: readonly string[] = [],
+    /** Variables added to this process's environment for the child. */
+    env: Readonly<Record<string, string>> = {},
   ) {
-    this.child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', file], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', file], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     createInterface({ input: this.child.stdout }).on('line', (line) => this.waiting.shift()?.(line));
     this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.child.on('exit', (code, signal) => {

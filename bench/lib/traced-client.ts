@@ -3,7 +3,7 @@ import { benchFile } from './child';
 import type { DeliveryTarget } from './deliveries';
 import { LineChild } from './line-child';
 
-/** The tracing-on runtime (`bench/traced.ts`), started and listening, with the node flags of this process. */
+/** A runtime of `bench/traced.ts` (tracing on, or off), started and listening, with the given node flags. */
 export class TracedProcess {
   private constructor(
     private readonly child: LineChild,
@@ -11,10 +11,14 @@ export class TracedProcess {
     readonly target: DeliveryTarget,
   ) {}
 
-  static async start(nodeFlags: readonly string[]): Promise<TracedProcess> {
-    const child = new LineChild('the tracing-on runtime', benchFile('traced.ts'), nodeFlags);
+  /** `tracing: false`: the same runtime with tracing off. `env`: more `OTEL_*` variables for its SDK (a sampler). */
+  static async start(nodeFlags: readonly string[], options: { tracing: boolean; env?: Readonly<Record<string, string>> }): Promise<TracedProcess> {
+    const child = new LineChild(`the tracing-${options.tracing ? 'on' : 'off'} runtime`, benchFile('traced.ts'), nodeFlags, options.env);
     try {
-      const { port, target } = await child.request<{ port: number; target: DeliveryTarget }>({ op: 'start' } satisfies TracedMessage, 60_000);
+      const { port, target } = await child.request<{ port: number; target: DeliveryTarget }>(
+        { op: 'start', tracing: options.tracing } satisfies TracedMessage,
+        60_000,
+      );
       return new TracedProcess(child, `http://127.0.0.1:${port}`, target);
     } catch (error) {
       await child.close();

@@ -1,4 +1,5 @@
 import {
+  context,
   createContextKey,
   isSpanContextValid,
   propagation,
@@ -13,16 +14,17 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import type { TraceCarrier } from './trace-carrier';
-import { tracingOn } from './tracing-switch';
+import { activatesContexts, tracingOn } from './tracing-switch';
 
 export { SpanKind };
 
 /**
  * Where a piece of work sits in a trace: handed from step to step by intrabot's own code (the request to
  * the inbox item, the item to the handler run, the run to the entries it queues and the API requests it
- * makes), never looked up in an "active" context. No context manager runs: on Node 20 one turns on
- * promise hooks for every promise of the process, the ingest path's included. Undefined when tracing is
- * off or the work is not traced.
+ * makes), never looked up in an "active" context. `startTracing` registers no context manager: on Node 20
+ * one turns on promise hooks for every promise of the process, the ingest path's included. (With an SDK
+ * the host app registered, each step's context is made active in the app's as well: `activatesContexts`.)
+ * Undefined when tracing is off or the work is not traced.
  */
 export type TraceContext = Context;
 
@@ -66,7 +68,10 @@ export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span | 
     attributes = { ...attributes, 'intrabot.delivery_id': deliveryId };
   }
   const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent);
-  return ended(span, () => fn(span, trace.setSpan(parent, span)));
+  const own = trace.setSpan(parent, span);
+  // an app's SDK brought a context manager: its code and instrumentations under this step find the span active
+  if (activatesContexts()) return context.with(own, () => ended(span, () => fn(span, own)));
+  return ended(span, () => fn(span, own));
 }
 
 /** Runs `work` and ends `span` when it settles, a throw recorded on it first. */

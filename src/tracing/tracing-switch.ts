@@ -9,6 +9,13 @@ import { ProxyTracerProvider, trace } from '@opentelemetry/api';
  */
 let recording = false;
 
+/**
+ * Whether each traced step's context is also made the active one in the API's context manager: only for
+ * an SDK the host app registered (it brought its own context manager, and may have instrumentations that
+ * look for the active span); `startTracing` registers none and hands contexts on explicitly.
+ */
+let activating = false;
+
 /** What the API's global provider hands out while no SDK is registered. */
 const NO_SDK = new ProxyTracerProvider().getDelegate();
 
@@ -18,16 +25,22 @@ export function tracingOn(): boolean {
 
 export function setTracingOn(on: boolean): void {
   recording = on;
+  activating = false;
+}
+
+export function activatesContexts(): boolean {
+  return activating;
 }
 
 /**
  * Switches the span helpers on when an SDK is registered with the OpenTelemetry API already (an app
  * embedding the runtime registered its own `NodeSDK` or `NodeTracerProvider` before building it), so
- * intrabot's spans go to that SDK. Called by `buildRuntime`; without an SDK it changes nothing.
+ * intrabot's spans go to that SDK, and each step's context is made the active one too (the app's own spans
+ * and instrumentations inside a handler nest under it). Called by `buildRuntime`; without an SDK it changes nothing.
  */
 export function followRegisteredSdk(): void {
   if (recording) return;
   const provider = trace.getTracerProvider();
   const sdk = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
-  if (sdk !== NO_SDK) recording = true;
+  if (sdk !== NO_SDK) recording = activating = true;
 }

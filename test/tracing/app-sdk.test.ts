@@ -12,10 +12,17 @@ describe('tracing with an SDK the host app registered', () => {
   const exporter = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   let pair: Pair;
+  /** The span a runtime-wide middleware finds active while a handler runs. */
+  const activeInHandler: (string | undefined)[] = [];
+  const looking = async (_input: unknown, _ctx: unknown, next: () => Promise<void>): Promise<void> => {
+    activeInHandler.push(trace.getActiveSpan()?.spanContext().spanId);
+    await next();
+  };
 
   beforeAll(async () => {
+    // with its AsyncLocalStorage context manager, as NodeSDK registers it
     provider.register();
-    pair = await startPair({ bots: ['ops'] });
+    pair = await startPair({ bots: ['ops'], middleware: [looking] });
   }, 60_000);
 
   afterAll(async () => {
@@ -41,5 +48,11 @@ describe('tracing with an SDK the host app registered', () => {
     expect(server).toBeDefined();
     const inTrace = spans.filter((span) => span.spanContext().traceId === server!.spanContext().traceId).map((span) => span.name);
     expect(inTrace).toEqual(expect.arrayContaining(['process inbox', 'handler ops', 'send outbox', 'process outbox', 'POST /posts/{post_id}/comments']));
+  });
+
+  it("makes the handler run's span the active one in the app's context manager, for the app's own spans and instrumentations", () => {
+    const handlers = exporter.getFinishedSpans().filter((span) => span.name === 'handler ops');
+    expect(handlers.length).toBeGreaterThan(0);
+    expect(activeInHandler).toEqual(handlers.map((span) => span.spanContext().spanId));
   });
 });
