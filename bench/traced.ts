@@ -7,7 +7,7 @@ import type { DeliveryTarget } from './lib/deliveries';
 import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
 
 /**
- * The tracing-on side of `bench/ingest.ts`: the same runtime as its SQLite side (`startBenchRuntime`,
+ * The tracing sides of `bench/ingest.ts`: the same runtime as its SQLite side (`startBenchRuntime`,
  * the `slow` bot), with tracing switched on as an operator does it, by `OTEL_EXPORTER_OTLP_ENDPOINT`:
  * the OpenTelemetry SDK, its batch span processor (default settings) and the OTLP/HTTP exporter (protobuf),
  * sending to a collector stand-in in this process that reads and discards what it is sent (so its own
