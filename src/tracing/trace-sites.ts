@@ -45,8 +45,7 @@ export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply,
 
 /** Names a request's span once the names are known (an alert input's tenant, bot and input). */
 export function nameRequest(trace: TraceContext | undefined, names: { tenant: string; bot: string; alertInput: string }): void {
-  const span = trace === undefined ? undefined : spanOf(trace);
-  span?.setAttributes({ 'intrabot.tenant': names.tenant, 'intrabot.bot': names.bot, 'intrabot.alert_input': names.alertInput });
+  spanOf(trace)?.setAttributes({ 'intrabot.tenant': names.tenant, 'intrabot.bot': names.bot, 'intrabot.alert_input': names.alertInput });
 }
 
 /**
@@ -61,7 +60,7 @@ export function traceInboxAccept<T>(
   fn: (trace: TraceCarrier | undefined) => Promise<T>,
 ): Promise<T> {
   if (!tracingOn()) return fn(undefined);
-  const received = delivery.trace === undefined ? undefined : spanOf(delivery.trace);
+  const received = spanOf(delivery.trace);
   if (received !== undefined) {
     // sampled out, it records nothing; its context still goes with the item, so the handling is left out too
     received.setAttribute('intrabot.delivery_id', delivery.deliveryId);
