@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { Dispatcher } from 'undici';
 import { ApiClient } from '../../api/client';
 import { redactSecrets } from '../../api/errors';
@@ -7,6 +6,7 @@ import { createSystemClock, type Clock } from '../../clock';
 import { ConfigError, InvalidInputError, isIntrabotError } from '../../errors';
 import type { CliCommand } from '../command';
 import { rateNoticePrinter } from '../rate-notices';
+import { readFlags } from '../read-flags';
 
 /** What `intrabot api` reads and writes; the CLI passes the process, tests their own. */
 export interface ApiCommandDeps {
@@ -33,22 +33,13 @@ interface ApiArgs {
 
 /** The arguments, or what is wrong with them (naming the flag or value). */
 function readArgs(args: string[]): ApiArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        data: { type: 'string', short: 'd' },
-        paginate: { type: 'boolean', default: false },
-        'base-url': { type: 'string' },
-        token: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+  const parsed = readFlags(args, {
+    data: { type: 'string', short: 'd' },
+    paginate: { type: 'boolean', default: false },
+    'base-url': { type: 'string' },
+    token: { type: 'string' },
+  });
+  if (typeof parsed === 'string') return parsed;
   const { values, positionals } = parsed;
   const [method, path, ...extra] = positionals;
   if (!method || !path) return 'give a method and a path';

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
 import { adminRefusal, answerMessage, createRuntimeClient, type RuntimeClient } from '../runtime-client';
+import { readFlags } from '../read-flags';
 
 const USAGE = 'bots paused [--json] | bots pause <bot> [--tenant t] [--reason text] | bots resume <bot> [--tenant t] [--discard]';
 
@@ -19,17 +19,8 @@ interface PauseView {
 
 /** The arguments, or what is wrong with them (naming the flag or value). */
 function readArgs(args: string[]): BotsArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { tenant: { type: 'string' }, reason: { type: 'string' }, discard: { type: 'boolean' }, json: { type: 'boolean' } },
-    });
-  } catch (error) {
-    return messageOf(error);
-  }
+  const parsed = readFlags(args, { tenant: { type: 'string' }, reason: { type: 'string' }, discard: { type: 'boolean' }, json: { type: 'boolean' } });
+  if (typeof parsed === 'string') return parsed;
   const { values, positionals } = parsed;
   const [verb, bot, ...extra] = positionals;
   if (extra.length > 0) return `unknown argument "${extra[0]}"`;

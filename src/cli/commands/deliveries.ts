@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { createSystemClock, type Clock } from '../../clock';
 import type { RuntimeConfig } from '../../runtime/config';
 import { openRuntimeStore } from '../../runtime/open-runtime-store';
@@ -13,6 +12,7 @@ import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
 import { adminRefusal, answerMessage, cliConfig, createRuntimeClient } from '../runtime-client';
 import { tenantTimeZone, zonedTime } from '../time';
+import { readFlags } from '../read-flags';
 
 const USAGE = 'deliveries [--dead | --handled | --audit] [--json] [--limit N] | deliveries replay <id>';
 
@@ -27,17 +27,14 @@ type DeliveriesArgs =
   | { kind: 'replay'; id: string };
 
 function readArgs(args: string[]): DeliveriesArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { dead: { type: 'boolean' }, handled: { type: 'boolean' }, audit: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } },
-    });
-  } catch (error) {
-    return messageOf(error);
-  }
+  const parsed = readFlags(args, {
+    dead: { type: 'boolean' },
+    handled: { type: 'boolean' },
+    audit: { type: 'boolean' },
+    json: { type: 'boolean' },
+    limit: { type: 'string' },
+  });
+  if (typeof parsed === 'string') return parsed;
   const [verb, id, ...extra] = parsed.positionals;
   if (verb === 'replay') return id && extra.length === 0 ? { kind: 'replay', id } : 'replay needs exactly one delivery id';
   if (verb !== undefined) return `unknown argument "${verb}"`;

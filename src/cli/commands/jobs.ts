@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { createSystemClock, type Clock } from '../../clock';
 import { isIntrabotError } from '../../errors';
 import { loadConfig, type RuntimeConfig } from '../../runtime/config';
@@ -8,6 +7,7 @@ import { openStore, sqliteStorePath, type Store, type StoreConfig } from '../../
 import type { CliCommand } from '../command';
 import { messageOf } from '../output';
 import { localTime } from '../time';
+import { readFlags } from '../read-flags';
 
 /** What `intrabot jobs` reads and writes; the CLI passes the process, tests their own. */
 export interface JobsCommandDeps {
@@ -28,12 +28,8 @@ interface JobsArgs {
 
 /** The arguments, or what is wrong with them (naming the flag or value). */
 function readArgs(args: string[]): JobsArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, runs: { type: 'string' } } });
-  } catch (error) {
-    return messageOf(error);
-  }
+  const parsed = readFlags(args, { json: { type: 'boolean', default: false }, runs: { type: 'string' } });
+  if (typeof parsed === 'string') return parsed;
   const { values, positionals } = parsed;
   if (positionals.length > 0) return `unknown argument "${positionals[0]}"`;
   const runs = values.runs === undefined ? DEFAULT_RUNS : Number(values.runs);

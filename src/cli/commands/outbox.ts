@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { createSystemClock, type Clock } from '../../clock';
 import { isIntrabotError } from '../../errors';
 import { OutboxRecordSchema, type OutboxEntry } from '../../outbox/entry';
@@ -8,6 +7,7 @@ import { openStore, sqliteStorePath, type QueueEntry, type Store, type StoreConf
 import type { CliCommand } from '../command';
 import { messageOf } from '../output';
 import { tenantTimeZone, zonedTime } from '../time';
+import { readFlags } from '../read-flags';
 
 /** What `intrabot outbox` reads and writes; the CLI passes the process, tests their own. */
 export interface OutboxCommandDeps {
@@ -31,17 +31,8 @@ interface OutboxArgs {
 
 /** The arguments, or what is wrong with them (naming the flag or value). */
 function readArgs(args: string[]): OutboxArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { json: { type: 'boolean', default: false }, target: { type: 'string' }, limit: { type: 'string', default: '100' } },
-    });
-  } catch (error) {
-    return messageOf(error);
-  }
+  const parsed = readFlags(args, { json: { type: 'boolean', default: false }, target: { type: 'string' }, limit: { type: 'string', default: '100' } });
+  if (typeof parsed === 'string') return parsed;
   const { values, positionals } = parsed;
   const [verb = 'list', id, ...extra] = positionals;
   const limit = Number(values.limit);

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import type { RotationPlan } from '../../runtime/rotation-plan';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
 import { adminRefusal, answerMessage, cliConfig, createRuntimeClient, pickTenant, tenantProblem } from '../runtime-client';
+import { readFlags } from '../read-flags';
 
 const USAGE = 'rotate-secret <bot> [--tenant id] | rotate-secret --status [--json]';
 
@@ -14,17 +14,8 @@ interface RotateArgs {
 }
 
 function readArgs(args: string[]): RotateArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { tenant: { type: 'string' }, status: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
-    });
-  } catch (error) {
-    return messageOf(error);
-  }
+  const parsed = readFlags(args, { tenant: { type: 'string' }, status: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } });
+  if (typeof parsed === 'string') return parsed;
   const [bot, ...extra] = parsed.positionals;
   if (extra.length > 0) return `unexpected argument "${extra[0]}"`;
   const status = parsed.values.status ?? false;

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { createSystemClock, type Clock } from '../../clock';
 import { OutboxRecordSchema } from '../../outbox/entry';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
@@ -9,6 +8,7 @@ import type { CliCommand } from '../command';
 import { rateNoticePrinter } from '../rate-notices';
 import { messageOf, paint, processIo, progress, type CliIo } from '../output';
 import { adminRefusal, answerMessage, cliConfig, createRuntimeClient, pickTenant, quietConfig, sandboxProblem, tenantProblem } from '../runtime-client';
+import { readFlags } from '../read-flags';
 
 const USAGE = 'run <bot> <job> [--tenant id] [--wait seconds]';
 
@@ -24,12 +24,8 @@ interface RunArgs {
 }
 
 function readArgs(args: string[]): RunArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { tenant: { type: 'string' }, wait: { type: 'string' } } });
-  } catch (error) {
-    return messageOf(error);
-  }
+  const parsed = readFlags(args, { tenant: { type: 'string' }, wait: { type: 'string' } });
+  if (typeof parsed === 'string') return parsed;
   const [bot, job, ...extra] = parsed.positionals;
   if (!bot || !job || extra.length > 0) return 'give a bot and a job';
   const wait = parsed.values.wait === undefined ? 60 : Number(parsed.values.wait);

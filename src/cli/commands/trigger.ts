@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { webhookSecretName } from '../../bots/provision/provision-bot';
 import { AdjustableClock, createSystemClock, type Clock } from '../../clock';
 import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
@@ -15,6 +14,7 @@ import { messageOf, paint, processIo, type CliIo } from '../output';
 import { answerMessage, cliConfig, createRuntimeClient, pickTenant, tenantProblem } from '../runtime-client';
 import { botManifestFor, reportSecret } from '../trigger/bot-manifest';
 import { defaultEventPayload, defaultReportPayload, type DefaultPayload } from '../trigger/default-payload';
+import { readFlags } from '../read-flags';
 
 const USAGE = 'trigger <bot> <event|report> [--payload file.json] [--tenant id]';
 
@@ -34,12 +34,8 @@ interface TriggerArgs {
 }
 
 function readArgs(args: string[]): TriggerArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { payload: { type: 'string' }, tenant: { type: 'string' } } });
-  } catch (error) {
-    return messageOf(error);
-  }
+  const parsed = readFlags(args, { payload: { type: 'string' }, tenant: { type: 'string' } });
+  if (typeof parsed === 'string') return parsed;
   const [bot, name, ...extra] = parsed.positionals;
   if (!bot || !name || extra.length > 0) return 'give a bot and an event (or a report)';
   const what: What | undefined = isEventName(name) ? { kind: 'event', name } : isReportName(name) ? { kind: 'report', name } : undefined;
