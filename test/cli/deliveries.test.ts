@@ -6,6 +6,7 @@ import { zonedTime } from '../../src/cli/time';
 import type { InboxEntry } from '../../src/store/inbox';
 import { startPair, type Pair } from '../../src/testing';
 import { captureIo, FIXTURE_BOTS, freePort, pairEnv } from './cli-io';
+import { postCreatedEnvelope } from '../helpers/deliveries';
 
 describe('intrabot deliveries', () => {
   let pair: Pair;
@@ -13,23 +14,7 @@ describe('intrabot deliveries', () => {
 
   beforeAll(async () => {
     pair = await startPair({ bots: ['chores'], botsDir: FIXTURE_BOTS });
-    const at = new Date(pair.clock.now()).toISOString();
-    const envelope = {
-      id: randomUUID(),
-      event: 'service.post.created',
-      version: 'v1' as const,
-      timestamp: Math.floor(pair.clock.now() / 1000),
-      customer: 'sandbox',
-      payload: {
-        id: 4242,
-        body: 'please explode',
-        wall_id: 1,
-        wall_name: 'Company',
-        author: { id: 10, name: 'Ada', email: 'ada@example.com' },
-        created_at: at,
-        updated_at: at,
-      },
-    };
+    const envelope = postCreatedEnvelope(pair.clock, { id: 4242, body: 'please explode' });
     await pair.runtime.receive({ tenant: 'sandbox', bot: 'chores', deliveryId: envelope.id, envelope });
     // the handler throws on every attempt; the retries wait on the clock, which the test moves on
     const dead = await pair.platform.waitFor(

@@ -12,6 +12,7 @@ import { openStore, type Store } from '../../src/store';
 import { HELD_NOTE } from '../../src/store/paused-bots';
 import { startPair, type Pair } from '../../src/testing';
 import { deleteRedisPrefix, redisTestUrl, REDIS_SKIP_REASON, uniqueRedisPrefix } from '../helpers/redis';
+import { postCreatedEnvelope } from '../helpers/deliveries';
 
 const REDIS = redisTestUrl();
 const BOTS = resolve('test/fixtures/pause-bots');
@@ -75,22 +76,16 @@ describe.skipIf(!REDIS)(`pausing a bot on one of two replicas sharing Redis${RED
       tenant: 'sandbox',
       bot: 'pausable',
       deliveryId: 'pause-replica-delivery',
-      envelope: {
-        id: 'pause-replica-delivery',
-        event: 'service.post.created',
-        version: 'v1',
-        customer: 'sandbox',
-        timestamp: Math.floor(pair.clock.now() / 1000),
-        payload: {
+      envelope: postCreatedEnvelope(
+        pair.clock,
+        {
           id: 999_001,
           body: 'across replicas',
           wall_id: refs.company_wall_id,
-          wall_name: 'Company',
           author: { id: refs.employee_ids[0]!, name: 'An Employee', email: 'employee@example.com' },
-          created_at: new Date(pair.clock.now()).toISOString(),
-          updated_at: new Date(pair.clock.now()).toISOString(),
         },
-      },
+        'pause-replica-delivery',
+      ),
     });
     expect(duplicate).toBe(false);
     const held = () => storeB.inbox.list({ limit: 1_000 }).then((entries) => entries.filter((e) => e.payload.bot === 'pausable' && e.lastError === HELD_NOTE));

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -12,9 +11,9 @@ import { SecretRotations } from '../../src/runtime/secret-rotations';
 import { retiringSecretName, SECRETS_FRESH_MS } from '../../src/runtime/signing-secrets';
 import { openStore, sqliteStorePath, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
-import { sign } from '../../src/webhooks/signature';
 import { freePort } from '../helpers/free-port';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
+import { postCreatedEnvelope, signedDelivery } from '../helpers/deliveries';
 
 const REDIS = redisTestUrl();
 
@@ -134,28 +133,8 @@ async function until<T>(read: () => Promise<T | undefined>, done: (value: T | un
 
 /** A signed delivery of a post.created, as the platform would send it with `secret`. */
 async function deliverSigned(pair: Pair, secret: string, postId: number): Promise<number> {
-  const now = Math.floor(pair.clock.now() / 1000);
-  const body = JSON.stringify({
-    id: randomUUID(),
-    event: 'service.post.created',
-    version: 'v1',
-    timestamp: now,
-    customer: 'sandbox',
-    payload: {
-      id: postId,
-      body: 'signed by hand',
-      wall_id: 1,
-      wall_name: 'Company',
-      author: { id: 1, name: 'A', email: 'a@example.com' },
-      created_at: '',
-      updated_at: '',
-    },
-  });
-  const res = await fetch(`${pair.runtime.inspect().url}/hooks/sandbox/tally`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', signature: sign(secret, now, body), timestamp: String(now) },
-    body,
-  });
+  const envelope = postCreatedEnvelope(pair.clock, { id: postId, body: 'signed by hand' });
+  const res = await fetch(`${pair.runtime.inspect().url}/hooks/sandbox/tally`, { method: 'POST', ...signedDelivery(secret, envelope) });
   return res.status;
 }
 

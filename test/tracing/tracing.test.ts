@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +9,11 @@ import { openStore, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { startTracing, type TracingHandle } from '../../src/tracing';
-import { sign } from '../../src/webhooks/signature';
 import { loggerOptions } from '../../src/runtime/logger';
 import Fastify from 'fastify';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../helpers/otlp-receiver';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
+import { postCreatedEnvelope, signedDelivery } from '../helpers/deliveries';
 
 const REDIS = redisTestUrl();
 const HOOK_ROUTE = 'POST /hooks/:tenant/:bot';
@@ -194,23 +193,7 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
   });
 
   it('starts the trace of a delivery handed to Runtime.receive (no HTTP) with a send inbox span', async () => {
-    const at = new Date(pair.clock.now()).toISOString();
-    const envelope = {
-      id: randomUUID(),
-      event: 'service.post.created',
-      version: 'v1' as const,
-      timestamp: Math.floor(pair.clock.now() / 1000),
-      customer: 'sandbox',
-      payload: {
-        id: 4242,
-        body: 'good morning',
-        wall_id: 1,
-        wall_name: 'Company',
-        author: { id: 10, name: 'Ada', email: 'ada@example.com' },
-        created_at: at,
-        updated_at: at,
-      },
-    };
+    const envelope = postCreatedEnvelope(pair.clock, { id: 4242, body: 'good morning' });
     await pair.runtime.receive({ tenant: 'sandbox', bot: 'ops', deliveryId: envelope.id, envelope });
     const isSend = (span: ReceivedSpan): boolean => span.name === 'send inbox' && span.attributes['messaging.message.id'] === envelope.id;
     const spans = await exported(pair, (all) => {
@@ -229,17 +212,10 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
   /** A signed `post.created` for the ops bot, sent over HTTP with a caller's `traceparent`; answers the delivery's id. */
   async function deliverWithTraceparent(traceparent: string): Promise<string> {
     const secret = (await pair.runtime.inspect().store.secrets.get(webhookSecretName('sandbox', 'ops')))!;
-    const at = Math.floor(pair.clock.now() / 1000);
-    const id = randomUUID();
-    const payload = { id: 4343, body: 'hello', wall_id: 1, wall_name: 'Company', author: { id: 10, name: 'Ada', email: 'ada@example.com' } };
-    const text = JSON.stringify({ id, event: 'service.post.created', version: 'v1', timestamp: at, customer: 'sandbox', payload });
-    const answer = await fetch(`${pair.runtime.inspect().url}/hooks/sandbox/ops`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', timestamp: String(at), signature: sign(secret, at, text), traceparent },
-      body: text,
-    });
+    const envelope = postCreatedEnvelope(pair.clock, { id: 4343, body: 'hello' });
+    const answer = await fetch(`${pair.runtime.inspect().url}/hooks/sandbox/ops`, { method: 'POST', ...signedDelivery(secret, envelope, { traceparent }) });
     expect(answer.status).toBe(200);
-    return id;
+    return envelope.id;
   }
 
   it("continues a caller's trace: a delivery sent with a traceparent header gets a receiver span under it", async () => {
