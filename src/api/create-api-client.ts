@@ -1,7 +1,7 @@
 import type { TraceContext } from '../tracing/spans';
 import { ApiClient, type ApiClientOptions } from './client';
 import { createPostWithMedia, uploadMedia, type PostWithMediaInput, type UploadMediaInput } from './media';
-import { createResources, type Resources } from './resources';
+import { createResources, RESOURCE_GROUPS, type Resources } from './resources';
 
 /** The client with every resource group attached, plus the file conveniences on media and posts. */
 export type IntrabotApi = ApiClient &
@@ -29,7 +29,8 @@ type ClientMethods = Pick<ApiClient, 'root' | 'call' | 'paginate' | 'request' | 
 
 /**
  * The same client seen from one traced step (a handler run): every request it makes goes under `trace`.
- * It shares the client's connections and rate budget; closing it closes nothing.
+ * It shares the client's connections and rate budget; closing it closes nothing. A resource group is
+ * made when the step first uses it (making all of them costs a handler run more than most handlers do).
  */
 export function tracedApi(api: IntrabotApi, trace: TraceContext): IntrabotApi {
   const methods: ClientMethods = {
@@ -40,14 +41,29 @@ export function tracedApi(api: IntrabotApi, trace: TraceContext): IntrabotApi {
     paginateRequest: (request) => api.paginateRequest({ ...request, trace }),
     close: async () => undefined,
   };
+  const made = new Map<string, unknown>();
+  const isGroup = (key: string | symbol): key is keyof Resources => typeof key === 'string' && Object.hasOwn(RESOURCE_GROUPS, key);
   // the same shape as the client's (its private state stays with the client it calls)
-  return withResources(methods) as IntrabotApi;
+  return new Proxy(methods, {
+    get: (target, key) => {
+      if (!isGroup(key)) return Reflect.get(target, key);
+      if (!made.has(key)) made.set(key, resourceGroup(key, methods));
+      return made.get(key);
+    },
+    has: (target, key) => isGroup(key) || Reflect.has(target, key),
+  }) as unknown as IntrabotApi;
 }
 
-function withResources<C extends ClientMethods>(client: C) {
+function withResources(client: ApiClient): IntrabotApi {
   const resources = createResources(client);
-  return Object.assign(client, resources, {
-    media: { ...resources.media, uploadFile: (input: UploadMediaInput) => uploadMedia(client, input) },
-    posts: { ...resources.posts, createWithMedia: (input: PostWithMediaInput) => createPostWithMedia(client, input) },
-  });
+  return Object.assign(client, resources, { media: resourceGroup('media', client), posts: resourceGroup('posts', client) });
+}
+
+/** One resource group over `caller`; media and posts with their file conveniences. */
+function resourceGroup<K extends keyof Resources>(name: K, caller: ClientMethods): IntrabotApi[K];
+function resourceGroup(name: keyof Resources, caller: ClientMethods): unknown {
+  const group = RESOURCE_GROUPS[name](caller);
+  if (name === 'media') return { ...group, uploadFile: (input: UploadMediaInput) => uploadMedia(caller, input) };
+  if (name === 'posts') return { ...group, createWithMedia: (input: PostWithMediaInput) => createPostWithMedia(caller, input) };
+  return group;
 }

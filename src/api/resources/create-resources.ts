@@ -27,6 +27,43 @@ import {
   staffCardsResource,
 } from './reference';
 
+/** Each resource group's maker, by its name on the client (`api.walls`, `api.posts`...). */
+export const RESOURCE_GROUPS = {
+  walls: wallsResource,
+  posts: postsResource,
+  comments: commentsResource,
+  media: mediaResource,
+  announcements: announcementsResource,
+  confirmations: confirmationsResource,
+  events: eventsResource,
+  calendarEntries: calendarEntriesResource,
+  users: usersResource,
+  groups: groupsResource,
+  bots: botsResource,
+  achievements: achievementsResource,
+  stats: statsResource,
+  webhooks: webhooksResource,
+  incomingWebhooks: incomingWebhooksResource,
+  token: tokenResource,
+  notifications: notificationsResource,
+  chatMessages: chatMessagesResource,
+  directMessages: directMessagesResource,
+  feedback: feedbackResource,
+  forms: formsResource,
+  formResponses: formResponsesResource,
+  journeys: journeysResource,
+  staffCards: staffCardsResource,
+  handbooks: handbooksResource,
+  courses: coursesResource,
+  articles: articlesResource,
+  certificates: certificatesResource,
+  certificateTypes: certificateTypesResource,
+  calendarEventTypes: calendarEventTypesResource,
+  locales: localesResource,
+  orgChart: orgChartResource,
+  managerHub: managerHubResource,
+};
+
 /**
  * Typed methods for every endpoint of the platform API, grouped by resource. Each method is one
  * `caller.call` (or `caller.paginate` for `all`), so the caller decides transport, pacing and retries.
@@ -36,43 +73,9 @@ import {
  * const wall = await api.walls.get(3);
  * await api.posts.create(wall.id, { body: `Hello ${wall.name}` });
  */
-export function createResources(caller: Caller) {
-  return {
-    walls: wallsResource(caller),
-    posts: postsResource(caller),
-    comments: commentsResource(caller),
-    media: mediaResource(caller),
-    announcements: announcementsResource(caller),
-    confirmations: confirmationsResource(caller),
-    events: eventsResource(caller),
-    calendarEntries: calendarEntriesResource(caller),
-    users: usersResource(caller),
-    groups: groupsResource(caller),
-    bots: botsResource(caller),
-    achievements: achievementsResource(caller),
-    stats: statsResource(caller),
-    webhooks: webhooksResource(caller),
-    incomingWebhooks: incomingWebhooksResource(caller),
-    token: tokenResource(caller),
-    notifications: notificationsResource(caller),
-    chatMessages: chatMessagesResource(caller),
-    directMessages: directMessagesResource(caller),
-    feedback: feedbackResource(caller),
-    forms: formsResource(caller),
-    formResponses: formResponsesResource(caller),
-    journeys: journeysResource(caller),
-    staffCards: staffCardsResource(caller),
-    handbooks: handbooksResource(caller),
-    courses: coursesResource(caller),
-    articles: articlesResource(caller),
-    certificates: certificatesResource(caller),
-    certificateTypes: certificateTypesResource(caller),
-    calendarEventTypes: calendarEventTypesResource(caller),
-    locales: localesResource(caller),
-    orgChart: orgChartResource(caller),
-    managerHub: managerHubResource(caller),
-  };
+export function createResources(caller: Caller): Resources {
+  return Object.fromEntries(Object.entries(RESOURCE_GROUPS).map(([name, make]) => [name, make(caller)])) as Resources;
 }
 
 /** Every resource group, as returned by `createResources`. */
-export type Resources = ReturnType<typeof createResources>;
+export type Resources = { [K in keyof typeof RESOURCE_GROUPS]: ReturnType<(typeof RESOURCE_GROUPS)[K]> };
