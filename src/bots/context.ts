@@ -5,6 +5,7 @@ import type { EventCreateSchema } from '../api/schemas/event';
 import type { NotificationCreateSchema } from '../api/schemas/notification';
 import { chooseSchema, isPlainObject } from './manifest-parts';
 import type { AskReceipt, AskRequest } from './conversations/ask';
+import type { TraceContext } from '../tracing/spans';
 
 /** spec: Incoming webhooks / Posts: at most 10 media items per message. */
 export const MAX_MEDIA_PER_MESSAGE = 10;
@@ -188,4 +189,16 @@ export interface BotContext<Config = Record<string, unknown>> {
    * typed through a `defineLocal` key (docs/middleware.md).
    */
   readonly locals: Record<string, unknown>;
+  /**
+   * The OpenTelemetry context of this run's span while tracing is on (undefined otherwise): give it as
+   * the parent of a span of your own, and that span joins the delivery's trace under the handler's. The
+   * runtime keeps no "active" span of its own (docs/operations.md, Tracing), so a span started without
+   * it begins a trace of its own. With tracing off the API's tracer records nothing, so the same code runs.
+   *
+   * @example
+   * import { trace } from '@opentelemetry/api';
+   * const span = trace.getTracer('kudos-bot').startSpan('score the post', {}, ctx.traceContext);
+   * try { score(event.payload.body); } finally { span.end(); }
+   */
+  readonly traceContext: TraceContext | undefined;
 }

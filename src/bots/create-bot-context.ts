@@ -7,6 +7,7 @@ import type { EnqueueOptions } from '../outbox/outbox';
 import type { OutboxEntryInput, PostMedia } from '../outbox/entry';
 import type { KvSpace } from '../store/kv';
 import type { TemplateEngine } from '../templates';
+import type { TraceContext } from '../tracing/spans';
 import { parseOrThrow } from '../validation';
 import { OutgoingMessageSchema, type BotContext, type BotLogger, type BotStore, type OutgoingMessage, type SendReceipt, type TargetRef } from './context';
 import type { BotManifest } from './manifest';
@@ -56,6 +57,8 @@ export interface BotContextDeps<Config> {
   conversations?: { book: ConversationBook; steps: readonly string[]; opened?: ((conversation: PendingConversation) => void) | undefined } | undefined;
   /** Where `ctx.progress` goes (`intrabot run`'s progress line); a debug log line when absent. */
   progress?: ((text: string) => void) | undefined;
+  /** The run's trace context (tracing on): `ctx.traceContext`, for the bot's own spans. */
+  trace?: TraceContext | undefined;
 }
 
 export type { WallRef } from './target-entry';
@@ -200,6 +203,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     bot: { name: bot.name, userId: bot.userId },
     signal: deps.signal,
     locals,
+    traceContext: deps.trace,
   };
 }
 

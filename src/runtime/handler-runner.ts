@@ -133,6 +133,7 @@ export class HandlerRunner {
       ...(files ? { fileUrl: (file: Parameters<FileServer['urlFor']>[0]) => files.urlFor(file) } : {}),
       source: options.source,
       progress: options.progress,
+      trace,
       ...(conversations ? { conversations: { book: conversations.book(deployment), steps, opened: (c) => conversations.arm(c) } } : {}),
     });
   }

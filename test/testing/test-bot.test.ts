@@ -116,3 +116,19 @@ describe('testBot, the in-process door', () => {
     await expect(bot.report('todoliststats.daily', { data: {} } as never)).rejects.toThrow(/payload\.data\.total_lists/);
   });
 });
+
+describe('a bot that starts spans of its own (ctx.traceContext)', () => {
+  it('runs the same with tracing off, where it is given no trace context', async () => {
+    const bot = await testBot('test/fixtures/bots-tracing/scorer');
+    const post = {
+      id: 5,
+      wall_id: 1,
+      wall_name: 'Company',
+      body: 'tracing is off here',
+      author: ada,
+      created_at: '2026-06-01T09:00:00Z',
+      updated_at: '2026-06-01T09:00:00Z',
+    };
+    expect(await bot.event('post.created', post)).toEqual([{ kind: 'comment', postId: 5, text: 'score: 9' }]);
+  });
+});

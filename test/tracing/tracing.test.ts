@@ -367,3 +367,32 @@ describe('logs while tracing', () => {
     expect(lines.find((entry) => entry.msg !== 'seen by a middleware' && entry.trace_id === undefined)).toBeDefined();
   });
 });
+
+describe("a bot's own spans", () => {
+  let pair: Pair;
+
+  beforeAll(async () => {
+    receiver.spans.length = 0;
+    pair = await startPair({ botsDir: 'test/fixtures/bots-tracing', bots: ['scorer'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it("join the delivery's trace under the handler's span when started with ctx.traceContext as their parent", async () => {
+    const refs = await pair.refs();
+    const post = await pair.platform.employeePost(refs.employee_ids[2]!, { wall_id: refs.company_wall_id, body: 'how good is this post' });
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (list) => list.length > 0,
+    );
+    expect(comments[0]!.body).toBe('score: 1, traced');
+    const spans = await exported(pair, (all) => all.some((span) => span.name === 'score the post') && all.some((span) => span.name === 'handler scorer'));
+    const own = spans.find((span) => span.name === 'score the post')!;
+    const handler = spans.find((span) => span.name === 'handler scorer')!;
+    expect(own).toMatchObject({ traceId: handler.traceId, parentSpanId: handler.spanId, attributes: { 'scorer.words': 5 } });
+    // the same trace the platform's delivery started at the receiver
+    expect(receiver.trace(handler.traceId).some((span) => span.name === HOOK_ROUTE && span.parentSpanId === undefined)).toBe(true);
+  });
+});
