@@ -36,6 +36,8 @@ interface StartSample {
   rssMb: number;
   /** RSS again after a second of idling (timers, lazy work settled). */
   rssSettledMb: number;
+  /** The runtime's port and the sandbox's: a restart listens where the start did. */
+  ports: readonly [number, number];
 }
 
 async function main(): Promise<void> {
@@ -45,9 +47,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     const dataDir = mkdtempSync(join(tmpdir(), 'intrabot-startup-'));
     try {
-      fresh.push(await startOnce({ INTRABOT_DATA_DIR: dataDir }, true, READY_TIMEOUT_MS));
-      // one restart on the data the first start left, right after it (a deploy or a crash loop)
-      if (i === 0) restart = await startOnce({ INTRABOT_DATA_DIR: dataDir }, true, RESTART_TIMEOUT_MS).catch(() => undefined);
+      const first = await startOnce({ INTRABOT_DATA_DIR: dataDir }, true, READY_TIMEOUT_MS);
+      fresh.push(first);
+      // one restart on the data the first start left, right after it (a deploy or a crash loop), on the
+      // same ports: at another address the runtime would move its webhooks there first, a reconfiguration
+      if (i === 0) restart = await startOnce({ INTRABOT_DATA_DIR: dataDir }, true, RESTART_TIMEOUT_MS, first.ports).catch(() => undefined);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -112,8 +116,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-async function startOnce(extraEnv: Record<string, string>, withSandbox: boolean, timeoutMs: number): Promise<StartSample> {
-  const [port, sandboxPort] = await freePorts(2);
+async function startOnce(extraEnv: Record<string, string>, withSandbox: boolean, timeoutMs: number, ports?: readonly [number, number]): Promise<StartSample> {
+  const [port, sandboxPort] = ports ?? ((await freePorts(2)) as [number, number]);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     INTRABOT_PORT: String(port),
@@ -141,7 +145,7 @@ async function startOnce(extraEnv: Record<string, string>, withSandbox: boolean,
     const readyMs = performance.now() - started;
     const rssMb = rssOf(child.pid!);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    return { readyMs, rssMb, rssSettledMb: rssOf(child.pid!) };
+    return { readyMs, rssMb, rssSettledMb: rssOf(child.pid!), ports: [port, sandboxPort] };
   } finally {
     await stop(child);
   }
