@@ -11,6 +11,15 @@ export const retiringSecretName = (tenant: string, bot: string): string => `webh
  */
 export const SECRETS_FRESH_MS = 60_000;
 
+/**
+ * The least time, in real time, between two store reads of one bot's secrets: a signature that matches
+ * none asks for a read (a rotation on another replica is learnt that way), and a stream of forged
+ * deliveries must not make one read each. A read asked for sooner waits for its turn (shared by every
+ * request asking meanwhile) rather than being skipped, so a genuine delivery signed with a new secret is
+ * never refused for coming just after a forged one.
+ */
+export const FRESH_READ_GAP_MS = 200;
+
 export interface SigningSecretsDeps {
   store: Pick<Store, 'secrets'>;
   /** A bot's secrets from configuration (`webhook_secrets`), for endpoints managed outside intrabot. */
@@ -29,11 +38,13 @@ interface Cached {
  * endpoint's while a rotation overlaps the two, and the configured ones. Read once and kept a minute;
  * `read(..., { fresh: true })` reads the store again, which the receiver asks for before refusing a
  * signature, so a replica learns a rotation's new secret at the first delivery signed with it. Concurrent
- * fresh reads of one bot share one store read.
+ * fresh reads of one bot share one store read, and one bot's reads are at least `FRESH_READ_GAP_MS` apart.
  */
 export class SigningSecrets {
   private readonly cache = new Map<string, Cached>();
   private readonly reading = new Map<string, Promise<Cached>>();
+  /** When each bot's latest store read began (`performance.now()`). */
+  private readonly readStarted = new Map<string, number>();
 
   constructor(private readonly deps: SigningSecretsDeps) {}
 
@@ -45,7 +56,8 @@ export class SigningSecrets {
     if (cached && !stale && !options.fresh) return cached.secrets;
     let pending = this.reading.get(key);
     if (!pending) {
-      pending = this.load(tenant, bot, now ?? 0).finally(() => this.reading.delete(key));
+      const waitMs = (this.readStarted.get(key) ?? -Infinity) + FRESH_READ_GAP_MS - performance.now();
+      pending = (waitMs > 0 ? delay(waitMs).then(() => this.load(key, tenant, bot)) : this.load(key, tenant, bot)).finally(() => this.reading.delete(key));
       this.reading.set(key, pending);
     }
     const loaded = await pending;
@@ -58,7 +70,9 @@ export class SigningSecrets {
     this.cache.clear();
   }
 
-  private async load(tenant: string, bot: string, readAt: number): Promise<Cached> {
+  private async load(key: string, tenant: string, bot: string): Promise<Cached> {
+    this.readStarted.set(key, performance.now());
+    const readAt = this.deps.clock?.now() ?? 0;
     const [current, retiring] = await Promise.all([
       this.deps.store.secrets.get(webhookSecretName(tenant, bot)),
       this.deps.store.secrets.get(retiringSecretName(tenant, bot)),
@@ -66,4 +80,8 @@ export class SigningSecrets {
     const secrets = [current, retiring, ...this.deps.configured(tenant, bot)].filter((s): s is string => s !== undefined);
     return { secrets: [...new Set(secrets)], readAt };
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
