@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { z } from 'zod';
 import { JsonValueSchema, type JsonValue } from './json';
 
@@ -162,12 +162,30 @@ export { randomUUID as newId } from 'node:crypto';
  * of an inbox insert under load.
  */
 export function newEntryId(nowMs: number): string {
-  const bytes = randomBytes(16);
+  const bytes = randomSixteen();
   bytes.writeUIntBE(Math.max(0, Math.floor(nowMs)) % 2 ** 48, 0, 6);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Random bytes from the CSPRNG drawn 2 KiB at a time, as `randomUUID` draws its own: one call per 128
+ * ids instead of one each (a `randomBytes(16)` costs ~5 µs on a small VM, on every delivery of the Redis
+ * inbox). Each id gets 16 bytes of the pool no other id gets.
+ */
+const RANDOM_POOL = Buffer.alloc(2048);
+let poolOffset = RANDOM_POOL.length;
+
+function randomSixteen(): Buffer {
+  if (poolOffset + 16 > RANDOM_POOL.length) {
+    randomFillSync(RANDOM_POOL);
+    poolOffset = 0;
+  }
+  const bytes = RANDOM_POOL.subarray(poolOffset, poolOffset + 16);
+  poolOffset += 16;
+  return bytes;
 }
 
 export type { JsonValue };
