@@ -22,6 +22,19 @@ export function inboxContract(ctx: ContractContext): void {
       expect(await ctx.store.inbox.list()).toHaveLength(1);
     });
 
+    it('deduplicates within a burst accepted in one go: a repeated delivery id and a repeated event key, each once', async () => {
+      const post = (deliveryId: string, postId: number) => ({
+        tenant: 't1',
+        bot: 'kudos',
+        deliveryId,
+        dedupeKey: `post.created:${postId}`,
+        envelope: envelope(deliveryId, 'service.post.created', postId),
+      });
+      const results = await Promise.all([post('b-1', 1), post('b-2', 2), post('b-1', 1), post('b-3', 2), post('b-4', 4)].map((d) => ctx.store.inbox.accept(d)));
+      expect(results.map((r) => (r.accepted ? 'accepted' : r.duplicateOf))).toEqual(['accepted', 'accepted', 'delivery', 'dedupe_key', 'accepted']);
+      expect((await ctx.store.inbox.list()).map((e) => (e.payload as { deliveryId: string }).deliveryId).sort()).toEqual(['b-1', 'b-2', 'b-4']);
+    });
+
     it('drops a recovered event whose second dedupe key was seen, and keeps bots apart', async () => {
       const base = { tenant: 't1', dedupeKey: 'post.created:7', envelope: envelope('x', 'service.post.created', 7) };
       expect((await ctx.store.inbox.accept({ ...base, bot: 'kudos', deliveryId: 'd-a' })).accepted).toBe(true);

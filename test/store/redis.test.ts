@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { openStore, type Store } from '../../src/store';
 import { REDIS_SCHEMA_VERSION, RedisKeys } from '../../src/store/redis';
@@ -62,6 +62,20 @@ describe.skipIf(!url)('redis store', () => {
       expect(await redis.pttl(dedupe!)).toBeGreaterThan(24 * 3_600_000);
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it('accepts the deliveries received in one event-loop turn with one script call, not one each', async () => {
+    const redisStore = store as Store & { redis: Redis };
+    const calls = vi.spyOn(redisStore.redis, 'evalsha');
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: `turn-${i}`, envelope: { id: `turn-${i}` } })),
+      );
+      expect(results.every((r) => r.accepted)).toBe(true);
+      expect(calls).toHaveBeenCalledTimes(1);
+    } finally {
+      calls.mockRestore();
     }
   });
 

@@ -52,21 +52,36 @@ return 0
 `);
 
 /**
- * The inbox's accept: both dedupe keys checked and set, and the entry enqueued, in one atomic step.
- * ARGV: q, deliveryKey, dedupeKey ('' for none), now, expiresAt, gcMs, id, payload -> {1, id} | {0, which}
+ * The inbox's accept of a batch of deliveries (those received in one event-loop turn): for each, in order,
+ * both dedupe keys checked and set and the entry enqueued, all in one atomic step (a delivery twice in one
+ * batch: the second is the duplicate).
+ * ARGV: q, now, expiresAt, gcMs, then per delivery: deliveryKey, dedupeKey ('' for none), id, payload
+ * -> {1, id} or {0, 'delivery' | 'dedupe_key'} per delivery, flattened
  */
 export const ACCEPT = script(`
-local q, dk, kk, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local q, now, expiresAt, gcMs = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local function seen(key)
   local v = redis.call('GET', key)
   return v and tonumber(v) > now
 end
-if seen(dk) then return {0, 'delivery'} end
-if kk ~= '' and seen(kk) then return {0, 'dedupe_key'} end
-redis.call('SET', dk, ARGV[5], 'PX', ARGV[6])
-if kk ~= '' then redis.call('SET', kk, ARGV[5], 'PX', ARGV[6]) end
-enqueue(q, ARGV[7], ARGV[7], ARGV[8], ARGV[4], ARGV[4])
-return {1, ARGV[7]}
+local out = {}
+for b = 5, #ARGV, 4 do
+  local dk, kk, id = ARGV[b], ARGV[b + 1], ARGV[b + 2]
+  if seen(dk) then
+    out[#out + 1] = 0
+    out[#out + 1] = 'delivery'
+  elseif kk ~= '' and seen(kk) then
+    out[#out + 1] = 0
+    out[#out + 1] = 'dedupe_key'
+  else
+    redis.call('SET', dk, expiresAt, 'PX', gcMs)
+    if kk ~= '' then redis.call('SET', kk, expiresAt, 'PX', gcMs) end
+    enqueue(q, id, id, ARGV[b + 3], ARGV[2], ARGV[2])
+    out[#out + 1] = 1
+    out[#out + 1] = id
+  end
+end
+return out
 `);
 
 /**

@@ -94,12 +94,13 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
   const { clock } = options;
   const inboxQueue = new RedisQueue(redis, keys, 'inbox', clock);
   const kv = (namespace: string): KvSpace => new RedisKvSpace(redis, keys, parseOrThrow(KvNamespaceSchema, namespace, 'namespace'), clock);
+  const inbox = new RedisInbox(redis, keys, inboxQueue, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS);
   let closed = false;
   return {
     kind: 'redis',
     redis,
     prefix: keys.prefix,
-    inbox: new RedisInbox(redis, keys, inboxQueue, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS),
+    inbox,
     outbox: new RedisQueue(redis, keys, 'outbox', clock),
     claims: new RedisClaims(redis, keys, newClaimOwner(), clock),
     rate: new RedisRate(redis, keys, clock),
@@ -111,6 +112,8 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
     close: async () => {
       if (closed) return;
       closed = true;
+      // the accepts waiting for their turn go out before the QUIT, which Redis answers after them
+      inbox.flush();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -6,7 +6,7 @@ import { dedupeKeys } from '../dedupe-keys';
 import { QueueBackedInbox } from '../queue-backed-inbox';
 import { DedupeLog } from './dedupe-log';
 import { SqliteInboxQueue } from './sqlite-inbox-queue';
-import { WriteBatcher } from './write-batcher';
+import { WriteBatcher } from '../write-batcher';
 
 export interface SqliteInboxOptions {
   dedupeTtlMs: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WriteBatcher } from '../../../src/store/sqlite';
+import { WriteBatcher } from '../../src/store/write-batcher';
 
 describe('WriteBatcher', () => {
   it('commits writes submitted in one event-loop turn together and gives each caller its own result', async () => {
@@ -32,5 +32,29 @@ describe('WriteBatcher', () => {
     await expect(first[1]).rejects.toThrow('disk full');
     fail = false;
     await expect(batcher.submit(3)).resolves.toBe(3);
+  });
+
+  it('settles each caller once an asynchronous commit (one Redis script call) has answered, or rejects them all when it failed', async () => {
+    const batches: number[][] = [];
+    let fail = false;
+    const batcher = new WriteBatcher<number, number>({
+      commit: async (items) => {
+        batches.push(items);
+        await new Promise((resolve) => setImmediate(resolve));
+        if (fail) throw new Error('Redis went away');
+        return items.map((n) => n + 10);
+      },
+      windowMs: 0,
+      maxBatch: 100,
+    });
+    expect(await Promise.all([1, 2].map((n) => batcher.submit(n)))).toEqual([11, 12]);
+    fail = true;
+    const failed = [batcher.submit(3), batcher.submit(4)];
+    await expect(failed[0]).rejects.toThrow('Redis went away');
+    await expect(failed[1]).rejects.toThrow('Redis went away');
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 });

@@ -1,6 +1,9 @@
 export interface WriteBatcherOptions<I, O> {
-  /** Runs one batch in one transaction (synchronously, as better-sqlite3 does) and returns one result per item. */
-  commit: (items: I[]) => O[];
+  /**
+   * Runs one batch in one transaction and returns one result per item: synchronously (better-sqlite3), or
+   * as a promise (one Redis script call). It is started at once when the batch is flushed.
+   */
+  commit: (items: I[]) => O[] | Promise<O[]>;
   /**
    * How long the first write of a batch waits for company. 0 (the default): until the event loop has
    * taken in everything already received (setImmediate), the classic group commit: under load, every
@@ -21,8 +24,9 @@ interface Waiting<I, O> {
 
 /**
  * Groups writes that arrive within a few milliseconds into one transaction: the webhook receiver's
- * acknowledgement waits for a commit, and one commit (one fsync) per request would cap ingest far below a
- * bare route. Each caller's promise settles only once its batch has committed (or failed).
+ * acknowledgement waits for a commit, and one commit per request (an fsync in SQLite, a round trip and a
+ * socket write each way with Redis) would cap ingest far below a bare route. Each caller's promise settles
+ * only once its batch has committed (or failed).
  *
  * The window is real time (a Node timer), not the injected clock: it is a throughput device, not a rule,
  * and a frozen test clock must not stall the inbox.
@@ -57,13 +61,26 @@ export class WriteBatcher<I, O> {
     const batch = this.waiting;
     this.waiting = [];
     if (batch.length === 0) return;
-    let results: O[];
+    let results: O[] | Promise<O[]>;
     try {
       results = this.options.commit(batch.map((w) => w.item));
     } catch (error) {
       for (const w of batch) w.reject(error);
       return;
     }
+    if (results instanceof Promise) {
+      results.then(
+        (settled) => this.settle(batch, settled),
+        (error: unknown) => {
+          for (const w of batch) w.reject(error);
+        },
+      );
+    } else {
+      this.settle(batch, results);
+    }
+  }
+
+  private settle(batch: Waiting<I, O>[], results: O[]): void {
     this.options.onCommit?.(batch.length);
     batch.forEach((w, i) => w.resolve(results[i] as O));
   }
