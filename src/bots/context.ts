@@ -200,5 +200,5 @@ export interface BotContext<Config = Record<string, unknown>> {
    * const span = trace.getTracer('kudos-bot').startSpan('score the post', {}, ctx.traceContext);
    * try { score(event.payload.body); } finally { span.end(); }
    */
-  readonly traceContext: TraceContext | undefined;
+  readonly traceContext?: TraceContext | undefined;
 }

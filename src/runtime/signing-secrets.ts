@@ -16,7 +16,7 @@ export const SECRETS_FRESH_MS = 60_000;
  * none asks for a read (a rotation on another replica is learnt that way), and a stream of forged
  * deliveries must not make one read each. A read asked for sooner waits for its turn (shared by every
  * request asking meanwhile) rather than being skipped, so a genuine delivery signed with a new secret is
- * never refused for coming just after a forged one.
+ * not refused for coming just after a forged one.
  */
 export const FRESH_READ_GAP_MS = 200;
 

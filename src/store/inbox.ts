@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvalidInputError } from '../errors';
 import { JsonValueSchema } from './json';
 import { QueueEntrySchema, type QueueOps } from './queue';
 import { TraceCarrierSchema, type TraceCarrier } from '../tracing/trace-carrier';
@@ -47,12 +48,19 @@ export const InboxItemSchema = z.object({
 });
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 
-/** The stored form of an accepted delivery (an `InboxItem` as JSON); reuses the received text when given. */
+/**
+ * The stored form of an accepted delivery (an `InboxItem` as JSON); reuses the received text when given.
+ * An envelope JSON cannot hold (a BigInt, a cycle: a caller's mistake) is refused naming the field.
+ */
 export function inboxItemJson(input: z.output<typeof AcceptInputSchema>): string {
   const { tenant, bot, deliveryId, envelopeJson } = input;
   const rest = { tenant, bot, deliveryId, dedupeKey: input.dedupeKey ?? null, event: input.event ?? null, ...(input.trace ? { trace: input.trace } : {}) };
-  if (envelopeJson === undefined) return JSON.stringify({ ...rest, envelope: input.envelope });
-  return `${JSON.stringify(rest).slice(0, -1)},"envelope":${envelopeJson}}`;
+  if (envelopeJson !== undefined) return `${JSON.stringify(rest).slice(0, -1)},"envelope":${envelopeJson}}`;
+  try {
+    return JSON.stringify({ ...rest, envelope: input.envelope });
+  } catch (error) {
+    throw new InvalidInputError('delivery.envelope', `delivery.envelope: cannot be stored as JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
 }
 
 export const InboxEntrySchema = QueueEntrySchema.extend({ payload: InboxItemSchema });

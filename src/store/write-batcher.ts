@@ -12,6 +12,13 @@ export interface WriteBatcherOptions<I, O> {
   windowMs: number;
   /** A batch this large is committed at once. */
   maxBatch: number;
+  /**
+   * How much a batch may weigh (`weightOf` each item, e.g. its bytes), so a few large writes do not make
+   * one long transaction: an item that would take the batch past it starts the next batch (an item heavier
+   * than this goes alone). Unlimited without one.
+   */
+  maxWeight?: number;
+  weightOf?: (item: I) => number;
   /** Told after each committed batch (metrics, tests). */
   onCommit?: (size: number) => void;
 }
@@ -33,14 +40,21 @@ interface Waiting<I, O> {
  */
 export class WriteBatcher<I, O> {
   private waiting: Waiting<I, O>[] = [];
+  private weight = 0;
   private timer: { cancel: () => void } | undefined;
+  /** Asynchronous commits not answered yet (`drain` waits for them). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly options: WriteBatcherOptions<I, O>) {}
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
+      const weight = this.options.weightOf?.(item) ?? 0;
+      const maxWeight = this.options.maxWeight ?? Infinity;
+      if (this.waiting.length > 0 && this.weight + weight > maxWeight) this.flush();
       this.waiting.push({ item, resolve, reject });
-      if (this.waiting.length >= this.options.maxBatch) this.flush();
+      this.weight += weight;
+      if (this.waiting.length >= this.options.maxBatch || this.weight >= maxWeight) this.flush();
       else this.timer ??= this.schedule();
     });
   }
@@ -54,12 +68,13 @@ export class WriteBatcher<I, O> {
     return { cancel: () => clearTimeout(timeout) };
   }
 
-  /** Commits whatever waits now. */
+  /** Commits whatever waits now (an asynchronous commit is started, not awaited: see `drain`). */
   flush(): void {
     this.timer?.cancel();
     this.timer = undefined;
     const batch = this.waiting;
     this.waiting = [];
+    this.weight = 0;
     if (batch.length === 0) return;
     let results: O[] | Promise<O[]>;
     try {
@@ -68,20 +83,32 @@ export class WriteBatcher<I, O> {
       for (const w of batch) w.reject(error);
       return;
     }
-    if (results instanceof Promise) {
-      results.then(
-        (settled) => this.settle(batch, settled),
-        (error: unknown) => {
-          for (const w of batch) w.reject(error);
-        },
-      );
-    } else {
+    if (!(results instanceof Promise)) {
       this.settle(batch, results);
+      return;
     }
+    const answered = results.then(
+      (settled) => this.settle(batch, settled),
+      (error: unknown) => {
+        for (const w of batch) w.reject(error);
+      },
+    );
+    this.inFlight.add(answered);
+    void answered.finally(() => this.inFlight.delete(answered));
+  }
+
+  /** Commits whatever waits and resolves once every commit started so far has answered (before a connection closes). */
+  async drain(): Promise<void> {
+    this.flush();
+    await Promise.allSettled([...this.inFlight]);
   }
 
   private settle(batch: Waiting<I, O>[], results: O[]): void {
-    this.options.onCommit?.(batch.length);
-    batch.forEach((w, i) => w.resolve(results[i] as O));
+    // the callers are answered even if the metrics callback throws
+    try {
+      this.options.onCommit?.(batch.length);
+    } finally {
+      batch.forEach((w, i) => w.resolve(results[i] as O));
+    }
   }
 }

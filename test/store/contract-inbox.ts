@@ -35,6 +35,16 @@ export function inboxContract(ctx: ContractContext): void {
       expect((await ctx.store.inbox.list()).map((e) => (e.payload as { deliveryId: string }).deliveryId).sort()).toEqual(['b-1', 'b-2', 'b-4']);
     });
 
+    it('refuses a delivery it cannot store on its own, without failing the deliveries accepted beside it', async () => {
+      const good = (id: string) => ({ tenant: 't1', bot: 'kudos', deliveryId: id, envelope: envelope(id) });
+      // an envelope JSON cannot hold (a BigInt): a programming error of the caller's
+      const bad = { tenant: 't1', bot: 'kudos', deliveryId: 'bad', envelope: { id: 'bad', n: 1n } };
+      const results = await Promise.allSettled([good('g-1'), bad, good('g-2')].map((d) => ctx.store.inbox.accept(d)));
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'invalid_input', field: 'delivery.envelope' });
+      expect((await ctx.store.inbox.list()).map((e) => (e.payload as { deliveryId: string }).deliveryId).sort()).toEqual(['g-1', 'g-2']);
+    });
+
     it('drops a recovered event whose second dedupe key was seen, and keeps bots apart', async () => {
       const base = { tenant: 't1', dedupeKey: 'post.created:7', envelope: envelope('x', 'service.post.created', 7) };
       expect((await ctx.store.inbox.accept({ ...base, bot: 'kudos', deliveryId: 'd-a' })).accepted).toBe(true);

@@ -79,6 +79,21 @@ describe.skipIf(!url)('redis store', () => {
     }
   });
 
+  it('stores the accepts still waiting for their turn when it is closed, before it says goodbye to Redis', async () => {
+    const closing = uniqueRedisPrefix('store-close');
+    try {
+      const first = await openStore({ kind: 'redis', url: url!, prefix: closing }, { clock });
+      const accepts = Array.from({ length: 5 }, (_, i) => first.inbox.accept({ tenant: 't', bot: 'b', deliveryId: `bye-${i}`, envelope: { id: `bye-${i}` } }));
+      await first.close();
+      expect((await Promise.all(accepts)).every((r) => r.accepted)).toBe(true);
+      const again = await openStore({ kind: 'redis', url: url!, prefix: closing }, { clock });
+      expect(await again.inbox.list()).toHaveLength(5);
+      await again.close();
+    } finally {
+      await deleteRedisPrefix(url!, closing);
+    }
+  });
+
   it('is at the newest schema version', async () => {
     expect(await store.schemaVersion()).toBe(REDIS_SCHEMA_VERSION);
   });

@@ -57,4 +57,34 @@ describe('WriteBatcher', () => {
       [3, 4],
     ]);
   });
+
+  it('starts a new batch before one would weigh more than its limit, and sends an item heavier than the limit alone', async () => {
+    const batches: number[][] = [];
+    const batcher = new WriteBatcher<number, number>({
+      commit: (items) => (batches.push(items), items),
+      windowMs: 0,
+      maxBatch: 100,
+      maxWeight: 1_000,
+      weightOf: (n) => n,
+    });
+    await Promise.all([600, 300, 200, 5_000, 100].map((n) => batcher.submit(n)));
+    expect(batches).toEqual([[600, 300], [200], [5_000], [100]]);
+  });
+
+  it('drains: resolves once every asynchronous commit started so far has answered, the waiting ones included', async () => {
+    const answered: number[] = [];
+    const batcher = new WriteBatcher<number, number>({
+      commit: async (items) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        answered.push(...items);
+        return items;
+      },
+      windowMs: 60_000,
+      maxBatch: 2,
+    });
+    const sent = [1, 2, 3].map((n) => batcher.submit(n));
+    await batcher.drain();
+    expect(answered.sort()).toEqual([1, 2, 3]);
+    expect(await Promise.all(sent)).toEqual([1, 2, 3]);
+  });
 });

@@ -10,23 +10,34 @@ import { ACCEPT } from './queue-scripts';
 import type { RedisQueue } from './redis-queue';
 import { QueueBackedInbox } from '../queue-backed-inbox';
 
-type Parsed = ReturnType<typeof AcceptInputSchema.parse>;
+/** A delivery ready for the accept script: its keys and stored form made before it joins a batch. */
+interface Prepared {
+  deliveryKey: string;
+  /** '' for none. */
+  dedupeKey: string;
+  json: string;
+}
 
 /**
- * The most deliveries one script call accepts: Redis runs a script alone, and a batch this size holds it
- * a few milliseconds at most.
+ * The most deliveries one script call accepts, and the most bytes of stored deliveries (a delivery
+ * larger than that goes alone): Redis runs a script alone, holding every other client meanwhile, and a
+ * batch's callers share one command time-out.
  */
 export const REDIS_ACCEPT_BATCH = 64;
+export const REDIS_ACCEPT_BATCH_BYTES = 1_048_576;
 
 /**
  * The Redis inbox: the deliveries received in one event-loop turn are accepted by one Lua script (for
  * each, the dedupe check and the entry), so a burst costs one round trip and one socket write each way,
  * not one per delivery (on a small VM a socket write costs ~10 µs of CPU on each side). Each caller
- * resolves once the script has run. Durability before the 200 is Redis's: run it with `appendonly yes`
- * (and `appendfsync everysec` or `always`) in production.
+ * resolves once the script has run. Should the script fail partway (Redis out of memory), the deliveries
+ * before the failure stay accepted while every caller of the batch is answered with the error: the
+ * platform's retries of those then find them as duplicates, so none is lost or handled twice.
+ * Durability before the 200 is Redis's: run it with `appendonly yes` (and `appendfsync everysec` or
+ * `always`) in production.
  */
 export class RedisInbox extends QueueBackedInbox<RedisQueue> {
-  private readonly batcher: WriteBatcher<Parsed, AcceptResult>;
+  private readonly batcher: WriteBatcher<Prepared, AcceptResult>;
 
   constructor(
     private readonly redis: Redis,
@@ -36,27 +47,36 @@ export class RedisInbox extends QueueBackedInbox<RedisQueue> {
     private readonly dedupeTtlMs: number,
   ) {
     super(queue);
-    this.batcher = new WriteBatcher({ commit: (items) => this.commit(items), windowMs: 0, maxBatch: REDIS_ACCEPT_BATCH });
+    this.batcher = new WriteBatcher({
+      commit: (items) => this.commit(items),
+      windowMs: 0,
+      maxBatch: REDIS_ACCEPT_BATCH,
+      maxWeight: REDIS_ACCEPT_BATCH_BYTES,
+      weightOf: (item) => item.json.length,
+    });
   }
 
   async accept(raw: AcceptInput): Promise<AcceptResult> {
-    // validated before batching, so one bad delivery cannot fail its batch-mates
+    // validated and serialised before batching, so one bad delivery cannot fail its batch-mates
     const input = parseOrThrow(AcceptInputSchema, raw, 'delivery');
-    return this.batcher.submit(input);
+    const keys = dedupeKeys(input);
+    const json = inboxItemJson(input);
+    return this.batcher.submit({
+      deliveryKey: this.keys.dedupe(keys.delivery),
+      dedupeKey: keys.dedupe === undefined ? '' : this.keys.dedupe(keys.dedupe),
+      json,
+    });
   }
 
-  /** Sends the accepts waiting for their turn now (at close). */
-  flush(): void {
-    this.batcher.flush();
+  /** Sends the accepts waiting for their turn, and resolves once Redis has answered every one sent (before the connection closes). */
+  drain(): Promise<void> {
+    return this.batcher.drain();
   }
 
-  private async commit(items: Parsed[]): Promise<AcceptResult[]> {
+  private async commit(items: Prepared[]): Promise<AcceptResult[]> {
     const now = this.clock.now();
     const args: (string | number)[] = [this.queue.q, now, now + this.dedupeTtlMs, this.dedupeTtlMs + GC_MARGIN_MS];
-    for (const input of items) {
-      const keys = dedupeKeys(input);
-      args.push(this.keys.dedupe(keys.delivery), keys.dedupe === undefined ? '' : this.keys.dedupe(keys.dedupe), newEntryId(now), inboxItemJson(input));
-    }
+    for (const item of items) args.push(item.deliveryKey, item.dedupeKey, newEntryId(now), item.json);
     const answers = (await ACCEPT.run(this.redis, [], args)) as (number | string)[];
     return items.map((_, i): AcceptResult => {
       const detail = String(answers[2 * i + 1]);

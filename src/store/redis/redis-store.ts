@@ -112,8 +112,9 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
     close: async () => {
       if (closed) return;
       closed = true;
-      // the accepts waiting for their turn go out before the QUIT, which Redis answers after them
-      inbox.flush();
+      // the accepts waiting for their turn are sent and answered first: QUIT is not auto-pipelined, and
+      // would otherwise reach Redis before them
+      await inbox.drain();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -19,13 +19,19 @@ export interface SqliteInboxOptions {
 
 type Parsed = ReturnType<typeof AcceptInputSchema.parse>;
 
+/** A delivery ready for the batch: validated, and its stored form made (a delivery that cannot be serialised fails alone). */
+interface Prepared {
+  input: Parsed;
+  json: string;
+}
+
 /**
  * The SQLite inbox: accepts go through a write-behind batcher, so all deliveries read in one event-loop
  * turn share one transaction; each caller's promise resolves once that transaction has committed.
  * A commit appends to two tables (the entries and the dedupe log) and touches a few pages at their ends.
  */
 export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
-  private readonly batcher: WriteBatcher<Parsed, AcceptResult>;
+  private readonly batcher: WriteBatcher<Prepared, AcceptResult>;
   private readonly dedupe: DedupeLog;
   private readonly sweepTx: (now: number) => void;
 
@@ -36,7 +42,7 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
   ) {
     super(new SqliteInboxQueue(db, clock, options.owner));
     this.dedupe = new DedupeLog(db);
-    const commitBatch = db.transaction((items: Parsed[]) => {
+    const commitBatch = db.transaction((items: Prepared[]) => {
       const now = this.clock.now();
       this.dedupe.catchUp(now);
       const results = items.map((item) => this.acceptOne(item, now));
@@ -64,9 +70,9 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
   }
 
   async accept(raw: AcceptInput): Promise<AcceptResult> {
-    // validated before batching, so one bad delivery cannot fail its batch-mates
+    // validated and serialised before batching, so one bad delivery cannot fail its batch-mates
     const input = parseOrThrow(AcceptInputSchema, raw, 'delivery');
-    return this.batcher.submit(input);
+    return this.batcher.submit({ input, json: inboxItemJson(input) });
   }
 
   /** Commits waiting accepts now (at close). */
@@ -84,13 +90,13 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
     return this.dedupe.size;
   }
 
-  private acceptOne(input: Parsed, now: number): AcceptResult {
+  private acceptOne({ input, json }: Prepared, now: number): AcceptResult {
     const keys = dedupeKeys(input);
     if (this.dedupe.has(keys.delivery, now)) return { accepted: false, duplicateOf: 'delivery' };
     if (keys.dedupe && this.dedupe.has(keys.dedupe, now)) return { accepted: false, duplicateOf: 'dedupe_key' };
     const expiresAt = now + this.options.dedupeTtlMs;
     this.dedupe.add(keys.delivery, expiresAt);
     if (keys.dedupe) this.dedupe.add(keys.dedupe, expiresAt);
-    return { accepted: true, id: this.queue.insertNow(inboxItemJson(input), now) };
+    return { accepted: true, id: this.queue.insertNow(json, now) };
   }
 }
