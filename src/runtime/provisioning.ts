@@ -4,6 +4,8 @@ import { provisionTenant, type ProvisionResult } from '../bots/provision/provisi
 import type { Clock } from '../clock';
 import { keepAlive } from '../clock/keep-alive';
 import { IntrabotError } from '../errors';
+import { tracedApi } from '../api/create-api-client';
+import { traceProvision } from '../tracing/trace-sites';
 import type { Store } from '../store/store';
 import type { Logger } from '../log';
 import type { Deployment, DeploymentTable } from './deployments';
@@ -49,18 +51,20 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
     const deployments = input.table.all().filter((d) => d.tenant.config.id === tenantId);
     input.onTenant?.(tenantId, results.length, tenants.length);
     const run = () =>
-      provisionTenant({
-        tenant: tenantId,
-        eventPrefix: tenant.config.event_prefix,
-        api: tenant.api,
-        store: input.store,
-        publicUrl: input.publicUrl,
-        manifests: deployments.map((d) => d.manifest),
-        dryRun: input.dryRun ?? false,
-        skipWebhooks: input.skipWebhooks ?? false,
-        keep: input.keep ?? [],
-        walls: tenant.walls,
-      });
+      traceProvision({ tenant: tenantId, dryRun: input.dryRun ?? false }, (trace) =>
+        provisionTenant({
+          tenant: tenantId,
+          eventPrefix: tenant.config.event_prefix,
+          api: trace === undefined ? tenant.api : tracedApi(tenant.api, trace),
+          store: input.store,
+          publicUrl: input.publicUrl,
+          manifests: deployments.map((d) => d.manifest),
+          dryRun: input.dryRun ?? false,
+          skipWebhooks: input.skipWebhooks ?? false,
+          keep: input.keep ?? [],
+          walls: tenant.walls,
+        }),
+      );
     const result = input.dryRun ? await run() : await asLeader(input, tenantId, run);
     for (const missing of result.actions.filter((a) => a.resource === 'wall' && a.action === 'missing')) {
       input.logger.error(

@@ -177,6 +177,26 @@ export function traceJob<T extends { outcome: string }>(
   });
 }
 
+/** What a provisioning action changed on the platform (not `unchanged`, `disable` or `missing`). */
+const CHANGES = new Set(['create', 'update', 'reactivate', 'recreate', 'revoke', 'retire']);
+
+/**
+ * One tenant's provisioning (at start, or `intrabot provision`): its API requests go under it, so a
+ * start-up's reconciling shows as one trace; the counts of what changed are set on the span.
+ */
+export function traceProvision<T extends { actions: readonly { action: string }[] }>(
+  run: { tenant: string; dryRun: boolean },
+  fn: (trace: TraceContext | undefined) => Promise<T>,
+): Promise<T> {
+  if (!tracingOn()) return fn(undefined);
+  const attributes = { ...names(run.tenant, undefined), 'intrabot.provision.dry_run': run.dryRun };
+  return inSpan('provision', { attributes }, async (span, trace) => {
+    const result = await fn(trace);
+    span?.setAttribute('intrabot.provision.changes', result.actions.filter((a) => CHANGES.has(a.action)).length);
+    return result;
+  });
+}
+
 /** A caller's `traceparent` (and `tracestate`) header, when it is one. */
 function callerContext(traceparent: string | string[], tracestate: string | string[] | undefined): TraceCarrier | undefined {
   const parsed = TraceCarrierSchema.safeParse({ traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) });

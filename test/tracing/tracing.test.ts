@@ -192,6 +192,16 @@ describe('tracing one delivery over real HTTP (OTLP/HTTP to a collector)', () =>
     expect(childOf(trace, processOutbox, (s) => s.kind === SPAN_KIND.client).attributes['http.response.status_code']).toBeLessThan(300);
   });
 
+  it("gathers a tenant's provisioning at start into one trace: its API requests under a provision span", async () => {
+    const spans = await exported(pair, (all) => all.some((span) => span.name === 'provision'));
+    const provision = spans.find((span) => span.name === 'provision')!;
+    expect(provision).toMatchObject({ parentSpanId: undefined, attributes: { 'intrabot.tenant': 'sandbox', 'intrabot.provision.dry_run': false } });
+    // a fresh sandbox: the bot users and endpoints were made
+    expect(provision.attributes['intrabot.provision.changes']).toBeGreaterThan(0);
+    const requests = spans.filter((span) => span.parentSpanId === provision.spanId && span.kind === SPAN_KIND.client);
+    expect(requests.map((span) => span.attributes['url.template'])).toEqual(expect.arrayContaining(['/token', '/bots']));
+  });
+
   it('starts the trace of a delivery handed to Runtime.receive (no HTTP) with a send inbox span', async () => {
     const envelope = postCreatedEnvelope(pair.clock, { id: 4242, body: 'good morning' });
     await pair.runtime.receive({ tenant: 'sandbox', bot: 'ops', deliveryId: envelope.id, envelope });
