@@ -29,6 +29,9 @@ const WARMUP_MS = 1_500;
 const PHASE_MS = 2_000;
 /** Every side runs once per round, in an order that rotates, so load from elsewhere on the machine hits all alike. */
 const ROUNDS = 6;
+/** Tracing switched on and off in one process: pairs of adjacent phases, and each phase's length. */
+const TRACING_PAIRS = 8;
+const TRACING_PAIR_PHASE_MS = 1_000;
 /** The latency phase: a steady rate well above what one tenant's platform sends. */
 const OPEN_RATE = 500;
 const OPEN_MS = 2_000;
@@ -262,6 +265,7 @@ async function measure(servers: Servers): Promise<void> {
       rounds.push(round);
       console.log(`  round ${i + 1}: ${order.map((s) => `${s.name} ${describe(round[s.name]!)}`).join('; ')}`);
     }
+    const pairedTracing = await tracingPairs(sides, servers, load);
     const open = {
       mode: 'open' as const,
       rate: OPEN_RATE,
@@ -290,10 +294,41 @@ async function measure(servers: Servers): Promise<void> {
       redisSkipped: servers.redisSkipped,
       redisPersistence: servers.redis ? await redisPersistence(servers.redis.client) : undefined,
       exported: await servers.traced.exported(),
+      pairedTracing,
     });
   } finally {
     await generator.close();
   }
+}
+
+/**
+ * Tracing's cost without two processes' luck: the tracing-on process switches its span helpers off and on
+ * (the SDK stays loaded) between adjacent phases, the order alternating pair by pair; per pair, on ÷ off.
+ */
+async function tracingPairs(
+  sides: Side[],
+  servers: Servers,
+  load: (side: Side, extra: Partial<LoadSpec>) => Promise<Phase>,
+): Promise<{ rps: number; capacity: number }[]> {
+  const side = sides.find((s) => s.name === 'traced');
+  if (!side) return [];
+  const phase = async (on: boolean): Promise<Phase> => {
+    await servers.traced.setTracing(on);
+    return load(side, { durationMs: TRACING_PAIR_PHASE_MS });
+  };
+  const pairs: { rps: number; capacity: number }[] = [];
+  try {
+    for (let i = 0; i < TRACING_PAIRS; i++) {
+      const onFirst = i % 2 === 0;
+      const first = await phase(onFirst);
+      const second = await phase(!onFirst);
+      const [on, off] = onFirst ? [first, second] : [second, first];
+      pairs.push({ rps: on.rps / off.rps, capacity: off.cpuUsPerRequest / on.cpuUsPerRequest });
+    }
+  } finally {
+    await servers.traced.setTracing(true);
+  }
+  return pairs;
 }
 
 async function cpuOf(side: Side): Promise<{ process: number; redis: number }> {
@@ -314,6 +349,8 @@ interface RunFacts {
   redisPersistence: string | undefined;
   /** What the tracing-on side's collector stand-in received over the run. */
   exported: { requests: number; bytes: number };
+  /** Tracing on ÷ off in one process, per pair of adjacent phases. */
+  pairedTracing: { rps: number; capacity: number }[];
 }
 
 function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFacts): void {
@@ -374,6 +411,15 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
             name: 'tracing on, 1 in 10 deliveries sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, 0.1) ÷ off, SQLite store',
             value: `${round(median(measured('sampled', 'untraced')), 2)}x req/s (per round ${perRound(measured('sampled', 'untraced'))}), ${round(median(capacity('sampled', 'untraced')), 2)}x capacity`,
             unit: '(information, not a target: what sampling buys)',
+          },
+        ]
+      : []),
+    ...(facts.pairedTracing.length > 0
+      ? [
+          {
+            name: `tracing on ÷ off in one process (the tracing side's span helpers switched off and on in adjacent ${TRACING_PAIR_PHASE_MS / 1000} s phases, ${facts.pairedTracing.length} pairs, the order alternating)`,
+            value: `${round(median(facts.pairedTracing.map((p) => p.rps)), 2)}x req/s (per pair ${perRound(facts.pairedTracing.map((p) => p.rps))}), ${round(median(facts.pairedTracing.map((p) => p.capacity)), 2)}x capacity (per pair ${perRound(facts.pairedTracing.map((p) => p.capacity))})`,
+            unit: "(information: no process-to-process luck; 'off' here has the SDK loaded but unused)",
           },
         ]
       : []),

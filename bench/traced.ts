@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { webhookSecretName } from '../src/bots/provision/provision-bot';
 import { startTracing, type TracingHandle } from '../src/tracing';
+import { setTracingOn } from '../src/tracing/tracing-switch';
 import { benchFile } from './lib/child';
 import type { DeliveryTarget } from './lib/deliveries';
 import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
@@ -19,9 +20,11 @@ import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
  *
  * Spoken to in lines (see `lib/traced-client.ts`): `{"op":"start","tracing":true}` → `{"port", "target"}`,
  * `{"op":"cpu"}` → `{"cpuUs"}`, `{"op":"exported"}` → `{"requests", "bytes"}` (what the collector
- * received). When its stdin ends it closes the runtime, flushes the SDK and exits.
+ * received), `{"op":"tracing","on":false}` → `{}` (a process started with tracing switches its span
+ * helpers off or on again, the SDK staying loaded: the bench's paired phases). When its stdin ends it
+ * closes the runtime, flushes the SDK and exits.
  */
-export type TracedMessage = { op: 'start'; tracing: boolean } | { op: 'cpu' } | { op: 'exported' };
+export type TracedMessage = { op: 'start'; tracing: boolean } | { op: 'cpu' } | { op: 'exported' } | { op: 'tracing'; on: boolean };
 
 interface Collector {
   server: Server;
@@ -65,6 +68,10 @@ async function main(): Promise<void> {
         if (!secret) throw new Error('the slow bot was not provisioned: no webhook secret in the store');
         const target: DeliveryTarget = { secret, customer: tenant.customer ?? 'sandbox', eventPrefix: tenant.event_prefix };
         answer({ port: Number(new URL(runtime.runtime.inspect().url!).port), target });
+      } else if (message.op === 'tracing') {
+        if (!tracing?.enabled) throw new Error('this process was started without tracing: it has nothing to switch');
+        setTracingOn(message.on);
+        answer({});
       } else if (message.op === 'cpu') {
         const used = process.cpuUsage();
         answer({ cpuUs: used.user + used.system });

@@ -31,6 +31,11 @@ export class TracedProcess {
     return (await this.child.request<{ cpuUs: number }>({ op: 'cpu' } satisfies TracedMessage)).cpuUs;
   }
 
+  /** Switches the span helpers of a process started with tracing off or on again (the SDK stays loaded). */
+  async setTracing(on: boolean): Promise<void> {
+    await this.child.request({ op: 'tracing', on } satisfies TracedMessage);
+  }
+
   /** What its collector stand-in received so far, after a flush. */
   async exported(): Promise<{ requests: number; bytes: number }> {
     return this.child.request({ op: 'exported' } satisfies TracedMessage, 60_000);
