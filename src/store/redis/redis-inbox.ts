@@ -19,9 +19,9 @@ interface Prepared {
 }
 
 /**
- * The most deliveries one script call accepts, and the most bytes of stored deliveries (a delivery
- * larger than that goes alone): Redis runs a script alone, holding every other client meanwhile, and a
- * batch's callers share one command time-out.
+ * The most deliveries one script call accepts, and the most characters of stored deliveries (about their
+ * bytes; a delivery larger than that goes alone): Redis runs a script alone, holding every other client
+ * meanwhile, and a batch's callers share one command time-out.
  */
 export const REDIS_ACCEPT_BATCH = 64;
 export const REDIS_ACCEPT_BATCH_BYTES = 1_048_576;
