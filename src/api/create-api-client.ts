@@ -31,8 +31,10 @@ type ClientMethods = Pick<ApiClient, 'root' | 'call' | 'paginate' | 'request' | 
  * The same client seen from one traced step (a handler run): every request it makes goes under `trace`.
  * It shares the client's connections and rate budget; closing it closes nothing. A resource group is
  * made when the step first uses it (making all of them costs a handler run more than most handlers do).
+ * Without a trace (tracing off, or the step is not traced) it is the client itself.
  */
-export function tracedApi(api: IntrabotApi, trace: TraceContext): IntrabotApi {
+export function tracedApi(api: IntrabotApi, trace: TraceContext | undefined): IntrabotApi {
+  if (trace === undefined) return api;
   const methods: ClientMethods = {
     root: api.root,
     call: (endpoint, input = {}) => api.call(endpoint, { ...input, trace }),

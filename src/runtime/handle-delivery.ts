@@ -67,7 +67,7 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem,
   const log = deps.runner.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
   const executor: RouteExecutor = {
     run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace }),
-    fetchUser: async (id) => (await (trace === undefined ? deployment.tenant.api : tracedApi(deployment.tenant.api, trace)).users.get(id)) as CommandUser,
+    fetchUser: async (id) => (await tracedApi(deployment.tenant.api, trace).users.get(id)) as CommandUser,
     middleware: deps.runner.middleware,
     conversations: deps.runner.conversations(deployment),
   };

@@ -123,8 +123,8 @@ export class HandlerRunner {
         [CLAIM_ONCE.name]: ((key, ttlMs) => this.deps.store.claims.claim(`bot:${tenant.config.id}:${bot.name}:${key}`, ttlMs)) satisfies ClaimOnce,
       },
       config: deployment.config,
-      api: trace === undefined ? tenant.api : tracedApi(tenant.api, trace),
-      sink: trace === undefined ? this.deps.sink : tracedSink(this.deps.sink, trace),
+      api: tracedApi(tenant.api, trace),
+      sink: tracedSink(this.deps.sink, trace),
       kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
       templates: deployment.templates,
       log: botLogger(trace === undefined ? log : log.child(traceLogFields(trace))),
@@ -139,8 +139,9 @@ export class HandlerRunner {
   }
 }
 
-/** The outbox as one traced run sees it: what it queues goes under the run's span. */
-function tracedSink(sink: EntrySink, trace: TraceContext): EntrySink {
+/** The outbox as one traced run sees it: what it queues goes under the run's span (without one, the outbox itself). */
+function tracedSink(sink: EntrySink, trace: TraceContext | undefined): EntrySink {
+  if (trace === undefined) return sink;
   return {
     enqueue: (entry, options) => sink.enqueue(entry, { ...options, trace }),
     stashMedia: (data) => sink.stashMedia(data),

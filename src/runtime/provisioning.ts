@@ -55,7 +55,7 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
         provisionTenant({
           tenant: tenantId,
           eventPrefix: tenant.config.event_prefix,
-          api: trace === undefined ? tenant.api : tracedApi(tenant.api, trace),
+          api: tracedApi(tenant.api, trace),
           store: input.store,
           publicUrl: input.publicUrl,
           manifests: deployments.map((d) => d.manifest),

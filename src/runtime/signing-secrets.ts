@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { webhookSecretName } from '../bots/provision/provision-bot';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
@@ -80,8 +81,4 @@ export class SigningSecrets {
     const secrets = [current, retiring, ...this.deps.configured(tenant, bot)].filter((s): s is string => s !== undefined);
     return { secrets: [...new Set(secrets)], readAt };
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
