@@ -154,11 +154,22 @@ export class MemoryRateLimiter implements RateLimiter {
         blockedUntilMs: 0,
       };
       this.windows.set(key, window);
-    } else if (now >= window.resetAtMs && now >= window.blockedUntilMs) {
+    } else if ((now >= window.resetAtMs && now >= window.blockedUntilMs) || this.clockMovedBack(window, now)) {
       window.remaining = window.limit;
       window.resetAtMs = now + this.windowMs;
+      window.blockedUntilMs = 0;
     }
     return window;
+  }
+
+  /**
+   * A reset or a block further ahead than one window can be (waits are bounded by the window: see
+   * rate-notice.ts) was set before the clock was moved back: kept, it would hold every request until the
+   * clock caught up with it.
+   */
+  private clockMovedBack(window: Window, now: number): boolean {
+    const bound = now + this.windowMs + this.marginMs + SAME_WINDOW_TOLERANCE_MS;
+    return window.resetAtMs > bound || window.blockedUntilMs > bound;
   }
 
   private waitFor(window: Window): number {

@@ -85,6 +85,11 @@ export class SharedRateLimiter implements RateLimiter {
     for (;;) {
       signal?.throwIfAborted();
       const blocked = (this.blockedUntil.get(key) ?? 0) - this.clock.now();
+      // further ahead than a window (waits are bounded by it): set before the clock was moved back
+      if (blocked > this.pacing.windowMs + 2 * this.pacing.marginMs) {
+        this.blockedUntil.delete(key);
+        continue;
+      }
       if (blocked > 0) {
         await this.sleep(blocked, signal);
         continue;

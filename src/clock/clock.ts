@@ -12,6 +12,13 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
   /** Resolves after `ms` on this clock; rejects with the signal's reason when aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `listener` whenever the clock is set or advanced by hand (`fromMs` -> `toMs`), before any timer
+   * that became due runs; returns the function that stops it. A real deployment's clock is never
+   * adjusted, so it never calls. Holders of leases use it to renew at once: a jump forward by more than
+   * a lease would otherwise let another worker take over work still in progress.
+   */
+  onJump?(listener: (fromMs: number, toMs: number) => void): () => void;
 }
 
 export interface TimerHandle {
@@ -55,6 +62,7 @@ export class AdjustableClock implements Clock {
   private readonly speed: number;
   private frozenAt: number | undefined;
   private readonly timers = new Map<number, PendingTimer>();
+  private readonly jumpListeners = new Set<(fromMs: number, toMs: number) => void>();
   private nextId = 1;
 
   constructor(options: AdjustableClockOptions = {}) {
@@ -80,14 +88,29 @@ export class AdjustableClock implements Clock {
     this.set(this.now() + ms);
   }
 
-  /** Jump to `epochMs` (forwards or backwards) and run every timer that is now due. */
+  /**
+   * Jump to `epochMs` and run every timer that is now due. Forwards, timers whose wait is covered fire
+   * (a cron slot, a conversation's timeout); backwards, each timer keeps the wait it had left, since a
+   * timer waits for the clock to advance by its `ms`: a 60 s pause started before the clock was moved
+   * back a week still ends 60 s later, not a week later.
+   */
   set(epochMs: number): void {
+    const from = this.now();
+    if (epochMs < from) for (const timer of this.timers.values()) timer.due -= from - epochMs;
     if (this.frozenAt !== undefined) this.frozenAt = epochMs;
     else {
       this.anchor = epochMs;
       this.wallAnchor = Date.now();
     }
+    for (const listener of [...this.jumpListeners]) listener(from, epochMs);
     this.reschedule();
+  }
+
+  onJump(listener: (fromMs: number, toMs: number) => void): () => void {
+    this.jumpListeners.add(listener);
+    return () => {
+      this.jumpListeners.delete(listener);
+    };
   }
 
   /**

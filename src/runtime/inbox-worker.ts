@@ -1,6 +1,7 @@
 import type { Logger } from '../log';
 import type { Clock } from '../clock';
 import { WorkerLanes } from '../clock/worker-lanes';
+import { renewOnJump } from '../clock/keep-alive';
 import type { Inbox, InboxEntry, InboxItem } from '../store/inbox';
 import type { QueueLease } from '../store/queue';
 
@@ -73,6 +74,12 @@ export class InboxWorker {
     if (await this.options.hold?.(lease)) return true;
     const item = lease.payload;
     const log = this.options.logger.child({ delivery: item.deliveryId, bot: item.bot, tenant: item.tenant });
+    // a handler outlives its lease only when the clock is moved forward by hand: renewed then
+    const stopRenewing = renewOnJump(
+      this.options.clock,
+      () => this.options.inbox.extend(lease, this.o.leaseMs),
+      (err) => log.warn({ err }, 'inbox: could not renew a lease after the clock moved'),
+    );
     try {
       const outcome = await this.options.handle(item);
       await this.options.inbox.complete(lease);
@@ -80,6 +87,8 @@ export class InboxWorker {
     } catch (error) {
       // the store failing too must not end the lane: the lease runs out and the delivery comes back
       await this.recordFailure(lease, log, error).catch((err: unknown) => log.error({ err }, 'inbox: could not record a failed delivery'));
+    } finally {
+      stopRenewing();
     }
     return true;
   }

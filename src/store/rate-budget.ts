@@ -119,6 +119,16 @@ export function decideTake(stamps: readonly number[], window: RateWindow, nowMs:
   return { ok: true, waitMs: slot - nowMs, slot };
 }
 
+/**
+ * Of a key's log, the stamps that still count: grants of the last `windowMs`, and slots reserved ahead,
+ * which are never more than a window ahead. A stamp further ahead was written before the clock was
+ * moved back: kept, it would hold the budget shut until the clock caught up with it. Both stores trim
+ * their logs by this rule.
+ */
+export function liveStamps(stamps: readonly number[], windowMs: number, nowMs: number): number[] {
+  return stamps.filter((s) => s > nowMs - windowMs && s <= nowMs + windowMs);
+}
+
 /** Of the log, the grants that have gone out by now (reserved slots ahead are not spent yet). */
 export function spentBy(stamps: readonly number[], nowMs: number): number {
   return stamps.filter((s) => s <= nowMs).length;

@@ -2,6 +2,34 @@ import { describe, expect, it, vi } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 
 describe('AdjustableClock', () => {
+  it("keeps a timer's remaining wait when the clock is moved back, instead of lengthening it by the move", async () => {
+    const clock = new AdjustableClock({ start: 7 * 86_400_000, frozen: true });
+    const fired: string[] = [];
+    clock.setTimeout(() => fired.push('pause'), 60_000);
+    clock.advance(20_000);
+    clock.set(0);
+    clock.advance(39_999);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(fired).toEqual([]);
+    clock.advance(1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(fired).toEqual(['pause']);
+  });
+
+  it('tells its jump listeners of a move before running the timers it made due', async () => {
+    const clock = new AdjustableClock({ start: 0, frozen: true });
+    const seen: string[] = [];
+    clock.setTimeout(() => seen.push('timer'), 1_000);
+    const stop = clock.onJump((from, to) => seen.push(`jump ${from}->${to}`));
+    clock.advance(5_000);
+    clock.set(2_000);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual(['jump 0->5000', 'jump 5000->2000', 'timer']);
+    stop();
+    clock.advance(1);
+    expect(seen).toHaveLength(3);
+  });
+
   it('stands still when frozen and moves only when advanced', () => {
     const clock = new AdjustableClock({ start: 1_000_000, frozen: true });
     expect(clock.now()).toBe(1_000_000);

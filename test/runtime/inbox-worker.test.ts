@@ -29,6 +29,41 @@ function logger(): FastifyBaseLogger & { errors: string[] } {
 }
 
 describe('InboxWorker', () => {
+  it('renews the lease of a delivery being handled when the clock is moved forward past it, and not after', async () => {
+    const queue = [lease('a')];
+    const inbox = {
+      reserve: vi.fn(async () => queue.shift() ?? null),
+      complete: vi.fn(async () => true),
+      extend: vi.fn(async () => true),
+    } as unknown as Inbox;
+    const clock = new AdjustableClock({ start: 0, frozen: true });
+    let finish = (): void => undefined;
+    const handling = new Promise<void>((resolve) => (finish = resolve));
+    let started = false;
+    const worker = new InboxWorker({
+      inbox,
+      clock,
+      logger: logger(),
+      concurrency: 1,
+      pollMs: 10,
+      handle: async () => {
+        started = true;
+        await handling;
+      },
+    });
+    worker.start();
+    await vi.waitFor(() => expect(started).toBe(true));
+    clock.advance(3_600_000);
+    await vi.waitFor(() => expect(inbox.extend).toHaveBeenCalledTimes(1));
+    expect(inbox.extend).toHaveBeenCalledWith(expect.objectContaining({ id: 'a', leaseToken: 't-a' }), 60_000);
+    finish();
+    await vi.waitFor(() => expect(inbox.complete).toHaveBeenCalledTimes(1));
+    clock.advance(3_600_000);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(inbox.extend).toHaveBeenCalledTimes(1);
+    await worker.stop();
+  });
+
   it('keeps its lane when the store fails to record a failed delivery, and handles the next one', async () => {
     const queue = [lease('a'), lease('b')];
     const inbox = {

@@ -35,6 +35,15 @@ export function claimsAndRateContract(ctx: ContractContext): void {
   });
 
   describe('rate budget', () => {
+    it('forgets grants further ahead than a window, so a clock moved back does not hold the budget shut', async () => {
+      const window = { limit: 60, windowMs: MINUTE, spacingMs: 1_000 };
+      for (let i = 0; i < 3; i += 1) expect((await ctx.store.rate.take('token:back', window)).ok).toBe(true);
+      ctx.clock.set(ctx.clock.now() - 7 * 24 * 60 * MINUTE);
+      // a spread take is spaced after the latest grant: that grant is a week ahead now
+      expect(await ctx.store.rate.take('token:back', window)).toEqual({ ok: true, waitMs: 0 });
+      expect(await ctx.store.rate.take('token:back', window)).toEqual({ ok: true, waitMs: 1_000 });
+    });
+
     it('never grants more than the limit within a window under concurrent takes', async () => {
       const other = await ctx.open();
       const window = { limit: 10, windowMs: MINUTE };

@@ -15,7 +15,8 @@ export class SandboxRateLimiter {
   hit(key: string, limit: number): Record<string, string> {
     const now = this.clock.now();
     let window = this.windows.get(key);
-    if (!window || now >= window.start + 60_000) {
+    // a window that starts ahead of now began before the sandbox clock was moved back: a new one starts
+    if (!window || now >= window.start + 60_000 || now < window.start) {
       window = { start: now, count: 0 };
       this.windows.set(key, window);
     }

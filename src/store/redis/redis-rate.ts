@@ -39,6 +39,8 @@ if reported and reported < limit then
   limit = reported
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+-- ahead by more than a window: written before the clock was moved back (liveStamps)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. (now + window), '+inf')
 local n = redis.call('ZCARD', KEYS[1])
 local slot = now
 if spacing > 0 and n >= burst and n > 0 then
@@ -61,6 +63,8 @@ const OBSERVE = new LuaScript(`
 local now, window, spent = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if tonumber(ARGV[7]) > 0 then redis.call('SET', KEYS[2], ARGV[7], 'PX', ARGV[8]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+-- ahead by more than a window: written before the clock was moved back (liveStamps)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. (now + window), '+inf')
 local missing = spent - redis.call('ZCOUNT', KEYS[1], '-inf', now)
 for i = 1, missing do redis.call('ZADD', KEYS[1], ARGV[4], ARGV[5] .. i) end
 if missing > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[6]) end

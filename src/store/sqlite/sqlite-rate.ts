@@ -7,6 +7,7 @@ import {
   RateWindowSchema,
   decideTake,
   effectiveWindow,
+  liveStamps,
   missingSpend,
   PLATFORM_LIMIT_TTL_MS,
   spentBy,
@@ -35,7 +36,7 @@ export class SqliteRate implements SharedRateBudget {
     const live = (key: string, windowMs: number, now: number): number[] => {
       const row = read.get(key) as { stamps: string } | undefined;
       const stamps: number[] = row ? JSON.parse(row.stamps) : [];
-      return stamps.filter((s) => s > now - windowMs);
+      return liveStamps(stamps, windowMs, now);
     };
     const platformLimit = (key: string, now: number): number | undefined => {
       const row = read.get(limitKey(key)) as { stamps: string } | undefined;

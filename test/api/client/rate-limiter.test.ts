@@ -72,6 +72,17 @@ describe('rate-limit headers (spec: Limits)', () => {
 });
 
 describe('MemoryRateLimiter', () => {
+  it('starts a new window when its reset lies further ahead than a window can (the clock was moved back)', async () => {
+    const { clock, limiter: rl } = limiter();
+    await rl.acquire('k');
+    rl.observe('k', { limit: 60, remaining: 0, resetAtMs: T0 + 60_000 });
+    rl.backoff('k', T0 + 30_000);
+    clock.set(T0 - 7 * 86_400_000);
+    const run = race(() => rl.acquire('k'), 1);
+    await settle();
+    expect(run.passed()).toBe(1);
+  });
+
   it('keys a token by a hash, never by the token itself', () => {
     const key = rateLimitKey('svc_abc');
     expect(key).not.toContain('svc_abc');
