@@ -37,6 +37,11 @@ export const ERROR_CODES = {
   customer_mismatch: { status: 403, summary: "The envelope's customer is not the tenant's." },
   payload_too_large: { status: 413, summary: 'The body is larger than the limit.' },
   unsupported_media_type: { status: 415, summary: 'The body is not JSON.' },
+  invalid_payload: {
+    status: 422,
+    summary:
+      "A signed delivery's payload lacks a field its event's type promises; the message names the field. Acknowledged, kept as a dead letter, never handed to a handler.",
+  },
 
   // the runtime's own HTTP surface
   unauthorized: { status: 401, summary: 'Missing or wrong credentials.' },

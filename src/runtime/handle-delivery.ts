@@ -11,6 +11,7 @@ import { IntrabotError } from '../errors';
 import type { ConversationBook } from '../bots/conversations/pending';
 import type { Envelope } from '../webhooks/envelope';
 import { normaliseDelivery } from '../webhooks/normalise';
+import { checkPayload } from '../webhooks/payload-check';
 import type { DeploymentTable } from './deployments';
 import type { HandlerRunner } from './handler-runner';
 import { tracedApi } from '../api/create-api-client';
@@ -80,8 +81,10 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem,
   return outcome;
 }
 
-/** `loop check -> route -> run` for one bot: the path the runtime and `testBot` share. */
+/** `check payload -> loop check -> route -> run` for one bot: the path the runtime and `testBot` share. */
 export async function deliverToBot(delivery: BotDelivery, executor: RouteExecutor): Promise<DeliveryOutcome> {
+  // first: a handler typed with the checked payload must never see one without the promised fields
+  checkPayload(delivery.event, delivery.envelope.payload);
   const looped = await loopVerdict(delivery);
   const waiting = looped === undefined ? await waitingOn(delivery, executor.conversations) : undefined;
   const { event, envelope, definition, manifest } = delivery;

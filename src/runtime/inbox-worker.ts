@@ -1,3 +1,4 @@
+import { IntrabotError } from '../errors';
 import type { Logger } from '../log';
 import type { Clock } from '../clock';
 import { WorkerLanes } from '../clock/worker-lanes';
@@ -95,7 +96,7 @@ export class InboxWorker {
 
   private async recordFailure(lease: InboxLease, log: Logger, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    if (lease.attempts >= this.o.maxAttempts) {
+    if (lease.attempts >= this.o.maxAttempts || isFinal(error)) {
       log.error({ err: error, attempts: lease.attempts }, 'delivery failed for good: moved to the dead letters');
       await this.options.inbox.deadLetter(lease, message);
     } else {
@@ -104,4 +105,9 @@ export class InboxWorker {
       await this.options.inbox.retry(lease, this.options.clock.now() + wait, message);
     }
   }
+}
+
+/** A failure no retry can mend: a payload without the fields its event promises is the same payload next time. */
+function isFinal(error: unknown): boolean {
+  return error instanceof IntrabotError && error.code === 'invalid_payload';
 }

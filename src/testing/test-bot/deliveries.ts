@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { CommandUser } from '../../bots/commands';
-import { parseOrThrow } from '../../validation';
 import type { Envelope } from '../../webhooks/envelope';
 import { toPlatformEvent, type EventName, type ReportName } from '../../webhooks/events';
-import { PAYLOAD_SCHEMAS } from '../../webhooks/payloads';
-import { REPORT_SCHEMAS } from '../../webhooks/report';
+import { checkPayload } from '../../webhooks/payload-check';
+import type { PAYLOAD_SCHEMAS } from '../../webhooks/payloads';
+import type { REPORT_SCHEMAS } from '../../webhooks/report';
 
 /** An event's payload as a test writes it (before the schema's defaults). */
 export type EventPayloadInput<E extends EventName> = z.input<(typeof PAYLOAD_SCHEMAS)[E]>;
@@ -46,16 +46,17 @@ export function envelopeOf(event: string, payload: Record<string, unknown>, at: 
   };
 }
 
-/** Checks a payload as `intrabot trigger` does: a malformed one is refused, naming the field. */
+/**
+ * Checks a payload as the runtime does before a handler gets it (`checkPayload`, the one rule both share):
+ * a malformed one is refused, naming the field, where the runtime would dead-letter the delivery.
+ */
 export function checkedEventPayload<E extends EventName>(event: E, payload: EventPayloadInput<E>): Record<string, unknown> {
-  const schema: z.ZodType = PAYLOAD_SCHEMAS[event];
-  parseOrThrow(schema, payload, 'payload');
+  checkPayload(event, payload);
   return payload as Record<string, unknown>;
 }
 
 export function checkedReportPayload<R extends ReportName>(report: R, payload: ReportPayloadInput<R>): Record<string, unknown> {
-  const schema: z.ZodType = REPORT_SCHEMAS[report];
-  parseOrThrow(schema, payload, 'payload');
+  checkPayload(report, payload);
   return payload as Record<string, unknown>;
 }
 
