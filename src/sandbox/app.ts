@@ -7,6 +7,7 @@ import { RequestLog, clip, redactPath } from './http/request-log';
 import { SandboxHttpError } from './http/sandbox-error';
 import { registerCoreControl } from './control/core';
 import { registerRefsControl } from './control/refs';
+import { registerRootPage } from './root-page';
 import type { SandboxModule, SeedOptions } from './module';
 import { seedBase } from './seed/base';
 import { coverageReport, registerNotImplemented } from './coverage';
@@ -109,6 +110,7 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
 
   registerCoreControl(app, ctx, { reset, faults, requests, coverage: () => coverageReport(router) });
   registerRefsControl(app, ctx);
+  registerRootPage(app);
   for (const module of modules) module.control?.(app, ctx);
   for (const module of modules) module.start?.(ctx);
 
