@@ -46,6 +46,11 @@ export const ERROR_CODES = {
   // the runtime's own HTTP surface
   unauthorized: { status: 401, summary: 'Missing or wrong credentials.' },
   forbidden: { status: 403, summary: 'The credentials lack a permission; the message names it.' },
+  foreign_host: {
+    status: 403,
+    summary: 'An admin, console or sandbox-control request was addressed to a name other than a loopback one or INTRABOT_PUBLIC_URL (DNS rebinding guard).',
+  },
+  foreign_origin: { status: 403, summary: "A change to an admin, console or sandbox-control route came from another web page's Origin." },
   not_found: { status: 404, summary: 'No such route or resource.' },
   conflict: { status: 409, summary: 'The request conflicts with the current state.' },
   too_many_attempts: { status: 429, summary: 'Too many failed sign-ins (the console); wait for Retry-After.' },

@@ -11,6 +11,8 @@ export interface ConsoleDeps {
   /** Sandbox mode needs no token (loopback only); connected mode needs `adminToken`, and is off without one. */
   mode: 'sandbox' | 'connected';
   adminToken: string | undefined;
+  /** `INTRABOT_PUBLIC_URL`: requests addressed to its host are taken as well as loopback names. */
+  publicUrl?: string | undefined;
   clock: Clock;
   bots(): Promise<BotsView>;
   deliveries(query: DeliveryQuery): Promise<DeliveriesView>;

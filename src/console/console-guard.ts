@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock';
 import { IntrabotError } from '../errors';
+import { checkRequestAddress } from '../request-address';
 import { SESSION_COOKIE, cookieValue, sameToken, type ConsoleSessions } from './console-sessions';
 
 const LOOPBACK_IPS = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -20,6 +21,8 @@ export interface GuardOptions {
   mode: 'sandbox' | 'connected';
   adminToken: string | undefined;
   sessions: ConsoleSessions;
+  /** `INTRABOT_PUBLIC_URL`: its host is addressed as well as the loopback names. */
+  publicUrl?: string | undefined;
 }
 
 /** Whether the caller is on this machine. */
@@ -28,20 +31,17 @@ export function fromLoopback(request: FastifyRequest): boolean {
 }
 
 /**
- * Whether the request was addressed to a loopback name (`127.0.0.1`, `localhost`, `[::1]`). A page on
- * another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) addresses its own name, so
- * it cannot read the console through the user's browser even in sandbox mode, where no token is asked.
+ * Loopback callers addressing this process only (`Host`), and changes from no other page (`Origin`):
+ * the rule of every admin and console route, the static page too. `surface` names the routes in the refusal.
  */
-export function addressedToLoopback(request: FastifyRequest): boolean {
-  const host = (request.headers.host ?? '').toLowerCase();
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
-  return name === 'localhost' || name === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(name);
-}
-
-/** Loopback callers addressing a loopback name only: for every console route, the static page too. */
-export function checkLocal(request: FastifyRequest): void {
-  if (!fromLoopback(request)) throw new IntrabotError('forbidden', 'the console answers loopback callers only');
-  if (!addressedToLoopback(request)) throw new IntrabotError('forbidden', 'the console answers requests addressed to 127.0.0.1, localhost or [::1] only');
+export function checkLocal(request: FastifyRequest, options: { publicUrl?: string | undefined; surface?: string } = {}): void {
+  const surface = options.surface ?? 'the console';
+  if (!fromLoopback(request)) throw new IntrabotError('forbidden', `only loopback callers reach ${surface}`);
+  const verdict = checkRequestAddress(
+    { method: request.method, host: request.headers.host, origin: request.headers.origin },
+    { surface, publicUrl: options.publicUrl, hint: 'behind a proxy on this machine, set INTRABOT_PUBLIC_URL to the address it forwards' },
+  );
+  if (!verdict.ok) throw new IntrabotError(verdict.rule, verdict.message);
 }
 
 /**
@@ -50,7 +50,7 @@ export function checkLocal(request: FastifyRequest): void {
  * entirely while no admin token is configured.
  */
 export function authorize(request: FastifyRequest, options: GuardOptions): Access {
-  checkLocal(request);
+  checkLocal(request, { publicUrl: options.publicUrl });
   if (options.mode === 'sandbox') return { by: 'sandbox' };
   if (!options.adminToken) throw new IntrabotError('forbidden', 'the console is off: set INTRABOT_ADMIN_TOKEN to use it');
   const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -66,25 +66,13 @@ export function authorize(request: FastifyRequest, options: GuardOptions): Acces
 /**
  * A change asked with ambient credentials (a cookie, or none in sandbox mode) must come from the
  * console's own page: it carries `X-Intrabot-Console`, which a form on another site cannot send and a
- * script on another site cannot send without a preflight this server never grants, and its `Origin`,
- * when the browser gives one, is this very host. A caller with the bearer token needs neither.
+ * script on another site cannot send without a preflight this server never grants. (Its `Origin`, when
+ * the browser gives one, was held to this very host by `checkLocal` already.) A caller with the bearer
+ * token needs no header.
  */
 export function checkSameOrigin(request: FastifyRequest, access: Access | undefined): void {
   if (access?.by === 'token') return;
   if (request.headers[CONSOLE_HEADER] !== '1') throw new IntrabotError('forbidden', `changes need the ${CONSOLE_HEADER} header (the console's page sends it)`);
-  const origin = request.headers.origin;
-  if (origin === undefined) return;
-  if (hostOf(origin) !== hostOf(`http://${request.headers.host ?? ''}`))
-    throw new IntrabotError('forbidden', 'changes are taken from the console page of this host only');
-}
-
-/** `host[:port]` of a URL as the browser writes it (a default port left out), or undefined. */
-function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -42,7 +42,7 @@ const SECRETS_TTL_MS = 5_000;
 export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, options: ConsoleOptions = {}): void {
   const assets = options.assets ?? loadConsoleAssets();
   const sessions = new ConsoleSessions(deps.clock);
-  const guard: GuardOptions = { mode: deps.mode, adminToken: deps.adminToken, sessions };
+  const guard: GuardOptions = { mode: deps.mode, adminToken: deps.adminToken, sessions, publicUrl: deps.publicUrl };
   const throttle = new SignInThrottle(deps.clock);
   const scrub = secretScrubber(deps);
   const stream = new ConsoleStream({
@@ -56,7 +56,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, options
   void app.register(async (scope) => {
     scope.setErrorHandler(answerWithError('console'));
     scope.addHook('onRequest', async (request, reply) => {
-      checkLocal(request);
+      checkLocal(request, { publicUrl: deps.publicUrl });
       void reply.headers(securityHeaders(assets.csp));
     });
     scope.addHook('preClose', async () => stream.close());

@@ -76,6 +76,7 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
   return {
     mode: config.mode,
     adminToken: config.admin_token,
+    publicUrl: config.public_url,
     clock,
     bots: async () => {
       const paused = new Map((await parts.pauses.list()).map((p) => [`${p.tenant}/${p.bot}`, p]));

@@ -14,7 +14,7 @@ export function handleNotFound(request: FastifyRequest, reply: FastifyReply): Fa
 }
 
 const ROUTES =
-  'the runtime serves /hooks/<tenant>/<bot>, /reports/<tenant>/<bot>, /alerts/<bot>/<input>, /api/open/v1/..., /t/<tenant>/api/open/v1/..., /files/..., /openapi.json, /docs, /healthz, /readyz and /metrics';
+  'the runtime serves /hooks/<tenant>/<bot>, /reports/<tenant>/<bot>, /alerts/<bot>/<input>, /api/open/v1/..., /t/<tenant>/api/open/v1/..., /files/..., /openapi.json, /docs, /livez, /healthz, /readyz and /metrics';
 
 /** `handleError` as Fastify's `frameworkErrors` option (errors met before any route: `%zz` in the URL). */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {

@@ -69,7 +69,7 @@ function prefersPretty(): boolean {
 }
 
 /** Routes polled by health checks and scrapers: their lines only at debug, so info is not a heartbeat log. */
-const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const QUIET_PATHS = new Set(['/livez', '/healthz', '/readyz', '/metrics']);
 
 /**
  * One log line per request, once it is answered: method and URL (through the route's serializers,

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { checkRequestAddress } from '../request-address';
 import type { SandboxContext } from './context';
 import { ApiRouter } from './http/api-router';
 import { FaultTable } from './http/faults';
@@ -6,6 +7,7 @@ import { RequestLog, clip, redactPath } from './http/request-log';
 import { SandboxHttpError } from './http/sandbox-error';
 import { registerCoreControl } from './control/core';
 import { registerRefsControl } from './control/refs';
+import { registerRootPage } from './root-page';
 import type { SandboxModule, SeedOptions } from './module';
 import { seedBase } from './seed/base';
 import { coverageReport, registerNotImplemented } from './coverage';
@@ -63,9 +65,7 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
   );
 
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/_sandbox') && !LOOPBACK.has(request.ip)) {
-      throw new SandboxHttpError(403, 'forbidden', 'The sandbox control API answers loopback callers only.');
-    }
+    if (request.url.startsWith('/_sandbox')) checkControlCaller(request);
     if (!request.url.startsWith(API_PREFIX)) return;
     const fault = faults.take(request.method, request.url.split('?')[0] ?? request.url);
     if (!fault) return;
@@ -110,8 +110,23 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
 
   registerCoreControl(app, ctx, { reset, faults, requests, coverage: () => coverageReport(router) });
   registerRefsControl(app, ctx);
+  registerRootPage(app);
   for (const module of modules) module.control?.(app, ctx);
   for (const module of modules) module.start?.(ctx);
 
   return { app, router, faults, requests, reset };
+}
+
+/**
+ * The control API resets, seeds and moves the clock of the "platform": loopback callers only, addressed
+ * to a loopback name (a DNS-rebinding page addresses its own), and no change from another web page's
+ * `Origin` (a cross-site form or fetch). The rule is src/request-address.ts's, the runtime's admin routes'.
+ */
+function checkControlCaller(request: FastifyRequest): void {
+  if (!LOOPBACK.has(request.ip)) throw new SandboxHttpError(403, 'forbidden', 'The sandbox control API answers loopback callers only.');
+  const verdict = checkRequestAddress(
+    { method: request.method, host: request.headers.host, origin: request.headers.origin },
+    { surface: 'the sandbox control API' },
+  );
+  if (!verdict.ok) throw new SandboxHttpError(403, verdict.rule, verdict.message);
 }

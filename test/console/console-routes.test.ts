@@ -45,6 +45,14 @@ describe('the console in sandbox mode', () => {
     }
   });
 
+  it("takes requests addressed to INTRABOT_PUBLIC_URL's host (a TLS proxy on this machine), and no other name", async () => {
+    app = await consoleApp({ ...fakeDeps('sandbox', undefined).deps, publicUrl: 'https://bots.example.com' });
+    expect((await app.inject({ method: 'GET', url: '/console/api/deliveries', headers: { host: 'bots.example.com' } })).statusCode).toBe(200);
+    const other = await app.inject({ method: 'GET', url: '/console/', headers: { host: 'evil.example' } });
+    expect(other.statusCode).toBe(403);
+    expect(other.json()).toMatchObject({ error: 'foreign_host', message: expect.stringContaining('bots.example.com') });
+  });
+
   it("takes a change only with the console's header and from its own origin (no cross-site request forgery)", async () => {
     const { deps, state } = fakeDeps('sandbox', undefined);
     app = await consoleApp(deps);
@@ -54,6 +62,7 @@ describe('the console in sandbox mode', () => {
     expect(bare.json().message).toContain('x-intrabot-console');
     const foreign = await app.inject({ method: 'POST', url, headers: { ...CHANGE, origin: 'http://attacker.example' } });
     expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().error).toBe('foreign_origin');
     expect(state.replayed).toEqual([]);
     const own = await app.inject({ method: 'POST', url, headers: { ...CHANGE, origin: 'http://localhost:80' } });
     expect(own.statusCode).toBe(200);

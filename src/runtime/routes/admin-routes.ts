@@ -1,18 +1,20 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkLocal } from '../../console/console-guard';
 import { IntrabotError } from '../../errors';
 import type { RuntimeParts } from '../runtime-parts';
 import { rotationRoutes } from './rotation-routes';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
 /**
- * `/_admin/*`: loopback only; outside sandbox mode also `Authorization: Bearer <INTRABOT_ADMIN_TOKEN>`
- * (and off entirely until that token is configured). The CLI's `run`, `deliveries`, `jobs` and `bots` use them.
+ * `/_admin/*`: loopback callers addressing a loopback name or `INTRABOT_PUBLIC_URL`'s host, changes from no
+ * other web page's `Origin` (the console's rule, `checkLocal`); outside sandbox mode also
+ * `Authorization: Bearer <INTRABOT_ADMIN_TOKEN>` (and off entirely until that token is configured). The
+ * CLI's `run`, `deliveries`, `jobs` and `bots` use them.
  */
 export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
   const guard = async (request: FastifyRequest): Promise<void> => {
-    if (!LOOPBACK.has(request.ip)) throw new IntrabotError('forbidden', 'admin routes answer loopback callers only');
+    // in sandbox mode no token is asked: the Host and Origin rules are what keep a web page out
+    checkLocal(request, { publicUrl: config.public_url, surface: 'admin routes' });
     if (config.mode === 'sandbox') return;
     const token = config.admin_token;
     if (!token) throw new IntrabotError('forbidden', 'admin routes are off: set INTRABOT_ADMIN_TOKEN to use them');

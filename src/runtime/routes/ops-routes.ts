@@ -5,7 +5,8 @@ import { readinessRoute, type BotsReadiness } from '../readiness';
 import type { RuntimeParts } from '../runtime-parts';
 
 /**
- * What operators and the platform poll: `/healthz` (the process works), `/readyz` (it can do its job),
+ * What operators and the platform poll: `/livez` (the process is alive: Kubernetes' liveness probe),
+ * `/healthz` (the process works), `/readyz` (it can do its job),
  * `/metrics` (Prometheus text; the queue depths and rate budgets are read when scraped), and the signed
  * `/files/...` links the platform downloads media from.
  */
@@ -26,6 +27,10 @@ export async function opsRoutes(app: FastifyInstance, parts: RuntimeParts): Prom
     }
   });
   parts.delivery.files.register(app);
+  // reads neither the store nor the platform, on purpose: a liveness probe that failed with them would have
+  // the process restarted during a store outage or while start-up waits on the platform, which a restart
+  // cannot mend (readiness takes traffic away instead); it fails only when the event loop no longer answers
+  app.get('/livez', async () => ({ ok: true }));
   app.get('/healthz', async () => ({ ok: true }));
   app.get(
     '/readyz',
