@@ -40,7 +40,8 @@ describe('/metrics of a running runtime', () => {
     const refs = await pair.refs();
     return pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body });
   };
-  const admin = async (path: string): Promise<number> => (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status;
+  const admin = async (path: string): Promise<number> =>
+    (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status;
 
   it('names every metric intrabot_*, counters *_total only, times *_seconds and sizes *_bytes', async () => {
     const post = await employeePost('metrics, please');
