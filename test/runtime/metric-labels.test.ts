@@ -7,6 +7,7 @@ import { allowedLabelValues, boundBy, FIXED_LABEL_VALUES, OTHER_LABEL, statusLab
 import { RuntimeMetrics } from '../../src/runtime/metrics';
 import { recordQueueGauges } from '../../src/runtime/queue-gauges';
 import { openStore } from '../../src/store';
+import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
 
 // Issue #24, item 1: every label of /metrics takes values from a bounded set, whatever the input.
 const KNOWN = { tenants: ['acme'], bots: ['kudos'], jobs: ['digest'], proxyKeys: ['dashboards'] };
@@ -89,11 +90,19 @@ describe('metric labels', () => {
   });
 });
 
-describe('queue gauges', () => {
-  it('counts the inbox and outbox entries per state: pending, leased, dead', async () => {
+const REDIS = redisTestUrl();
+
+describe.each([
+  { kind: 'sqlite' as const, skip: false },
+  // skipped with the reason printed by redisTestUrl when INTRABOT_REDIS_URL is unset (never in CI)
+  { kind: 'redis' as const, skip: !REDIS },
+])('queue gauges on a $kind store', ({ kind, skip }) => {
+  it.skipIf(skip)('counts the inbox and outbox entries per state: pending, leased, dead', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intrabot-queue-gauges-'));
+    const prefix = uniqueRedisPrefix('queue-gauges');
     const clock = new AdjustableClock({ frozen: true });
-    const store = await openStore({ kind: 'sqlite', path: join(dir, 'intrabot.db') }, { clock, secretKey: 'queue-gauges-test-key' });
+    const config = kind === 'redis' ? { kind, url: REDIS!, prefix } : { kind, path: join(dir, 'intrabot.db') };
+    const store = await openStore(config, { clock, secretKey: 'queue-gauges-test-key' });
     try {
       for (const id of ['a', 'b', 'c', 'd'])
         await store.inbox.accept({ tenant: 'acme', bot: 'kudos', deliveryId: id, envelope: { id, event: 'service.post.created', payload: {} } });
@@ -114,6 +123,7 @@ describe('queue gauges', () => {
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+      if (kind === 'redis') await deleteRedisPrefix(REDIS!, prefix);
     }
   });
 });

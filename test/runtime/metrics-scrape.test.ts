@@ -112,3 +112,19 @@ describe('/metrics of a running runtime', () => {
     expect(sample(after, 'intrabot_inbox_entries{state="pending"}') + sample(after, 'intrabot_inbox_entries{state="leased"}')).toBeLessThanOrEqual(1);
   });
 });
+
+describe('/metrics of job runs', () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await startPair({ botsDir: resolve('test/fixtures/pause-bots'), bots: ['pausable'] });
+  });
+  afterAll(async () => pair?.close());
+
+  it('counts a job run by bot, job and outcome', async () => {
+    const series = 'intrabot_job_runs_total{bot="pausable",job="hourly",outcome="ok"}';
+    const scrape = async (): Promise<string> => (await fetch(`${pair.runtime.inspect().url}/metrics`)).text();
+    const before = sample(await scrape(), series);
+    expect((await pair.runJob('pausable', 'hourly')).outcome).toBe('ok');
+    expect(sample(await scrape(), series)).toBe(before + 1);
+  });
+});
