@@ -16,6 +16,7 @@ import { endpointPath, parseBody, rawPayload, requestPayload } from './request-p
 import type { AnyEndpoint } from './schemas/endpoint';
 import { checkToken } from './token';
 import { createDispatcher, DEFAULT_TIMEOUTS, sendOnWire, type Timeouts, type UndiciFormData, type WireBody } from './transport';
+import type { OnSent } from './sent-request';
 import { USER_AGENT } from './version';
 import type { TraceContext } from '../tracing/spans';
 import { traceApiRequest } from '../tracing/trace-sites';
@@ -49,6 +50,8 @@ export interface ApiClientOptions {
    * clamped (once per client). A rate header beyond the window is logged as a warning either way.
    */
   onRateNotice?: OnRateNotice;
+  /** Told about every request put on the wire, once answered or failed (metrics count them). */
+  onSent?: OnSent;
 }
 
 /** Per-call knobs beyond the `Caller` contract. */
@@ -139,6 +142,7 @@ export class ApiClient implements Caller {
   /** 429s in a row per limiter key, for the backoff when they name no wait. */
   private readonly rateLimitedStreak = new Map<string, number>();
   private readonly onRateNotice: OnRateNotice | undefined;
+  private readonly onSent: OnSent | undefined;
   /** A reset or Retry-After beyond the window: logged as a warning and told, once, with the value received. */
   private readonly tellFarHeader = onceFarHeader((notice) => {
     this.logger?.warn?.({ header: notice.header, received: notice.received, aheadMs: notice.aheadMs, boundMs: notice.boundMs }, describeRateNotice(notice));
@@ -153,6 +157,7 @@ export class ApiClient implements Caller {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher(this.timeouts);
     this.onRateNotice = options.onRateNotice;
+    this.onSent = options.onSent;
     this.limiter =
       options.limiter ?? new MemoryRateLimiter({ clock: options.clock, onWait: (waitMs) => this.onRateNotice?.({ kind: 'waiting', waitMs, why: 'budget' }) });
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -267,7 +272,9 @@ export class ApiClient implements Caller {
   /** One paced attempt: acquire, send, report the budget, map the outcome. */
   private async attempt(exchange: Exchange, key: string, onAnswer?: (answer: RawResponse) => void): Promise<RawResponse> {
     const context: RequestContext = { method: exchange.method, path: exchange.url.pathname };
+    const askedAt = this.clock.now();
     await this.limiter.acquire(key, exchange.signal, exchange.pace ? { pace: exchange.pace } : {});
+    const sent = { method: exchange.method, budget: exchange.auth === 'bearer' ? 'token' : 'incoming_webhook', waitedMs: this.clock.now() - askedAt } as const;
     let wire;
     try {
       wire = await sendOnWire(this.dispatcher, this.timeouts, {
@@ -278,10 +285,12 @@ export class ApiClient implements Caller {
         signal: exchange.signal,
       });
     } catch (error) {
+      this.onSent?.({ ...sent, status: undefined });
       this.limiter.observe(key, undefined);
       if (exchange.signal?.aborted) throw exchange.signal.reason;
       throw errorFromTransport(context, error);
     }
+    this.onSent?.({ ...sent, status: wire.status });
     const now = this.clock.now();
     this.tellFarHeader(wire.headers, now);
     this.limiter.observe(key, parseRateBudget(wire.headers, now) ?? {});

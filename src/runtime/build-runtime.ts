@@ -88,10 +88,10 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const registry = await loadDeployableBots(deps, env, logger, async () => {
     if (ownsStore) await store.close();
   });
-  const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger);
+  const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots, config.proxy?.keys) });
+  const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger, metrics);
   const table = new DeploymentTable({ tenants, bots: registry.bots, store, clock, templatesDir: deps.templatesDir ?? resolve('templates') });
   const address = new RuntimeAddress(config);
-  const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
   const handlerTimeoutMs = deps.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
   const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware });

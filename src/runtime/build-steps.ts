@@ -1,3 +1,4 @@
+import type { SentRequest } from '../api/sent-request';
 import { SharedRateLimiter } from '../api/shared-rate-limiter';
 import { loadBots, type BotRegistry } from '../bots/registry';
 import type { Logger } from '../log';
@@ -6,6 +7,8 @@ import { usableInMode } from './bot-mode-check';
 import { checkEnabledNames, skipReason } from './bot-selection';
 import type { RuntimeDeps } from './build-runtime';
 import { botsSettingName } from './config';
+import { statusLabel } from './metric-labels';
+import type { RuntimeMetrics } from './metrics';
 import { RateBudgetHistory } from './rate-budget-history';
 import { buildTenants, type TenantRuntime } from './tenants';
 
@@ -49,6 +52,7 @@ export function buildPacedTenants(
   deps: Pick<RuntimeDeps, 'config' | 'clock' | 'dispatcher' | 'onRateNotice'>,
   store: Store,
   logger: Logger,
+  metrics?: RuntimeMetrics,
 ): { limiter: SharedRateLimiter; rateHistory: RateBudgetHistory; tenants: ReadonlyMap<string, TenantRuntime> } {
   const { clock, onRateNotice } = deps;
   const limiter = new SharedRateLimiter({
@@ -66,6 +70,13 @@ export function buildPacedTenants(
     dispatcher: deps.dispatcher,
     logger,
     onRateNotice,
+    ...(metrics ? { onSent: (tenant: string, request: SentRequest) => countSent(metrics, tenant, request) } : {}),
   });
   return { limiter, rateHistory, tenants };
+}
+
+/** A tenant's request to the platform in the metrics: its answer, and how long it waited for budget. */
+function countSent(metrics: RuntimeMetrics, tenant: string, request: SentRequest): void {
+  metrics.platformRequests.inc({ tenant, method: request.method, status: statusLabel(request.status) });
+  metrics.rateBudgetWait.observe({ tenant, budget: request.budget }, request.waitedMs / 1000);
 }

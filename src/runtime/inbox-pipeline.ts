@@ -66,10 +66,20 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     clock,
     handle: (item) => traceInboxItem(item, (trace) => handleRecorded(recorded, item, trace)),
     hold: (lease) => holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
+    starting: (lease) => observeLag(deps.metrics, lease, clock.now()),
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
   });
   return { runner, worker, deliveryLog, auditTrail, conversations };
+}
+
+/**
+ * The delivery lag of a first handling: from the acceptance (the entry's `enqueuedAt`, on the same clock)
+ * to now. A retry's start is left out: its wait is the backoff the worker chose, not lag.
+ */
+function observeLag(metrics: RuntimeMetrics, lease: { attempts: number; enqueuedAt: number; payload: { bot: string } }, nowMs: number): void {
+  if (lease.attempts !== 1) return;
+  metrics.deliveryLag.observe({ bot: lease.payload.bot }, Math.max(0, nowMs - lease.enqueuedAt) / 1000);
 }
 
 interface RecordedDeps extends DeliveryHandlerDeps {

@@ -15,6 +15,8 @@ export interface InboxWorkerOptions {
   handle(item: InboxItem): Promise<unknown>;
   /** Holds a delivery instead of handling it (its bot is paused): resolves true when it did. */
   hold?(lease: InboxLease): Promise<boolean>;
+  /** Told as a delivery's handling starts, before `handle` (the delivery lag is measured here). */
+  starting?(lease: InboxLease): void;
   logger: Logger;
   /** Longer than a handler's time limit: a crashed process's entries come back after it. */
   leaseMs?: number;
@@ -33,7 +35,7 @@ export interface InboxWorkerOptions {
  * with backoff, then dead-lettered with its error; it never blocks the others.
  */
 export class InboxWorker {
-  private readonly o: Required<Omit<InboxWorkerOptions, 'inbox' | 'clock' | 'handle' | 'hold' | 'logger'>>;
+  private readonly o: Required<Omit<InboxWorkerOptions, 'inbox' | 'clock' | 'handle' | 'hold' | 'starting' | 'logger'>>;
   private readonly lanes: WorkerLanes;
 
   constructor(private readonly options: InboxWorkerOptions) {
@@ -73,6 +75,7 @@ export class InboxWorker {
     if (!lease) return false;
     // held: put off until its bot is resumed, so the lane goes on to the next delivery at once
     if (await this.options.hold?.(lease)) return true;
+    this.options.starting?.(lease);
     const item = lease.payload;
     const log = this.options.logger.child({ delivery: item.deliveryId, bot: item.bot, tenant: item.tenant });
     // a handler outlives its lease only when the clock is moved forward by hand: renewed then

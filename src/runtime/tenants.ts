@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { createApiClient, type IntrabotApi } from '../api/create-api-client';
 import type { RateLimiter } from '../api/rate-limiter';
 import type { OnRateNotice } from '../api/rate-notice';
+import type { SentRequest } from '../api/sent-request';
 import { WALLS_KV, WallNames } from '../bots/provision/wall-names';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
@@ -27,6 +28,8 @@ export interface TenantsDeps {
   logger: Logger;
   /** Told about pacing a person would notice (`intrabot run` prints it). */
   onRateNotice?: OnRateNotice | undefined;
+  /** Told about every request a tenant's client sent (the runtime's metrics). */
+  onSent?: ((tenant: string, request: SentRequest) => void) | undefined;
 }
 
 /** One client per tenant, each paced by the shared budget of its token. */
@@ -41,6 +44,7 @@ export function buildTenants(deps: TenantsDeps): ReadonlyMap<string, TenantRunti
       ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
       logger: { warn: (details, message) => deps.logger.warn(details, message) },
       ...(deps.onRateNotice ? { onRateNotice: deps.onRateNotice } : {}),
+      ...(deps.onSent ? { onSent: (request: SentRequest) => deps.onSent?.(config.id, request) } : {}),
     });
     const walls = new WallNames({ tenant: config.id, api, clock: deps.clock, kv: deps.store.kv(WALLS_KV) });
     tenants.set(config.id, { config, api, walls });

@@ -3,14 +3,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { carrierOf, inSpan, SpanKind, spanOf, type TraceContext } from './spans';
 import { TraceCarrierSchema, type TraceCarrier } from './trace-carrier';
 import { tracingOn } from './tracing-switch';
+import { redactPath } from '../api/errors';
 
 /**
  * One helper per traced step, each called from one line at its site, given its parent's trace context
  * and giving `fn` its own (see `TraceContext`). With tracing off each one calls straight through before
- * building anything (the ingest path pays a boolean check). Attribute names follow the
- * semantic conventions (`http.*`, `messaging.*`, `server.*`, `error.type`) plus `intrabot.bot`,
- * `intrabot.tenant` and `intrabot.delivery_id`; values are names, ids and statuses only: never a
- * secret, a URL (an incoming webhook's carries its token) or a message body.
+ * building anything (the ingest path pays a boolean check). Span names and attributes follow the
+ * OpenTelemetry semantic conventions (messaging: `{messaging.operation.name} {destination}` names,
+ * `messaging.*`; HTTP: `{method} {route}` names, `http.*`, `url.*`, `server.*`, `error.type`) plus
+ * `intrabot.bot`, `intrabot.tenant` and `intrabot.delivery_id`; values are names, ids, statuses and
+ * paths only: never a secret, a query string (it may name people) or a message body, and a client's
+ * `url.full` has an incoming webhook's token redacted.
  */
 
 /** `messaging.system` of intrabot's two durable queues (the semantic conventions allow a system's own name). */
@@ -26,7 +29,12 @@ export function traceHttpServer<T>(request: FastifyRequest, reply: FastifyReply,
   const route = request.routeOptions.url ?? 'unknown';
   const params = request.params as Record<string, string | undefined> | undefined;
   // one object, built once: every attribute costs the span processor and the exporter again
-  const attributes: Attributes = { 'http.request.method': request.method, 'http.route': route, 'url.scheme': request.protocol };
+  const attributes: Attributes = {
+    'http.request.method': request.method,
+    'http.route': route,
+    'url.path': pathOf(request.url),
+    'url.scheme': request.protocol,
+  };
   if (params?.tenant !== undefined) attributes['intrabot.tenant'] = params.tenant;
   if (params?.bot !== undefined) attributes['intrabot.bot'] = params.bot;
   const parent = request.headers.traceparent === undefined ? undefined : callerContext(request.headers.traceparent, request.headers.tracestate);
@@ -140,6 +148,8 @@ export function traceApiRequest<T extends { status: number }>(
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const attributes: Attributes = {
     'http.request.method': request.method,
+    // spec: Incoming webhooks — the URL is the credential: its token is redacted, and the query (it may name people) left out
+    'url.full': `${url.origin}${redactPath(url.pathname)}`,
     'server.address': url.hostname,
     'server.port': port,
     ...(request.template === undefined ? {} : { 'url.template': request.template }),
@@ -207,9 +217,20 @@ function names(tenant: string | undefined, bot: string | undefined): Attributes 
   return { ...(tenant === undefined ? {} : { 'intrabot.tenant': tenant }), ...(bot === undefined ? {} : { 'intrabot.bot': bot }) };
 }
 
+/** A request's path as the route received it, without its query string (which may carry a token). */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The messaging attributes of a queue step. Our operations are the conventions' own types, so
+ * `messaging.operation.name` (the system's name for it, in the span's name) and `.type` agree.
+ */
 function queue(operation: 'send' | 'process', destination: 'inbox' | 'outbox', messageId?: string): Attributes {
   return {
     'messaging.system': MESSAGING_SYSTEM,
+    'messaging.operation.name': operation,
     'messaging.operation.type': operation,
     'messaging.destination.name': destination,
     ...(messageId === undefined ? {} : { 'messaging.message.id': messageId }),

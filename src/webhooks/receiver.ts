@@ -26,8 +26,20 @@ export interface ReceiverTarget {
 }
 
 /** Why a delivery was refused (the `reason` of `intrabot_deliveries_rejected_total`); `bad_request`: HTTP-level faults such as a wrong Content-Length. */
-export type RejectReason =
-  'unknown_target' | 'media_type' | 'too_large' | 'bad_request' | 'missing' | 'malformed' | 'stale' | 'future' | 'mismatch' | 'envelope' | 'customer';
+export const REJECT_REASONS = [
+  'unknown_target',
+  'media_type',
+  'too_large',
+  'bad_request',
+  'missing',
+  'malformed',
+  'stale',
+  'future',
+  'mismatch',
+  'envelope',
+  'customer',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
 
 export interface AcceptedDelivery {
   tenant: string;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { rateLimitKey } from '../../api/rate-limiter';
 import { basename, sep } from 'node:path';
 import { readinessRoute, type BotsReadiness } from '../readiness';
+import { recordQueueGauges } from '../queue-gauges';
 import type { RuntimeParts } from '../runtime-parts';
 
 /**
@@ -13,9 +14,7 @@ import type { RuntimeParts } from '../runtime-parts';
 export async function opsRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
   const { metrics, store, config } = parts;
   metrics.onCollect(async () => {
-    metrics.outboxDepth.set((await store.outbox.list({ state: 'live', limit: 10_000 })).length);
-    metrics.outboxDead.set((await store.outbox.list({ state: 'dead', limit: 10_000 })).length);
-    metrics.inboxDead.set((await store.inbox.list({ state: 'dead', limit: 10_000 })).length);
+    await recordQueueGauges(metrics, store);
     const paused = new Set((await parts.pauses.list()).map((p) => `${p.tenant}/${p.bot}`));
     for (const d of parts.table.all()) {
       const labels = { tenant: d.tenant.config.id, bot: d.bot.name };
