@@ -3,6 +3,7 @@ import { InvalidInputError } from '../errors';
 import { CLAIM_ONCE } from './claim-once';
 import { parseOrThrow } from '../validation';
 import { DurationSchema } from './manifest-parts';
+import type { BotContext } from './context';
 import type { Middleware } from './middleware';
 
 export interface CooldownOptions {
@@ -31,7 +32,7 @@ const DEFAULT_MESSAGE = '{user}, /{command} can be used again in {wait}.';
 interface Held {
   /** ms on the runtime's clock when the user may use the command again. */
   until: number;
-  /** Whether the user has been told (once per cooldown). */
+  /** Whether the user has been told (once per cooldown), where no claim decides it (see `mayTell`). */
   told: boolean;
 }
 
@@ -63,8 +64,7 @@ export function cooldown(options: CooldownOptions): Middleware {
     const free = claim ? await claim(key, perMs) : !(held && held.until > now);
     if (!free && held && held.until > now) {
       ctx.log.info(`cooldown: /${name} held back for user ${user.id}`, { command: name, user: user.id, waitMs: held.until - now });
-      if (held.told || message === false) return;
-      await ctx.store.set(key, { ...held, told: true }, { ttlMs: held.until - now });
+      if (message === false || !(await mayTell(ctx, key, held, now))) return;
       await ctx.reply(fill(message, { user: user.name, command: name, wait: formatWait(held.until - now) }));
       return;
     }
@@ -73,6 +73,20 @@ export function cooldown(options: CooldownOptions): Middleware {
     await ctx.store.set(key, { until: now + perMs, told: false } satisfies Held, { ttlMs: perMs });
     await next();
   };
+}
+
+/**
+ * Whether this try is the one that tells the user to wait. Several tries of one user in one cooldown, on
+ * several replicas at once, all read `told: false` before any of them writes it, so the flag alone let each
+ * answer (issue #24: six tries, up to five answers). A claim keyed by the cooldown's window (its end) lets
+ * exactly one of them answer; the flag stays for a context without claims.
+ */
+async function mayTell(ctx: BotContext, key: string, held: Held, now: number): Promise<boolean> {
+  const claim = CLAIM_ONCE.get(ctx);
+  if (claim) return claim(`${key}:told:${held.until}`, Math.max(1, Math.ceil(held.until - now)));
+  if (held.told) return false;
+  await ctx.store.set(key, { ...held, told: true }, { ttlMs: held.until - now });
+  return true;
 }
 
 function fill(text: string, values: Record<string, string>): string {

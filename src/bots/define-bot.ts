@@ -81,6 +81,12 @@ export interface DefinedCommand<C> {
  */
 export interface ConversationStep<C = any, A = any, S = any> {
   answer?: AnswerSpec<A> | undefined;
+  /**
+   * What the bot says, before the question again, to an answer `answer` refuses (`'Please give the
+   * ticket number, such as 4711.'`). Default: the answer's own (`yesNo()`: "Please answer yes or no.";
+   * a zod schema: what it takes, such as "Please answer with a whole number from 1 to 5.").
+   */
+  retry?: string | undefined;
   run: (answer: A, state: S, ctx: BotContext<C>) => Awaitable<unknown>;
   timeout?: ((state: S, ctx: BotContext<C>) => Awaitable<unknown>) | undefined;
 }
@@ -98,6 +104,7 @@ export interface ConversationStep<C = any, A = any, S = any> {
  */
 export function defineStep<A extends AnswerSpec<any> | undefined, S = unknown, C = any>(step: {
   answer?: A;
+  retry?: string;
   run: (answer: AnswerOf<A>, state: S, ctx: BotContext<C>) => Awaitable<unknown>;
   timeout?: (state: S, ctx: BotContext<C>) => Awaitable<unknown>;
 }): ConversationStep<C, AnswerOf<A>, S> {
@@ -201,6 +208,7 @@ const DefinitionInputSchema = z.strictObject({
         answer: z
           .custom<AnswerSpec<unknown>>((value) => isAnswer(value) || value instanceof z.ZodType, 'expected yesNo(), choice([...]), freeText() or a zod schema')
           .optional(),
+        retry: z.string().trim().min(1, 'retry: say what answer is expected, or leave it out').optional(),
         run: FunctionSchema,
         timeout: FunctionSchema.optional(),
       }),

@@ -1,5 +1,5 @@
-import { validate, validateDetailed } from 'node-cron';
 import { z } from 'zod';
+import { cronProblem } from './cron-check';
 import { EVENT_NAMES, filterKindOf, type FilterKind } from '../webhooks/events';
 
 /** Lower-case words joined by dashes: bot names, alert inputs, job and target names. */
@@ -23,11 +23,10 @@ export const DurationSchema = z
   .regex(/^\d+(?:s|m|h|d)$/, 'expected a duration such as "90s", "30m", "1h" or "2d"')
   .transform((text) => Number(text.slice(0, -1)) * UNITS_MS[text.slice(-1) as keyof typeof UNITS_MS]);
 
-/** A cron expression as node-cron understands it (5 fields, or 6 with seconds). */
+/** A cron expression the scheduler can run (5 fields, or 6 with seconds; see `cronProblem`). */
 export const CronSchema = z.string().superRefine((expression, ctx) => {
-  if (validate(expression)) return;
-  const first = validateDetailed(expression).errors[0];
-  ctx.addIssue({ code: 'custom', message: `invalid cron expression "${expression}"${first ? `: ${first.message}` : ''}` });
+  const problem = cronProblem(expression);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `invalid cron expression "${expression}": ${problem}` });
 });
 
 /** An IANA time zone the runtime's Intl knows (`Europe/Berlin`). */

@@ -151,7 +151,7 @@ function routeAnswer(
   if (mine) {
     const step = steps[mine.step]!;
     const result = parseAnswer(step.answer, body);
-    if (!result.ok) return { kind: 'reask', what: `conversation ${mine.step}: not an answer`, text: `${result.hint}\n\n${mine.prompt}`, source };
+    if (!result.ok) return { kind: 'reask', what: `conversation ${mine.step}: not an answer`, text: `${step.retry ?? result.hint}\n\n${mine.prompt}`, source };
     const user = { id: author.id, name: author.name ?? '' };
     return { kind: 'answer', what: `conversation ${mine.step}`, conversation: mine, step, answer: result.value, user, source };
   }

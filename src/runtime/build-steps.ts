@@ -1,5 +1,6 @@
 import type { SentRequest } from '../api/sent-request';
 import { SharedRateLimiter } from '../api/shared-rate-limiter';
+import { commandOverlaps } from '../bots/command-overlaps';
 import { loadBots, type BotRegistry } from '../bots/registry';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
@@ -40,6 +41,12 @@ export async function loadDeployableBots(
   if (!deps.reportsLoadFailures) for (const failure of registry.failures) logger.error({ dir: failure.dir }, `bot not loaded: ${failure.error.message}`);
   // said once, at start: a skipped bot gets no bot user, no endpoint, no routes and no jobs
   for (const skipped of registry.skipped) logger.info({ bot: skipped.name }, `bot skipped: ${skipped.name}: ${skipped.reason}`);
+  // two bots answering one /command on the same walls: each works alone, together a post gets both answers
+  for (const overlap of commandOverlaps(
+    registry.bots,
+    config.tenants.map((tenant) => tenant.id),
+  ))
+    logger.warn({ bots: overlap.bots, command: overlap.command, tenants: overlap.tenants }, overlap.message);
   return registry;
 }
 

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { createApiClient } from '../api/create-api-client';
 import { ApiError, ApiUnauthorizedError } from '../api/errors';
 import type { OnRateNotice } from '../api/rate-notice';
+import { commandOverlaps } from '../bots/command-overlaps';
 import { requiredScopes } from '../bots/provision/scopes';
 import { manifestForTenant, deploysTo, type BotManifest } from '../bots/manifest';
 import { listWalls, namedWallTargets } from '../bots/provision/wall-names';
@@ -59,6 +60,17 @@ export async function runDoctor(input: DoctorInput): Promise<Check[]> {
       status: 'fail',
       detail: failure.error.message,
       fix: 'fix the manifest or module; the other bots still run',
+    });
+  }
+  for (const overlap of commandOverlaps(
+    registry.bots,
+    input.config.tenants.map((tenant) => tenant.id),
+  )) {
+    report({
+      name: `command /${overlap.command}`,
+      status: 'warn',
+      detail: overlap.summary,
+      fix: overlap.fix,
     });
   }
   for (const tenant of input.config.tenants) {

@@ -32,10 +32,35 @@ describe('answers: how a step reads the text of a comment', () => {
 
   it('freeText trims and keeps to its limits; a zod schema reads the trimmed text', () => {
     expect(freeText().parse('  fine  ')).toEqual({ ok: true, value: 'fine' });
-    expect(freeText({ max: 3 }).parse('longer')).toEqual({ ok: false, hint: 'Please keep it to 3 characters.' });
+    expect(freeText({ max: 3 }).parse('longer')).toEqual({ ok: false, hint: 'Please keep it to 3 characters (yours has 6).' });
+    expect(freeText({ min: 10 }).parse('short')).toEqual({ ok: false, hint: 'Please write at least 10 characters.' });
     expect(parseAnswer(undefined, '   ')).toEqual({ ok: false, hint: 'Please write an answer.' });
     expect(parseAnswer(z.coerce.number().int(), ' 7 ')).toEqual({ ok: true, value: 7 });
-    expect(parseAnswer(z.coerce.number().int(), 'seven')).toMatchObject({ ok: false, hint: expect.stringContaining('not an answer I can take') });
+  });
+
+  // issue #24: a re-ask said zod's "Invalid input: expected number, received NaN" to employees
+  it('a zod schema refusing an answer says what it takes, in words, never zod’s message', () => {
+    const hints: Array<[z.ZodType, string, string]> = [
+      [z.coerce.number().int(), 'seven', 'Please answer with a whole number.'],
+      [z.coerce.number().int().min(1).max(5), '9', 'Please answer with a whole number from 1 to 5.'],
+      [z.coerce.number().positive(), '-1', 'Please answer with a number above 0.'],
+      [z.enum(['small', 'large']), 'huge', 'Please answer with one of: small, large.'],
+      [z.email(), 'ada', 'Please answer with an email address.'],
+      [z.iso.date(), 'tomorrow', 'Please answer with a date such as 2026-12-31.'],
+      [z.string().min(3).max(8), 'ab', 'Please answer with a text of 3 to 8 characters.'],
+      [z.union([z.literal('none'), z.coerce.number().int()]), 'some', 'Please answer with "none" or a whole number.'],
+      [
+        z
+          .string()
+          .regex(/^T-\d+$/)
+          .describe('a ticket such as T-12'),
+        'x',
+        'Please answer with a ticket such as T-12.',
+      ],
+      [z.string().regex(/^T-\d+$/), 'x', 'Sorry, I cannot take that as an answer. Please try again.'],
+    ];
+    for (const [schema, text, hint] of hints) expect(parseAnswer(schema, text)).toEqual({ ok: false, hint });
+    for (const [schema, text] of hints) expect((parseAnswer(schema, text) as { hint: string }).hint).not.toMatch(/Invalid|expected|received|NaN/);
   });
 });
 
@@ -53,9 +78,39 @@ describe('conversations through the fast door', () => {
     const bot = await testBot(SURVEY, { now: start });
     await bot.command('/count', { user: ada, id: 7002 });
     expect(await bot.comment('lots', { on: 7002, user: ada })).toEqual([
-      { kind: 'comment', postId: 7002, text: expect.stringMatching(/^That is not an answer I can take: .*\n\nHow many people\?$/s) },
+      { kind: 'comment', postId: 7002, text: 'Please answer with a whole number from 1 to 50.\n\nHow many people?' },
     ]);
     expect(await bot.comment('12', { on: 7002, user: ada })).toEqual([{ kind: 'comment', postId: 7002, text: 'Booking for 12.' }]);
+  });
+
+  it('asks again in words that say what is expected: yes or no, the choices, the length', async () => {
+    const bot = await testBot(SURVEY, { now: start });
+    await bot.command('/agree', { user: ada, id: 7010 });
+    expect(await bot.comment('maybe', { on: 7010, user: ada })).toEqual([
+      { kind: 'comment', postId: 7010, text: 'Please answer yes or no.\n\nBook the big room?' },
+    ]);
+    await bot.command('/visit', { user: ada, id: 7011 });
+    expect(await bot.comment('Paris', { on: 7011, user: ada })).toEqual([
+      { kind: 'comment', postId: 7011, text: 'Please answer with one of: Berlin, Lisbon, Austin.\n\nWhich office? Berlin, Lisbon or Austin' },
+    ]);
+    await bot.comment('Lisbon', { on: 7011, user: ada });
+    const long = 'because the sea is right there, and the light, and the food';
+    expect(await bot.comment(long, { on: 7011, user: ada })).toEqual([
+      { kind: 'comment', postId: 7011, text: `Please keep it to 40 characters (yours has ${long.length}).\n\nWhy Lisbon?` },
+    ]);
+  });
+
+  it('asks again in the step’s own words (`retry`), and with a plain sentence when the schema cannot be put in words', async () => {
+    const bot = await testBot(SURVEY, { now: start });
+    await bot.command('/ticket', { user: ada, id: 7012 });
+    expect(await bot.comment('the printer one', { on: 7012, user: ada })).toEqual([
+      { kind: 'comment', postId: 7012, text: 'Please give the ticket number, such as 4711.\n\nWhich ticket?' },
+    ]);
+    expect(await bot.comment('4711', { on: 7012, user: ada })).toEqual([{ kind: 'comment', postId: 7012, text: 'Ticket 4711.' }]);
+    await bot.command('/code', { user: ada, id: 7013 });
+    expect(await bot.comment('1234', { on: 7013, user: ada })).toEqual([
+      { kind: 'comment', postId: 7013, text: 'Sorry, I cannot take that as an answer. Please try again.\n\nThe room code?' },
+    ]);
   });
 
   it('a newer question to the same user on the same post replaces the older one', async () => {
@@ -149,6 +204,10 @@ describe('defineBot: conversations', () => {
   it('refuses a step whose answer is neither an answer nor a zod schema, naming it', () => {
     expect(() => defineBot({ conversations: { confirm: { answer: 'yes' as never, run: () => undefined } } })).toThrow(BotDefinitionError);
     expect(() => defineBot({ conversations: { confirm: { answer: 'yes' as never, run: () => undefined } } })).toThrow(/conversations\.confirm\.answer/);
+  });
+
+  it('refuses an empty retry, naming it', () => {
+    expect(() => defineBot({ conversations: { confirm: { answer: yesNo(), retry: ' ', run: () => undefined } } })).toThrow(/conversations\.confirm\.retry/);
   });
 
   it('refuses a step without run, and a bad step name', () => {

@@ -98,10 +98,23 @@ describe('parseManifest', () => {
     expect(error.message).toContain('"post.deleted"');
   });
 
-  it("refuses a bad cron expression with node-cron's reason", () => {
+  it('refuses a bad cron expression, naming the part that is wrong', () => {
     const error = errorOf('name: x\ndisplay_name: X\nschedules:\n  - job: digest\n    cron: "61 9 * * *"\n');
     expect([error.line, error.field]).toEqual([5, 'schedules.0.cron']);
     expect(error.message).toContain('61');
+  });
+
+  // issue #24: node-cron read "MONDAY", the scheduler's cron-parser did not, and the runtime stopped at start
+  it('refuses a day or month written out in full, naming the field and pointing at the three-letter name', () => {
+    const error = errorOf('name: x\ndisplay_name: X\nschedules:\n  - job: digest\n    cron: "0 9 * * MONDAY"\n');
+    expect(error.message).toBe(
+      `${FILE}:5 schedules.0.cron: invalid cron expression "0 9 * * MONDAY": day of week "MONDAY" is not a name cron reads (did you mean "MON"?)`,
+    );
+    expect(errorOf('name: x\ndisplay_name: X\nschedules: [{ job: d, cron: "0 9 1 JANUARY *" }]\n').message).toContain(
+      'month "JANUARY" is not a name cron reads (did you mean "JAN"?)',
+    );
+    expect(errorOf('name: x\ndisplay_name: X\nschedules: [{ job: d, cron: "0 9 * * Mon,THURS" }]\n').message).toContain('(did you mean "THU"?)');
+    expect(parseManifest('name: x\ndisplay_name: X\nschedules: [{ job: d, cron: "0 9 * * mon-fri" }]\n', FILE, {}).schedules[0]?.cron).toBe('0 9 * * mon-fri');
   });
 
   it('refuses an unknown time zone and a malformed catch_up', () => {

@@ -88,3 +88,33 @@ describe("intrabot doctor on a wall named in a bot's config", () => {
     expect(checks.find((c) => c.name === 'sandbox: wall of greeter/config.fallback')).toMatchObject({ status: 'ok' });
   });
 });
+
+// issue #24: two bots answered one /hello, and neither the start nor doctor said so
+describe('intrabot doctor on two bots answering one command on the same walls', () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await startPair({ bots: ['ops'] });
+  });
+  afterAll(async () => pair?.close());
+
+  it('warns with a check line naming the command, both bots and the walls, with a fix', async () => {
+    const config = { ...pair.runtime.inspect().config, bots_dir: resolve('test/fixtures/bots-overlap') };
+    const checks = await runDoctor({ config, clock: pair.clock, store: pair.runtime.inspect().store, env: process.env });
+    expect(checks.filter((c) => c.name === 'command /hello')).toEqual([
+      {
+        name: 'command /hello',
+        status: 'warn',
+        detail: 'command /hello is answered by both greeter and walled on wall 5 (tenant sandbox)',
+        fix: expect.stringContaining('rename /hello'),
+      },
+      {
+        name: 'command /hello',
+        status: 'warn',
+        detail: 'command /hello is answered by both greeter and welcome on wall 3 (tenant sandbox)',
+        fix: expect.stringContaining('rename /hello'),
+      },
+    ]);
+    // a command only one bot has is no overlap
+    expect(checks.map((c) => c.name)).not.toContain('command /walled');
+  });
+});

@@ -122,6 +122,21 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
     for (const post of posts) expect(await platform.commentsOn(post.id)).toHaveLength(1);
   }, 60_000);
 
+  // issue #24: six /cool from one user at once across three replicas gave 3 to 5 "please wait" answers
+  it("answers a user's tries too early once per cooldown, whichever replicas take them", async () => {
+    const first = await platform.employeePost(10, { wall_id: 2, body: '/cool' });
+    await platform.waitFor(
+      () => platform.commentsOn(first.id),
+      (c) => c.length > 0,
+      20_000,
+    );
+    const tries = await Promise.all([0, 1, 2, 3, 4].map(() => platform.employeePost(10, { wall_id: 2, body: '/cool' })));
+    await settleStore(shared, platform);
+    const answers = (await Promise.all([first, ...tries].map((post) => platform.commentsOn(post.id)))).flat().map((c) => c.body ?? '');
+    expect(answers.filter((body) => body === 'cooled')).toHaveLength(1);
+    expect(answers.filter((body) => body.includes('can be used again'))).toHaveLength(1);
+  }, 60_000);
+
   it('runs each cron slot once across the replicas and never exceeds the rate limit', async () => {
     // a slot every 3 s on the replicas' real clocks: wait for two, then for what they set in motion to play out
     const tickPosts = async () => (await platform.wallPosts(1)).map((p) => p.body ?? '').filter((b) => b.startsWith('tick '));

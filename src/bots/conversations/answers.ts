@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../../errors';
-import { describeIssues } from '../../validation';
+import { expectedAnswer } from './expected-answer';
 
 /** What an answer's text came to: its value, or why it is not one (said to the user before the question again). */
 export type AnswerResult<T> = { ok: true; value: T } | { ok: false; hint: string };
 
 /**
  * How a conversation step reads the answer's text: `yesNo()`, `choice([...])`, `freeText()`, or any zod
- * schema (given the trimmed text). An answer it refuses is not taken: the bot says the hint and asks
- * again, and the question keeps waiting.
+ * schema (given the trimmed text). An answer it refuses is not taken: the bot says the hint (or the
+ * step's `retry`) and asks again, and the question keeps waiting.
  */
 export interface Answer<T> {
   readonly kind: 'intrabot.answer';
@@ -92,7 +92,7 @@ export function freeText(options: { min?: number; max?: number } = {}): Answer<s
     parse(raw) {
       const value = raw.trim();
       if (value.length < min) return { ok: false, hint: min === 1 ? 'Please write an answer.' : `Please write at least ${min} characters.` };
-      if (value.length > max) return { ok: false, hint: `Please keep it to ${max} characters.` };
+      if (value.length > max) return { ok: false, hint: `Please keep it to ${max} characters (yours has ${value.length}).` };
       return { ok: true, value };
     },
   };
@@ -109,5 +109,18 @@ export function parseAnswer(spec: AnswerSpec<unknown> | undefined, raw: string):
   if (isAnswer(spec)) return spec.parse(raw);
   const result = spec.safeParse(raw.trim());
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, hint: `That is not an answer I can take: ${describeIssues(result.error).problem}.` };
+  return { ok: false, hint: schemaHint(spec) };
 }
+
+/**
+ * The re-ask of a zod schema's step: what it takes, in words (`expectedAnswer`), never zod's own message
+ * ("Invalid input: expected number, received NaN" was said to employees). A schema whose answer cannot
+ * be told gets a plain sentence; the step's `retry` gives the bot's own words.
+ */
+export function schemaHint(schema: z.ZodType): string {
+  const expected = expectedAnswer(schema);
+  return expected ? `Please answer with ${expected}.` : DEFAULT_RETRY;
+}
+
+/** The re-ask when neither the answer's kind nor the step's `retry` says what is expected. */
+export const DEFAULT_RETRY = 'Sorry, I cannot take that as an answer. Please try again.';
