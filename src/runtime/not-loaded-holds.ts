@@ -25,12 +25,7 @@ export function heldBotNames(failedNames: Iterable<string>, loaded: readonly Pic
  * dead-lettered for it) until a runtime that loads the bot releases it at start, or `HOLD_MS` at most
  * (then it is looked at again). Resolves false, holding nothing, for a loaded bot.
  */
-export async function holdIfNotLoaded(
-  held: ReadonlySet<string>,
-  inbox: Pick<Inbox, 'defer'>,
-  lease: QueueLease<InboxEntry>,
-  now: number,
-): Promise<boolean> {
+export async function holdIfNotLoaded(held: ReadonlySet<string>, inbox: Pick<Inbox, 'defer'>, lease: QueueLease<InboxEntry>, now: number): Promise<boolean> {
   if (!held.has(lease.payload.bot)) return false;
   await inbox.defer(lease, now + HOLD_MS, NOT_LOADED_NOTE);
   return true;

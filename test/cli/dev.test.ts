@@ -155,7 +155,8 @@ describe('intrabot dev', () => {
     expect(attempts.map((a) => a.ok)).toEqual([true]);
     const store = session.runtime!.inspect().store;
     const held = await platform.waitFor(
-      async () => (await store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'greeter' && JSON.stringify(e.payload).includes(`"id":${postId},`)),
+      async () =>
+        (await store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'greeter' && JSON.stringify(e.payload).includes(`"id":${postId},`)),
       (entries) => entries.length === 1 && entries[0]!.lastError === NOT_LOADED_NOTE,
     );
     expect(held[0]!.attempts).toBe(0);
