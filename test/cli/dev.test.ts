@@ -81,6 +81,7 @@ describe('intrabot dev', () => {
   it('starts the sandbox and the runtime with the bots and says it watches them', async () => {
     expect(io.out).toContain('bots: greeter');
     expect(io.out).toContain('watching bots');
+    expect(io.out).toContain('a bot that fails to reload keeps its webhook: its deliveries wait in the inbox');
     expect(await hello()).toMatch(/^Hello, /);
   });
 

@@ -187,6 +187,7 @@ export async function runDev(argv: string[], deps: DevDeps): Promise<number> {
         .catch((error: unknown) => deps.stderr(`reload failed: ${messageOf(error)}\n`));
     });
     deps.stdout(`watching ${relative(deps.cwd, config.bots_dir) || config.bots_dir} for changes (Ctrl-C to stop)\n`);
+    deps.stdout('a bot that fails to reload keeps its webhook: its deliveries wait in the inbox until a save loads it again\n');
     deps.onReady?.(session);
     await deps.stopped;
     return 0;
@@ -215,6 +216,6 @@ function untilSignal(): Promise<void> {
 export const command: CliCommand = {
   name: 'dev',
   usage: USAGE,
-  summary: 'Like start, and reload a bot when its files change (deliveries wait in the inbox meanwhile)',
+  summary: 'Like start, and reload a bot when its files change (deliveries wait in the inbox meanwhile, and while a bot fails to load)',
   run: (args) => runDev(args, { ...processIo(), stopped: untilSignal() }),
 };
