@@ -31,6 +31,7 @@ import { DurationSchema } from '../../bots/manifest-parts';
 import { parseOrThrow } from '../../validation';
 import { AUDIT_TRAIL, type AuditRecord, type AuditWriter } from '../../bots/audit-log';
 import type { Middleware } from '../../bots/middleware';
+import type { WallRef } from '../../bots/target-entry';
 import { RecordingSink, type Sent } from './recording-sink';
 import { limitClock } from './limit-clock';
 import { createAlertDoor, type AlertRequestOptions, type AlertRun } from './alert-door';
@@ -182,6 +183,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   const logger: BotLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
   const timeoutMs = options.handlerTimeoutMs ?? TEST_HANDLER_TIMEOUT_MS;
   const limits = limitClock(clock);
+  const wallOf = async (name: string): Promise<WallRef> => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name });
   let nextId = 5001;
   let outcome: DeliveryOutcome | undefined;
 
@@ -198,7 +200,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       templates,
       log: logger,
       signal,
-      wallOf: async (name) => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name }),
+      wallOf,
       fileUrl: async (file) => ('path' in file ? pathToFileURL(resolve(file.path)).href : `https://testbot.invalid/files/${encodeURIComponent(file.filename)}`),
       source,
       conversations: { book: conversations, steps },
@@ -240,7 +242,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     clock,
     templates,
     sink,
-    wallOf: async (name) => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name }),
+    wallOf,
     logger: { warn: (fields, message) => logger.warn(message, fields), error: (fields, message) => logger.error(message, fields) },
   });
 
