@@ -34,7 +34,7 @@ const LOCK_TTL_MS = 30_000;
 export class AlertInputState {
   private readonly local = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: Pick<Store, 'kv' | 'claims'>) {}
+  constructor(private readonly store: { kv: Store['kv']; claims: Pick<Store['claims'], 'claim' | 'release'> }) {}
 
   async load(tenant: string, bot: string, key: string): Promise<GroupState> {
     const value = await this.kv(tenant, bot).get(key);

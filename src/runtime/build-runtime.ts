@@ -16,6 +16,7 @@ import { DeploymentTable } from './deployments';
 import { buildInboxPipeline } from './inbox-pipeline';
 import { knownLabels, RuntimeMetrics } from './metrics';
 import { openBase } from './open-base';
+import { heldBotNames } from './not-loaded-holds';
 import { mountRoutes } from './routes';
 import { RuntimeAddress } from './runtime-address';
 import { runtimeFacade, type Runtime } from './runtime-facade';
@@ -90,13 +91,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   });
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots, config.proxy?.keys) });
   const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger, metrics);
-  const table = new DeploymentTable({ tenants, bots: registry.bots, store, clock, templatesDir: deps.templatesDir ?? resolve('templates') });
+  // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
+  const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
+  const held = heldBotNames(notLoaded, registry.bots);
+  const table = new DeploymentTable({ tenants, bots: registry.bots, store, clock, held, templatesDir: deps.templatesDir ?? resolve('templates') });
   const address = new RuntimeAddress(config);
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
   const handlerTimeoutMs = deps.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
-  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware });
-  // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
-  const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
+  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware, held });
   const scheduler = buildScheduler({
     clock,
     store,

@@ -37,6 +37,8 @@ export interface DeploymentTableDeps {
   templatesDir: string;
   /** Secrets read from the store are read again after a minute on it (without one, kept until forgotten). */
   clock?: Clock;
+  /** Bots that failed to load (`heldBotNames`): still verified with their known secrets, their deliveries held. */
+  held?: ReadonlySet<string>;
 }
 
 /**
@@ -112,14 +114,17 @@ export class DeploymentTable {
   /**
    * What the receiver checks a delivery against: the signing secrets (`SigningSecrets`: the endpoint's, a
    * rotation's retiring one, the configured ones; `fresh` reads the store again) and the tenant's customer;
-   * undefined for a bot not deployed, switched off, or without any secret.
+   * undefined for a bot not deployed, switched off, or without any secret. A bot that failed to load is
+   * answered for on every tenant that knows a secret of it (its endpoint from an earlier provisioning).
    */
   async receiverTarget(tenantId: string, botName: string, options: { fresh?: boolean } = {}): Promise<ReceiverTarget | undefined> {
     const deployment = this.get(tenantId, botName);
-    if (!deployment || this.provisionedBot(tenantId, botName)?.enabled === false) return undefined;
+    // a bot that failed to load keeps its route: what its endpoint delivers waits in the inbox for it
+    const tenant = deployment?.tenant ?? (this.deps.held?.has(botName) ? this.deps.tenants.get(tenantId) : undefined);
+    if (!tenant || this.provisionedBot(tenantId, botName)?.enabled === false) return undefined;
     const secret = await this.secrets.read(tenantId, botName, options);
     if (secret.length === 0) return undefined;
-    const { config } = deployment.tenant;
+    const { config } = tenant;
     return { tenant: tenantId, bot: botName, secret, customer: config.customer, eventPrefix: config.event_prefix };
   }
 

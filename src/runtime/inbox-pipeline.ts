@@ -14,6 +14,7 @@ import { InboxWorker } from './inbox-worker';
 import { OTHER_LABEL, type RuntimeMetrics } from './metrics';
 import type { InboxItem } from '../store/inbox';
 import { holdIfPaused } from '../store/paused-bots';
+import { holdIfNotLoaded } from './not-loaded-holds';
 import { tagSendsWithBot } from '../bots/run-sends';
 import { traceInboxAccept, traceInboxItem } from '../tracing/trace-sites';
 import type { TraceContext } from '../tracing/spans';
@@ -40,7 +41,11 @@ export interface InboxPipelineDeps {
   pollMs?: number | undefined;
   /** Runtime-wide middleware, around every bot's own. */
   middleware?: readonly Middleware[] | undefined;
+  /** Bots that failed to load: their deliveries are held for a runtime that loads them. */
+  held?: ReadonlySet<string>;
 }
+
+const NONE_HELD: ReadonlySet<string> = new Set();
 
 /** A recorded delivery as the inbox hands it over: `handle -> count -> log` (see `handleRecorded`). */
 export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
@@ -65,7 +70,9 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     inbox: store.inbox,
     clock,
     handle: (item) => traceInboxItem(item, (trace) => handleRecorded(recorded, item, trace)),
-    hold: (lease) => holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
+    hold: async (lease) =>
+      (await holdIfNotLoaded(deps.held ?? NONE_HELD, store.inbox, lease, clock.now())) ||
+      holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
     starting: (lease) => observeLag(deps.metrics, lease, clock.now()),
     logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),

@@ -12,6 +12,7 @@ import type { BackgroundWork } from './background';
 import type { RuntimeConfig } from './config';
 import { acceptDelivery } from './inbox-pipeline';
 import { provisionAll } from './provisioning';
+import { releaseNotLoadedHolds } from './not-loaded-holds';
 import { isAllowedWebhookUrl } from '../api/schemas/webhook';
 import { listenFailure, platformFailure, publicUrlFailure } from './start-failure';
 import { DEFAULT_START_WAIT_S, waitForPlatform } from './start-retry';
@@ -114,6 +115,8 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
         onWaiting: (reason) => (status.waiting = reason),
         explain: (error, tried) => platformFailure(error, { config, env: options.env, tenant }, tried),
       });
+      const released = await releaseNotLoadedHolds(store.inbox, registry.bots);
+      if (released > 0) host.log.info({ released }, 'deliveries held while their bot failed to load: handed to it now');
       inbox.worker.start();
       options.background.start();
       delivery.sender.start();

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import type { AlertDeployments, AlertSendMessage } from '../alerts/alert-deployments';
 import type { ResolvedAlertInput } from '../alerts/alert-input';
 import { namedWallOf } from '../bots/provision/wall-names';
-import { entryForTarget, type TargetEntry } from '../bots/target-entry';
+import type { BotManifest } from '../bots/manifest';
+import { entryForTarget, type TargetEntry, type TargetEntryDeps } from '../bots/target-entry';
 import { IntrabotError } from '../errors';
-import type { Outbox } from '../outbox/outbox';
+import type { OutboxEntryInput } from '../outbox/entry';
+import type { EnqueueOptions, Outbox } from '../outbox/outbox';
 import type { TemplateEngine } from '../templates/template-engine';
 import { wallRefOf, type Deployment, type DeploymentTable } from './deployments';
 
@@ -43,26 +45,15 @@ export class TableAlertDeployments implements AlertDeployments {
     return found.kind === 'missing' ? `no wall named "${wall}" on tenant ${tenant}` : undefined;
   }
 
-  /** One message part into the outbox, as the bot's user: a comment under the post that reported the alerts firing, else a send to the target. */
+  /** One message part into the outbox, as the bot's user (`alertEntryOf`). */
   async send(message: AlertSendMessage): Promise<{ id: string }> {
     const deployment = this.deployment(message.tenant, message.bot);
-    const id = `alert-${createHash('sha256').update(`${message.tenant}\n${message.bot}\n${message.dedupeKey}`).digest('hex').slice(0, 32)}`;
-    const target = deployment.manifest.targets[message.target];
-    const made: TargetEntry =
-      message.replyTo && target && 'wall' in target
-        ? { entry: { kind: 'comment', tenant: message.tenant, postId: message.replyTo.postId, body: message.text }, options: {} }
-        : await entryForTarget(
-            {
-              tenant: message.tenant,
-              bot: { name: message.bot, manifest: deployment.manifest, userId: this.table.provisionedBot(message.tenant, message.bot)?.botUserId },
-              wallOf: (name, field) => wallRefOf(deployment, name, field),
-            },
-            message.target,
-            async () => ({ text: message.text }),
-          );
-    const entry = made.entry.kind === 'post' && message.refs?.length ? { ...made.entry, alert: { refs: message.refs } } : made.entry;
-    // named with its bot: held in the outbox while the bot is paused (the alert is accepted all the same)
-    return this.outbox.enqueue(entry, { ...made.options, id, bot: message.bot, trace: message.trace });
+    const made = await alertEntryOf(message, {
+      manifest: deployment.manifest,
+      botUserId: this.table.provisionedBot(message.tenant, message.bot)?.botUserId,
+      wallOf: (name, field) => wallRefOf(deployment, name, field),
+    });
+    return this.outbox.enqueue(made.entry, made.options);
   }
 
   private deployment(tenant: string, bot: string): Deployment {
@@ -70,4 +61,32 @@ export class TableAlertDeployments implements AlertDeployments {
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${bot} is not deployed to tenant ${tenant}`);
     return deployment;
   }
+}
+
+/** What an alert message part is sent as: who sends it and how a wall named in a target is found. */
+export interface AlertEntryDeps {
+  manifest: BotManifest;
+  botUserId: number | undefined;
+  wallOf: TargetEntryDeps['wallOf'];
+}
+
+/**
+ * The outbox entry of one alert message part, as the bot's user: a comment under the post that reported
+ * the alerts firing, else a send to the target, under an id derived from the message's dedupe key (a
+ * tool's retry never queues a part twice). `testBot`'s alert door queues the same entries.
+ */
+export async function alertEntryOf(message: AlertSendMessage, deps: AlertEntryDeps): Promise<{ entry: OutboxEntryInput; options: EnqueueOptions }> {
+  const id = `alert-${createHash('sha256').update(`${message.tenant}\n${message.bot}\n${message.dedupeKey}`).digest('hex').slice(0, 32)}`;
+  const target = deps.manifest.targets[message.target];
+  const made: TargetEntry =
+    message.replyTo && target && 'wall' in target
+      ? { entry: { kind: 'comment', tenant: message.tenant, postId: message.replyTo.postId, body: message.text }, options: {} }
+      : await entryForTarget(
+          { tenant: message.tenant, bot: { name: message.bot, manifest: deps.manifest, userId: deps.botUserId }, wallOf: deps.wallOf },
+          message.target,
+          async () => ({ text: message.text }),
+        );
+  const entry = made.entry.kind === 'post' && message.refs?.length ? { ...made.entry, alert: { refs: message.refs } } : made.entry;
+  // named with its bot: held in the outbox while the bot is paused (the alert is accepted all the same)
+  return { entry, options: { ...made.options, id, bot: message.bot, trace: message.trace } };
 }

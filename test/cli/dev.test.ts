@@ -9,6 +9,7 @@ import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { SandboxControl } from '../../src/testing';
 import { captureIo, freePort, type CapturedIo } from './cli-io';
 import { settleStore } from '../helpers/settle';
+import { NOT_LOADED_NOTE } from '../../src/runtime/not-loaded-holds';
 
 describe('intrabot dev', () => {
   let tmp: string;
@@ -80,6 +81,7 @@ describe('intrabot dev', () => {
   it('starts the sandbox and the runtime with the bots and says it watches them', async () => {
     expect(io.out).toContain('bots: greeter');
     expect(io.out).toContain('watching bots');
+    expect(io.out).toContain('a bot that fails to reload keeps its webhook: its deliveries wait in the inbox');
     expect(await hello()).toMatch(/^Hello, /);
   });
 
@@ -140,6 +142,45 @@ describe('intrabot dev', () => {
       10_000,
     );
     expect(await hello()).toBe('words, second edition');
+  });
+
+  it('holds what is delivered to a bot that failed to reload (200, not 404), and handles it once when the bot loads again', async () => {
+    const file = join(botsDir, 'greeter', 'index.ts');
+    const good = readFileSync(file, 'utf8');
+    await edit('export default defineBot({', 'export default defineBot({{');
+    expect(session.runtime!.inspect().failures.map((f) => f.name)).toEqual(['greeter']);
+    expect(io.err).toContain('its deliveries wait in the inbox until it loads again');
+    const postId = await postHello();
+    // spec: Outgoing webhooks: a 2xx answers the delivery, so the platform does not retry it
+    const attempts = (await platform.deliveries({ event: 'service.post.created' })).filter((a) => String(a.body).includes(`"id":${postId},`));
+    expect(attempts.map((a) => a.ok)).toEqual([true]);
+    const store = session.runtime!.inspect().store;
+    const held = await platform.waitFor(
+      async () =>
+        (await store.inbox.list({ state: 'live' })).filter((e) => e.payload.bot === 'greeter' && JSON.stringify(e.payload).includes(`"id":${postId},`)),
+      (entries) => entries.length === 1 && entries[0]!.lastError === NOT_LOADED_NOTE,
+    );
+    expect(held[0]!.attempts).toBe(0);
+    expect(await store.inbox.list({ state: 'dead' })).toEqual([]);
+    expect(await platform.commentsOn(postId)).toEqual([]);
+
+    const reloads = session.reloads;
+    writeFileSync(file, good);
+    await platform.waitFor(
+      async () => session.reloads,
+      (n) => n > reloads && session.runtime !== undefined,
+      10_000,
+    );
+    expect(session.runtime!.inspect().failures).toEqual([]);
+    expect(await answerTo(postId)).toBe('words, second edition');
+    await settleStore(session.runtime!.inspect().store, platform);
+    expect((await platform.commentsOn(postId)).map((c) => c.body)).toEqual(['words, second edition']);
+  });
+
+  it('prints where the web console is, once', () => {
+    const url = session.runtime!.inspect().url!;
+    expect(io.out).toContain(`console: ${url}/console/`);
+    expect(io.out.split('console: ').length).toBe(2);
   });
 
   it("reloads for a bot's own files, not for a SQLite store kept beside the bots", async () => {

@@ -25,7 +25,8 @@ export interface DevDeps extends CliIo {
 /**
  * The sandbox (in sandbox mode) and the store stay up; the runtime object is rebuilt when a bot's
  * files change. While it restarts, nothing is lost: deliveries already accepted wait in the durable
- * inbox and are handled by the new runtime; a delivery refused while the port is closed is retried
+ * inbox and are handled by the new runtime; a bot that fails to reload (a syntax error) keeps its
+ * route, and what is delivered to it waits in the inbox, held, until a reload loads it again; a delivery refused while the port is closed is retried
  * by the platform (spec: Outgoing webhooks, retries after 1 and 10 minutes), and posts and comments
  * are also recovered by the new runtime when it starts (deduplicated, so handled once).
  * Only each bot's `index.ts` is imported afresh: modules it imports stay cached until dev restarts.
@@ -36,6 +37,7 @@ export class DevSession {
   private again = false;
   private closed = false;
   private version = 0;
+  private consoleShown = false;
   /** Completed reloads (the first start is not one). */
   reloads = 0;
 
@@ -123,13 +125,14 @@ export class DevSession {
   private describe(runtime: Runtime, url: string): void {
     const { io } = this.deps;
     const c = paint(io);
-    for (const failure of runtime.inspect().failures) io.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
-    const names =
-      runtime
-        .inspect()
-        .bots.map((b) => b.name)
-        .join(', ') || 'none';
+    const { failures, bots } = runtime.inspect();
+    for (const failure of failures) io.stderr(`${c.red('bot not loaded')}: ${failure.error.message}\n`);
+    // said each time, so a developer who broke a bot knows the posts made meanwhile are not lost
+    if (failures.length > 0) io.stderr(`  its deliveries wait in the inbox until it loads again: fix it and save\n`);
+    const names = bots.map((b) => b.name).join(', ') || 'none';
     io.stdout(`${c.green('runtime')} on ${url}  bots: ${names}\n`);
+    if (!this.consoleShown) io.stdout(`console: ${url}/console/  (deliveries, the outbox, jobs and alerts as they happen)\n`);
+    this.consoleShown = true;
   }
 }
 
@@ -184,6 +187,7 @@ export async function runDev(argv: string[], deps: DevDeps): Promise<number> {
         .catch((error: unknown) => deps.stderr(`reload failed: ${messageOf(error)}\n`));
     });
     deps.stdout(`watching ${relative(deps.cwd, config.bots_dir) || config.bots_dir} for changes (Ctrl-C to stop)\n`);
+    deps.stdout('a bot that fails to reload keeps its webhook: its deliveries wait in the inbox until a save loads it again\n');
     deps.onReady?.(session);
     await deps.stopped;
     return 0;
@@ -212,6 +216,6 @@ function untilSignal(): Promise<void> {
 export const command: CliCommand = {
   name: 'dev',
   usage: USAGE,
-  summary: 'Like start, and reload a bot when its files change (deliveries wait in the inbox meanwhile)',
+  summary: 'Like start, and reload a bot when its files change (deliveries wait in the inbox meanwhile, and while a bot fails to load)',
   run: (args) => runDev(args, { ...processIo(), stopped: untilSignal() }),
 };

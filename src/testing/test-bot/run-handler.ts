@@ -17,7 +17,8 @@ export interface TestRunDeps {
   botName: string;
   manifest: BotManifest;
   definition: AnyBotDefinition;
-  clock: Clock;
+  /** What the time limits run on (`limitClock`: the fake clock, or real time when the fake one stands still). */
+  limits: Clock;
   loopGuard: LoopGuard;
   timeoutMs: number;
   /** A context for one run; `source` is what `ctx.reply` answers. */
@@ -33,7 +34,7 @@ export interface TestRunDeps {
 /**
  * `testBot`'s door into the runtime's delivery path: an event, a command or a report for one bot, loop
  * checked, routed and run exactly as the inbox worker has it done (chat-ops parsing, `help`, permissions,
- * loop prevention), under the handler time limit on the fake clock.
+ * loop prevention), under the handler time limit (`limitClock`).
  */
 export function deliver(deps: TestRunDeps, event: string, envelope: Envelope): Promise<DeliveryOutcome> {
   const { tenant, botName: bot, manifest, definition, loopGuard } = deps;
@@ -41,7 +42,7 @@ export function deliver(deps: TestRunDeps, event: string, envelope: Envelope): P
     { tenant, bot, event, envelope, definition, manifest, loopGuard },
     {
       run: (what, fn, source) =>
-        withTimeLimit(deps.clock, deps.timeoutMs, `${bot} ${what}`, async (signal) => {
+        withTimeLimit(deps.limits, deps.timeoutMs, `${bot} ${what}`, async (signal) => {
           await fn(deps.context(source, signal));
         }),
       fetchUser: (id) => deps.fetchUser(id),

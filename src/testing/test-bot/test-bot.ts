@@ -31,7 +31,10 @@ import { DurationSchema } from '../../bots/manifest-parts';
 import { parseOrThrow } from '../../validation';
 import { AUDIT_TRAIL, type AuditRecord, type AuditWriter } from '../../bots/audit-log';
 import type { Middleware } from '../../bots/middleware';
+import type { WallRef } from '../../bots/target-entry';
 import { RecordingSink, type Sent } from './recording-sink';
+import { limitClock } from './limit-clock';
+import { createAlertDoor, type AlertRequestOptions, type AlertRun } from './alert-door';
 import { deliver, runJob, type TestRunDeps } from './run-handler';
 import { createStubApi, UnstubbedCallError, type ApiCall, type ApiStub, type ApiStubs } from './stub-api';
 
@@ -52,10 +55,22 @@ export interface TestBotOptions {
   botUserId?: number;
   /** The shared templates. Default: `templates` in the working directory, as the runtime. */
   templatesDir?: string;
-  /** A handler's time limit on the fake clock. Default 30 s. */
+  /**
+   * A handler's time limit (a job's too). Default `TEST_HANDLER_TIMEOUT_MS`, 10 s: below a test runner's
+   * own timeout (the scaffold's vitest waits 20 s), so a hung handler fails with intrabot's time-limit error
+   * naming the bot and the handler rather than the runner's generic one. The runtime's is 30 s.
+   */
   handlerTimeoutMs?: number;
   /** Runtime-wide middleware, as `buildRuntime({ middleware })` runs it around the bot's own `use`. */
   middleware?: readonly Middleware[];
+}
+
+/** `testBot`'s default handler time limit: below the scaffold's 20 s test timeout. */
+export const TEST_HANDLER_TIMEOUT_MS = 10_000;
+
+/** What `bot.alert(...)` did: the route's 202 (`accepted` alerts, `queued` message parts), what was sent, the firing posts. */
+export interface AlertResult extends Omit<AlertRun, 'outcome'> {
+  sent: Sent[];
 }
 
 export interface LogLine {
@@ -90,6 +105,19 @@ export interface TestBot<Config = Record<string, unknown>> {
   command(text: string, options?: CommandOptions): Promise<Sent[]>;
   /** A job for the cron slot `slot` (default: the clock's now). */
   job(name: string, options?: { slot?: number | string | Date }): Promise<Sent[]>;
+  /**
+   * A monitoring tool's notification to one of the bot's alert inputs (`bot.yaml` `alerts:`, by input
+   * name), taken as `POST /alerts/:bot/:input` takes it: read by the input's format adapter, deduplicated
+   * against what this bot was sent before, routed, rendered and split by the runtime's alert dispatch.
+   * `body` is the tool's JSON (an object, or its text); `headers.authorization`, when given, is checked
+   * against the input's `auth`. Answers what the route's 202 says (`accepted`, `queued`), what was sent,
+   * and the firing posts with the ids they were given (a resolution comments under its post).
+   *
+   * @example
+   * const { accepted, sent } = await bot.alert('alertmanager', alertmanagerFiring);
+   * expect(sent).toEqual([expect.objectContaining({ kind: 'post', wall: 'Operations' })]);
+   */
+  alert(input: string, body: unknown, options?: AlertRequestOptions): Promise<AlertResult>;
   /** An outgoing report delivery; the payload is checked against the report's schema first. */
   report<R extends ReportName>(name: R, payload: ReportPayloadInput<R>): Promise<Sent[]>;
   /**
@@ -153,7 +181,9 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
     void logs.push({ level, message, ...(fields ? { fields } : {}) });
   const logger: BotLogger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
-  const timeoutMs = options.handlerTimeoutMs ?? 30_000;
+  const timeoutMs = options.handlerTimeoutMs ?? TEST_HANDLER_TIMEOUT_MS;
+  const limits = limitClock(clock);
+  const wallOf = async (name: string): Promise<WallRef> => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name });
   let nextId = 5001;
   let outcome: DeliveryOutcome | undefined;
 
@@ -170,7 +200,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       templates,
       log: logger,
       signal,
-      wallOf: async (name) => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name }),
+      wallOf,
       fileUrl: async (file) => ('path' in file ? pathToFileURL(resolve(file.path)).href : `https://testbot.invalid/files/${encodeURIComponent(file.filename)}`),
       source,
       conversations: { book: conversations, steps },
@@ -181,7 +211,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     botName: loaded.name,
     manifest,
     definition: loaded.definition,
-    clock,
+    limits,
     loopGuard,
     context,
     // the runtime reads the full user for permissions; a test that gives groups or is_manager has said who it is
@@ -205,6 +235,16 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     }
     return sink.sent.slice(before);
   };
+
+  const alertDoor = createAlertDoor({
+    tenant: tenant.id,
+    bot: { name: loaded.name, manifest, userId: botUserId },
+    clock,
+    templates,
+    sink,
+    wallOf,
+    logger: { warn: (fields, message) => logger.warn(message, fields), error: (fields, message) => logger.error(message, fields) },
+  });
 
   const subscribed = (event: EventName): void => {
     if (!manifest.events.some((s) => s.event === event))
@@ -240,7 +280,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       recorded(async () => {
         const slot = jobOptions.slot === undefined ? clock.now() : instantOf(jobOptions.slot, 'slot');
         const ran = await runJob(
-          { definition: loaded.definition, botName: loaded.name, clock, timeoutMs, middleware: options.middleware ?? [] },
+          { definition: loaded.definition, botName: loaded.name, clock: limits, timeoutMs, middleware: options.middleware ?? [] },
           name,
           slot,
           (signal) => context(undefined, signal),
@@ -248,6 +288,14 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
         if (ran.status === 'ignored') throw new IntrabotError('not_found', ran.reason);
         return ran;
       }),
+    alert: async (input, body, alertOptions) => {
+      let run: AlertRun | undefined;
+      const sent = await recorded(async () => {
+        run = await alertDoor(input, body, alertOptions);
+        return run.outcome;
+      });
+      return { accepted: run!.accepted, queued: run!.queued, sent, posts: run!.posts };
+    },
     report: (name, payload) =>
       recorded(async () => {
         if (!manifest.reports.some((r) => r.report === name))
@@ -270,7 +318,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
         const due = (await conversations.all()).filter((c) => c.deadline <= clock.now()).sort((a, b) => a.deadline - b.deadline);
         for (const conversation of due) {
           await timeOut(conversations, conversation, loaded.definition, options.middleware ?? [], (what, fn, source) =>
-            withTimeLimit(clock, timeoutMs, `${loaded.name} ${what}`, async (signal) => {
+            withTimeLimit(limits, timeoutMs, `${loaded.name} ${what}`, async (signal) => {
               await fn(context(source, signal));
             }),
           );
