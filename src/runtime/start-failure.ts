@@ -13,6 +13,7 @@ import {
 } from '../api/errors';
 import { IntrabotError, isIntrabotError, type ErrorCode } from '../errors';
 import { ENV_KEYS, type RuntimeConfig } from './config';
+import { publicUrlMissingMessage } from './public-url-message';
 import { settingName, shownValue } from './setting-names';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -80,11 +81,7 @@ export function listenFailure(error: unknown, which: 'runtime' | 'sandbox', ctx:
 export function publicUrlFailure(ctx: FailureContext, problem: 'missing' | 'not_https'): StartupError {
   const name = settingName(['public_url'], { env: ctx.env, envKeys: ENV_KEYS });
   if (problem === 'missing') {
-    return new StartupError(
-      'invalid_config',
-      name,
-      `${name} is required in connected mode: it is where the platform delivers events (<url>/hooks/<tenant>/<bot>); set it to this runtime's https address as the platform reaches it`,
-    );
+    return new StartupError('invalid_config', name, publicUrlMissingMessage(name));
   }
   return new StartupError(
     'invalid_config',
