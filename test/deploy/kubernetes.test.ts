@@ -10,7 +10,7 @@ const DIR = 'deploy/kubernetes';
 
 interface Doc {
   file: string;
-  value: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a manifest's shape is what this test checks
+  value: Record<string, any>;
 }
 
 function documents(): Doc[] {
@@ -19,7 +19,7 @@ function documents(): Doc[] {
     .flatMap((file) =>
       parseAllDocuments(readFileSync(join(DIR, file), 'utf8')).map((doc) => {
         expect(doc.errors, file).toEqual([]);
-        return { file, value: doc.toJS() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+        return { file, value: doc.toJS() as Record<string, any> };
       }),
     );
 }
