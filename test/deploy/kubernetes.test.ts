@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { ENV_KEYS } from '../../src/runtime/config';
+import { ENV_KEYS, loadConfig } from '../../src/runtime/config';
 import { FILE_SETTINGS } from '../../src/runtime/setting-files';
 import { TENANT_ENV } from '../../src/runtime/setting-names';
 
@@ -95,5 +96,29 @@ describe('deploy/kubernetes', () => {
     const service = docs.find((d) => d.value.kind === 'Service' && d.value.metadata.name === 'intrabot')!.value;
     expect(service.spec.selector).toEqual(deployment(docs).spec.template.metadata.labels);
     expect(service.spec.ports[0].targetPort).toBe('http');
+  });
+
+  it('configures a connected runtime that loads: the ConfigMap as intrabot.yaml, the env as set, the Secret as mounted files', () => {
+    const docs = documents();
+    const pod = deployment(docs).spec.template.spec;
+    const secret = docs.find((d) => d.value.kind === 'Secret')!.value;
+    const configMap = docs.find((d) => d.value.kind === 'ConfigMap')!.value;
+    const cwd = mkdtempSync(join(tmpdir(), 'intrabot-k8s-'));
+    writeFileSync(join(cwd, 'intrabot.yaml'), configMap.data['intrabot.yaml']);
+    const mounted = mkdtempSync(join(tmpdir(), 'intrabot-k8s-secrets-'));
+    // the placeholders stand for real values: a service token and a strong key
+    const values: Record<string, string> = { ...secret.stringData, token: 'svc_k8s_example', 'secret-key': 'k8s-example-passphrase-not-for-production' };
+    const env: Record<string, string> = {};
+    for (const { name, value } of pod.containers[0].env as { name: string; value: string }[]) {
+      if (!name.endsWith('_FILE')) env[name] = value;
+      else {
+        const path = join(mounted, value.split('/').pop()!);
+        writeFileSync(path, `${values[value.split('/').pop()!]}\n`);
+        env[name] = path;
+      }
+    }
+    const config = loadConfig({ env, cwd, forStart: true });
+    expect(config).toMatchObject({ mode: 'connected', host: '0.0.0.0', port: 3000, redis_url: 'redis://intrabot-redis:6379', bots: ['alerts'] });
+    expect(config.tenants[0]).toMatchObject({ id: 'default', token: 'svc_k8s_example' });
   });
 });
