@@ -1,3 +1,5 @@
+import { readSettingFiles } from '../runtime/setting-files';
+
 /**
  * What a CLI command reads and writes, and the small helpers that make its output readable: colours
  * only on a terminal (and never with `NO_COLOR`), aligned tables, and a progress line that redraws in
@@ -14,10 +16,14 @@ export interface CliIo {
   isTTY: boolean;
 }
 
-/** The running process's streams and environment. */
+/**
+ * The running process's streams and environment, each secret given as `<NAME>_FILE` read into `<NAME>`
+ * (so every command, not only `start`, finds `INTRABOT_ADMIN_TOKEN` mounted as a file). A file that
+ * cannot be read stays as it was given, for `loadConfig` to report with the other problems.
+ */
 export function processIo(): CliIo {
   return {
-    env: process.env,
+    env: readSettingFiles(process.env).env,
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

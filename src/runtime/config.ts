@@ -7,6 +7,10 @@ import { ProxyConfigSchema } from '../proxy/proxy-keys';
 import { MissingEnvRefError, maskEnvRefs, unmaskEnvRefs, type EnvRef } from '../bots/env-refs';
 import { WEBHOOK_SECRETS_ENV, WebhookSecretsSchema, applyEnvWebhookSecrets } from './configured-secrets';
 import { settingName, shownValue, type SettingSources } from './setting-names';
+import { ConfigProblems } from './config-problems';
+import { readSettingFiles } from './setting-files';
+import { publicUrlMissingMessage } from './public-url-message';
+import { SECRET_KEY_FORMAT, SECRET_KEY_HOWTO, secretKeyWeakness } from '../store/secret-key-strength';
 
 /**
  * Configuration in one validated place (DESIGN.md: Modes, Environment): the environment and an
@@ -81,6 +85,8 @@ export interface LoadConfigOptions {
   cwd?: string;
   /** Path of the yaml file; default `intrabot.yaml` in `cwd` when it exists. */
   file?: string;
+  /** Also check what `start` needs (the public URL in connected mode), so one run reports all of it. */
+  forStart?: boolean;
 }
 
 export const ENV_KEYS = {
@@ -102,53 +108,98 @@ const NUMERIC = new Set(['port', 'sandbox_port', 'start_wait']);
 
 /**
  * Reads the configuration. With neither tenants in `intrabot.yaml` nor `INTRABOT_BASE_URL` +
- * `INTRABOT_TOKEN`, the runtime is in sandbox mode against the embedded emulator.
+ * `INTRABOT_TOKEN`, the runtime is in sandbox mode against the embedded emulator. Every missing or
+ * invalid setting is reported at once, in one `SettingsError` listing each (issue #24).
  *
  * @example
  * const config = loadConfig({ env: process.env });
  * config.mode // 'sandbox'
  */
 export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
-  const env = options.env ?? process.env;
+  const problems = new ConfigProblems();
+  const files = readSettingFiles(options.env ?? process.env);
+  for (const p of files.problems) problems.add(p.setting, p.message);
+  const env = files.env;
   const cwd = options.cwd ?? process.cwd();
   const file = options.file ?? join(cwd, 'intrabot.yaml');
   const sources: SettingSources = { env, envKeys: ENV_KEYS, file: basename(file) };
-  const fromFile = readYaml(file, options.file !== undefined, sources);
+  const fromFile = readYaml(file, options.file !== undefined, sources, problems);
+  const merged = mergeEnv(fromFile, env, problems);
+  merged.tenants = problems.collect(() => tenantsFrom(env, fromFile.tenants), undefined);
+  merged.mode = merged.tenants === undefined && !tenantConfigured(env) ? 'sandbox' : 'connected';
+  if (merged.mode === 'sandbox') merged.tenants = [sandboxTenant(merged.sandbox_port)];
+  if (merged.tenants !== undefined) problems.collect(() => applyEnvWebhookSecrets(merged.tenants as unknown[], env[WEBHOOK_SECRETS_ENV]), undefined);
+
+  const result = RuntimeConfigSchema.safeParse(merged);
+  if (!result.success) for (const issue of result.error.issues) addIssue(problems, issue, merged, sources, env);
+  if (merged.mode === 'connected') connectedProblems(merged, { env, fromFile, sources }, problems, options.forStart ?? false);
+  problems.throwIfAny();
+  if (!result.success) throw new ConfigError('(config)', 'the configuration is invalid');
+  const config = result.data;
+  config.data_dir = resolve(cwd, config.data_dir);
+  config.bots_dir = resolve(cwd, config.bots_dir);
+  if (config.middleware) config.middleware = config.middleware.map((path) => resolve(cwd, path));
+  return config;
+}
+
+const tenantConfigured = (env: Env): boolean => Boolean(env.INTRABOT_BASE_URL || env.INTRABOT_TOKEN);
+
+/** The file's settings with the environment's over them; a variable that is not a number where one is needed is a problem. */
+function mergeEnv(fromFile: Record<string, unknown>, env: Env, problems: ConfigProblems): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...fromFile };
   for (const [envName, key] of Object.entries(ENV_KEYS)) {
     const value = env[envName];
     if (value === undefined || value === '') continue;
-    merged[key] = key === 'start_wait' ? toSeconds(envName, value) : NUMERIC.has(key) ? toPort(envName, value) : value;
+    const parse = key === 'start_wait' ? toSeconds : NUMERIC.has(key) ? toPort : undefined;
+    merged[key] = parse ? problems.collect(() => parse(envName, value), undefined) : value;
   }
   const bots = env.INTRABOT_BOTS;
   if (bots !== undefined && bots.trim() !== '') merged.bots = bots.split(',').map((name) => name.trim());
   const middleware = env.INTRABOT_MIDDLEWARE;
   if (middleware !== undefined && middleware.trim() !== '') merged.middleware = middleware.split(',').map((path) => path.trim());
-  merged.tenants = tenantsFrom(env, fromFile.tenants);
-  merged.mode = merged.tenants === undefined ? 'sandbox' : 'connected';
-  if (merged.mode === 'sandbox') merged.tenants = [sandboxTenant(merged.sandbox_port)];
-  applyEnvWebhookSecrets(merged.tenants as unknown[], env[WEBHOOK_SECRETS_ENV]);
-
-  const result = RuntimeConfigSchema.safeParse(merged);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const key = issue ? settingOf(issue.path, sources, env) : '(config)';
-    const value = issue ? valueAt(merged, issue.path) : undefined;
-    const got = (typeof value === 'string' && value !== '') || typeof value === 'number' ? ` (got "${shownValue(key, value)}")` : '';
-    throw new ConfigError(key, `${key}: ${issue?.message ?? 'is invalid'}${got}`);
-  }
-  const config = result.data;
-  config.data_dir = resolve(cwd, config.data_dir);
-  config.bots_dir = resolve(cwd, config.bots_dir);
-  if (config.middleware) config.middleware = config.middleware.map((path) => resolve(cwd, path));
-  if (config.mode === 'connected' && !config.secret_key) {
-    // spec of the store: secrets are encrypted at rest; a connected runtime refuses to start without the key
-    throw new ConfigError('INTRABOT_SECRET_KEY', 'INTRABOT_SECRET_KEY is required in connected mode: it encrypts signing secrets and tokens at rest');
-  }
-  return config;
+  return merged;
 }
 
-function readYaml(file: string, required: boolean, sources: SettingSources): Record<string, unknown> {
+function addIssue(problems: ConfigProblems, issue: z.core.$ZodIssue, merged: Record<string, unknown>, sources: SettingSources, env: Env): void {
+  // no tenants because the environment's were incomplete: that problem is listed already
+  if (issue.path.length === 1 && issue.path[0] === 'tenants' && merged.tenants === undefined && problems.size > 0) return;
+  const key = settingOf(issue.path, sources, env);
+  const value = valueAt(merged, issue.path);
+  const got = (typeof value === 'string' && value !== '') || typeof value === 'number' ? ` (got "${shownValue(key, value)}")` : '';
+  problems.add(key, `${key}: ${issue.message}${got}`);
+}
+
+/**
+ * What connected mode needs beyond the schema: a strong key to encrypt real tenants' secrets at rest
+ * (never a key lying next to them, as in sandbox mode), and for `start` the public URL events come to.
+ */
+function connectedProblems(
+  merged: Record<string, unknown>,
+  given: { env: Env; fromFile: Record<string, unknown>; sources: SettingSources },
+  problems: ConfigProblems,
+  forStart: boolean,
+): void {
+  const { env } = given;
+  const key = typeof merged.secret_key === 'string' ? merged.secret_key : undefined;
+  // named where it was set: the variable, else the file's key (a reference there may be what is unset)
+  const inFile = !env.INTRABOT_SECRET_KEY && 'secret_key' in given.fromFile;
+  const keyName = inFile ? `${given.sources.file ?? 'intrabot.yaml'}: secret_key` : 'INTRABOT_SECRET_KEY';
+  if (!key?.trim()) {
+    problems.add(
+      keyName,
+      `${keyName} is required in connected mode: it encrypts signing secrets and tokens at rest; it takes ${SECRET_KEY_FORMAT}: ${SECRET_KEY_HOWTO}`,
+    );
+  } else {
+    const weakness = secretKeyWeakness(key);
+    if (weakness) problems.add(keyName, `${keyName} is too weak: it ${weakness}; it takes ${SECRET_KEY_FORMAT}: ${SECRET_KEY_HOWTO}`);
+  }
+  if (forStart && merged.public_url === undefined) {
+    const name = settingName(['public_url'], { env, envKeys: ENV_KEYS });
+    problems.add(name, publicUrlMissingMessage(name));
+  }
+}
+
+function readYaml(file: string, required: boolean, sources: SettingSources, problems: ConfigProblems): Record<string, unknown> {
   if (!existsSync(file)) {
     if (required) throw new ConfigError('config file', `config file ${file} does not exist`);
     return {};
@@ -158,11 +209,11 @@ function readYaml(file: string, required: boolean, sources: SettingSources): Rec
   const parsed: unknown = parseYaml(masked.text);
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(file, `${file}: must be a mapping of settings`);
-  return resolveRefs(parsed, { sources, refs: masked.refs }, []) as Record<string, unknown>;
+  return resolveRefs(parsed, { sources, refs: masked.refs, problems }, []) as Record<string, unknown>;
 }
 
 /** `${env:NAME}` / `${env:NAME:-default}` in any string of the file, as in bot manifests. */
-function resolveRefs(value: unknown, refs: { sources: SettingSources; refs: EnvRef[] }, path: readonly (string | number)[]): unknown {
+function resolveRefs(value: unknown, refs: { sources: SettingSources; refs: EnvRef[]; problems: ConfigProblems }, path: readonly (string | number)[]): unknown {
   if (typeof value === 'string') {
     try {
       return unmaskEnvRefs(value, refs.refs, refs.sources.env);
@@ -170,7 +221,8 @@ function resolveRefs(value: unknown, refs: { sources: SettingSources; refs: EnvR
       if (error instanceof MissingEnvRefError) {
         // a reference in the file is named where it is written, whatever the environment sets
         const key = settingName(path, { ...refs.sources, env: {}, envKeys: {} });
-        throw new ConfigError(key, `${key}: ${error.message}`);
+        refs.problems.add(key, `${key}: ${error.message}`);
+        return undefined;
       }
       throw error;
     }

@@ -83,8 +83,25 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
   return results;
 }
 
+/** Where each tenant's last provisioning result is kept (`asLeader`), by tenant id. */
+const PROVISION_KV = 'runtime:provision';
+
+/**
+ * The tenants this store has provisioned before, of `ids`: a tenant in it has answered at its URL once.
+ * A store that cannot say counts every tenant as known (the start then retries as for any outage).
+ */
+export async function provisionedBefore(store: Store, ids: readonly string[]): Promise<Set<string>> {
+  const kv = store.kv(PROVISION_KV);
+  try {
+    const found = await Promise.all(ids.map(async (id) => ((await kv.get(id)) === undefined ? [] : [id])));
+    return new Set(found.flat());
+  } catch {
+    return new Set(ids);
+  }
+}
+
 async function asLeader(input: ProvisionAllInput, tenantId: string, run: () => Promise<ProvisionResult>): Promise<ProvisionResult> {
-  const kv = input.store.kv('runtime:provision');
+  const kv = input.store.kv(PROVISION_KV);
   const key = `provision:${tenantId}`;
   const startedAt = input.clock.now();
   // elapsed real time (performance.now): this waits for another process, not for platform time; a

@@ -11,10 +11,10 @@ import { normaliseDelivery } from '../webhooks/normalise';
 import type { BackgroundWork } from './background';
 import type { RuntimeConfig } from './config';
 import { acceptDelivery } from './inbox-pipeline';
-import { provisionAll } from './provisioning';
+import { provisionAll, provisionedBefore } from './provisioning';
 import { releaseNotLoadedHolds } from './not-loaded-holds';
 import { isAllowedWebhookUrl } from '../api/schemas/webhook';
-import { listenFailure, platformFailure, publicUrlFailure } from './start-failure';
+import { isTransient, listenFailure, platformFailure, publicUrlFailure } from './start-failure';
 import { DEFAULT_START_WAIT_S, waitForPlatform } from './start-retry';
 import type { RuntimeParts } from './runtime-parts';
 
@@ -106,6 +106,12 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       }
       // transient platform failures (5xx, network) are retried for a while, each wait logged and shown by /readyz
       let tenant: string | undefined;
+      // a tenant never provisioned from this store that refuses connections has a wrong URL: said at once
+      const reached = await provisionedBefore(
+        store,
+        config.tenants.map((t) => t.id),
+      );
+      const firstContact = (): boolean => tenant !== undefined && !reached.has(tenant);
       const single = config.tenants.length === 1 ? config.tenants[0]!.base_url : undefined;
       provisionResults = await waitForPlatform(() => runtime.provision({ onTenant: (t) => (tenant = t) }), {
         clock,
@@ -113,7 +119,8 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
         waitMs: (config.start_wait ?? DEFAULT_START_WAIT_S) * 1000,
         what: single ? `the platform at ${single}` : 'the platform',
         onWaiting: (reason) => (status.waiting = reason),
-        explain: (error, tried) => platformFailure(error, { config, env: options.env, tenant }, tried),
+        transient: (error) => isTransient(error, { firstContact: firstContact() }),
+        explain: (error, tried) => platformFailure(error, { config, env: options.env, tenant, firstContact: firstContact() }, tried),
       });
       const released = await releaseNotLoadedHolds(store.inbox, registry.bots);
       if (released > 0) host.log.info({ released }, 'deliveries held while their bot failed to load: handed to it now');

@@ -16,7 +16,7 @@ export interface SettingSources {
 }
 
 /** The tenant made from the environment (`INTRABOT_BASE_URL` + `INTRABOT_TOKEN`), field by field. */
-const TENANT_ENV: Readonly<Record<string, string>> = {
+export const TENANT_ENV: Readonly<Record<string, string>> = {
   base_url: 'INTRABOT_BASE_URL',
   token: 'INTRABOT_TOKEN',
   customer: 'INTRABOT_CUSTOMER',

@@ -13,6 +13,7 @@ import {
 } from '../api/errors';
 import { IntrabotError, isIntrabotError, type ErrorCode } from '../errors';
 import { ENV_KEYS, type RuntimeConfig } from './config';
+import { publicUrlMissingMessage } from './public-url-message';
 import { settingName, shownValue } from './setting-names';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -35,6 +36,8 @@ export interface FailureContext {
   env: Env;
   /** Which tenant was being provisioned (for a platform's answer). */
   tenant?: string | undefined;
+  /** That tenant was never provisioned from this store: a refused connection is a wrong URL, not an outage. */
+  firstContact?: boolean | undefined;
 }
 
 /** The name and shown value of a setting, for the front of a message. */
@@ -80,11 +83,7 @@ export function listenFailure(error: unknown, which: 'runtime' | 'sandbox', ctx:
 export function publicUrlFailure(ctx: FailureContext, problem: 'missing' | 'not_https'): StartupError {
   const name = settingName(['public_url'], { env: ctx.env, envKeys: ENV_KEYS });
   if (problem === 'missing') {
-    return new StartupError(
-      'invalid_config',
-      name,
-      `${name} is required in connected mode: it is where the platform delivers events (<url>/hooks/<tenant>/<bot>); set it to this runtime's https address as the platform reaches it`,
-    );
+    return new StartupError('invalid_config', name, publicUrlMissingMessage(name));
   }
   return new StartupError(
     'invalid_config',
@@ -93,17 +92,37 @@ export function publicUrlFailure(ctx: FailureContext, problem: 'missing' | 'not_
   );
 }
 
-/** Worth another try at start: the platform may come back (5xx, network faults, timeouts, a 429). */
-export function isTransient(error: unknown): boolean {
+/**
+ * Worth another try at start: the platform may come back (5xx, network faults, timeouts, a 429). With
+ * `firstContact` (a tenant this store has never provisioned), a refused connection is not: nothing has
+ * ever answered at that URL, so it is far likelier a wrong base URL than an outage, and a minute of
+ * retries only hides that (issue #24).
+ */
+export function isTransient(error: unknown, options: { firstContact?: boolean } = {}): boolean {
   const inner = error instanceof UncertainWriteError && error.cause !== undefined ? error.cause : error;
-  if (inner instanceof ApiNetworkError) return !unresolvable(inner);
+  if (inner instanceof ApiNetworkError) {
+    const code = networkFaultCode(inner);
+    return !(code === 'ENOTFOUND' || (options.firstContact === true && code === 'ECONNREFUSED'));
+  }
   return inner instanceof ApiServerError || inner instanceof ApiTimeoutError || inner instanceof ApiRateLimitedError || error instanceof UncertainWriteError;
 }
 
-/** A host name that does not resolve: a typo in the URL, not an outage. */
-function unresolvable(error: ApiError): boolean {
-  return /\((ENOTFOUND)\)/.test(error.message);
+/**
+ * The system's code for a request that got no answer (`ECONNREFUSED`, `ENOTFOUND`, `EAI_AGAIN`), from the
+ * error or the one beneath it. EAI_AGAIN (the resolver could not answer now) is left transient: that is
+ * what it says, and a DNS server that is slow at a pod's start is common.
+ */
+export function networkFaultCode(error: unknown): string | undefined {
+  for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 4; at = (at as { cause?: unknown }).cause, depth += 1) {
+    if (!(at instanceof ApiError) && 'code' in at && typeof at.code === 'string') return at.code;
+  }
+  return undefined;
 }
+
+const UNREACHABLE_HINT: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing accepts connections there (ECONNREFUSED)',
+  ENOTFOUND: 'the host name does not resolve (ENOTFOUND)',
+};
 
 /**
  * What the platform's answer at start means for the one who configured the tenant: a 401 names the
@@ -141,8 +160,18 @@ export function platformFailure(error: unknown, ctx: FailureContext, waited?: { 
       error,
     );
   }
+  const unreachable = error instanceof ApiNetworkError ? UNREACHABLE_HINT[networkFaultCode(error) ?? ''] : undefined;
+  if (unreachable && !(waited && isTransient(error, { firstContact: ctx.firstContact ?? false }))) {
+    // said at once and always naming the tenant: with several, which one's URL is wrong is the question
+    return new StartupError(
+      error.code,
+      baseUrl.name,
+      `${baseUrl.shown} (tenant ${tenant.id}): cannot reach the platform: ${unreachable}; is the URL right (the customer's host, such as https://acme.example.com, without /api/open/v1)? is the platform reachable from here (DNS, a firewall, a proxy)?`,
+      error,
+    );
+  }
   const notThePlatform = (error instanceof ApiNotFoundError || error instanceof ApiBadResponseError) && error.path.endsWith('/token');
-  if (notThePlatform || (error instanceof ApiNetworkError && unresolvable(error))) {
+  if (notThePlatform) {
     return new StartupError(
       error.code,
       baseUrl.name,

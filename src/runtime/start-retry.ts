@@ -14,6 +14,8 @@ export interface WaitForPlatformOptions {
   what: string;
   /** Told what start-up waits for while it waits (undefined once it stops waiting): `/readyz` shows it. */
   onWaiting?: (reason: string | undefined) => void;
+  /** Whether an error is worth another try (default `isTransient`). */
+  transient?: (error: unknown) => boolean;
   /** The error to reject with, given the last one and how long it was tried. */
   explain: (error: unknown, tried: { attempts: number; seconds: number }) => unknown;
 }
@@ -38,7 +40,7 @@ export async function waitForPlatform<T>(attempt: () => Promise<T>, options: Wai
       } catch (error) {
         const elapsed = clock.now() - started;
         const delayMs = startRetryDelay(n);
-        if (!isTransient(error) || elapsed + delayMs > options.waitMs) {
+        if (!(options.transient ?? isTransient)(error) || elapsed + delayMs > options.waitMs) {
           throw options.explain(error, { attempts: n, seconds: Math.round(elapsed / 1000) });
         }
         const reason = `waiting for ${options.what}: ${error instanceof Error ? error.message : String(error)}`;

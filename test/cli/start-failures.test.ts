@@ -118,15 +118,51 @@ describe('intrabot start fails fast and names the fix', { timeout: 60_000 }, () 
     expect(await listening(Number(env.INTRABOT_PORT))).toBe(false);
   });
 
-  it('an unreachable platform: retries, saying what it waits for, then exits 1 naming INTRABOT_BASE_URL within INTRABOT_START_WAIT', async () => {
+  it('a platform failing transiently (503): retries, saying what it waits for, then exits 1 naming INTRABOT_BASE_URL within INTRABOT_START_WAIT', async () => {
+    const faults = `${sandbox.baseUrl}/_sandbox/faults`;
+    await fetch(faults, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: '/api/open/v1/token', status: 503, count: 1000 }),
+    });
+    try {
+      const env = await connected({ INTRABOT_PUBLIC_URL: 'http://127.0.0.1:1', INTRABOT_START_WAIT: '8' });
+      const exit = await start(env);
+      expect(exit.code, exit.stderr).toBe(1);
+      expect(exit.stdout).toContain(`waiting for the platform at ${sandbox.baseUrl}`);
+      expect(errorLines(exit)).toEqual([expect.stringContaining(`INTRABOT_BASE_URL=${sandbox.baseUrl}: the platform did not answer usably`)]);
+      expect(exit.stderr).toContain('INTRABOT_START_WAIT');
+      expect(await listening(Number(env.INTRABOT_PORT))).toBe(false);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+  });
+
+  // issue #24, item 2: a wrong base URL was retried for a minute (24 warnings) before it was named
+  it('a base URL where nothing listens, on the first start against the tenant: exits 1 at once naming the tenant and the URL, with no retries', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
-    const env = await connected({ INTRABOT_BASE_URL: down, INTRABOT_PUBLIC_URL: 'http://127.0.0.1:1', INTRABOT_START_WAIT: '8' });
+    const env = await connected({ INTRABOT_BASE_URL: down, INTRABOT_TOKEN: 'svc_refusedrefused5678', INTRABOT_PUBLIC_URL: 'http://127.0.0.1:1' });
+    const began = performance.now();
     const exit = await start(env);
+    // INTRABOT_START_WAIT is its default, 60 s: a retry would show as "waiting for" and seconds more
+    expect(performance.now() - began).toBeLessThan(40_000);
     expect(exit.code, exit.stderr).toBe(1);
-    expect(exit.stdout).toContain(`waiting for the platform at ${down}`);
-    expect(errorLines(exit)).toEqual([expect.stringContaining(`INTRABOT_BASE_URL=${down}: the platform did not answer usably`)]);
-    expect(exit.stderr).toContain('INTRABOT_START_WAIT');
+    expect(exit.stdout + exit.stderr).not.toContain('waiting for');
+    expect(errorLines(exit)).toEqual([
+      expect.stringContaining(`INTRABOT_BASE_URL=${down} (tenant default): cannot reach the platform: nothing accepts connections there (ECONNREFUSED)`),
+    ]);
+    expect(exit.stderr).toContain('is the URL right');
+    expect(exit.stderr).toContain('is the platform reachable from here');
+    expect(exit.stderr + exit.stdout).not.toContain('refusedrefused');
     expect(await listening(Number(env.INTRABOT_PORT))).toBe(false);
+  });
+
+  it('several missing settings: exits 1 listing each in one message (issue #24)', async () => {
+    const exit = await start({ INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_DATA_DIR: mkdtempSync(join(tmp, 'data-')) });
+    expect(exit.code, exit.stderr).toBe(1);
+    expect(errorLines(exit)).toEqual(['intrabot start: 2 settings need fixing:']);
+    expect(exit.stderr).toContain('  - INTRABOT_SECRET_KEY is required in connected mode');
+    expect(exit.stderr).toContain('  - INTRABOT_PUBLIC_URL is required in connected mode');
   });
 
   it('a public URL that is not https: exits 1 naming INTRABOT_PUBLIC_URL before provisioning anything', async () => {

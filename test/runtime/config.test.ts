@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors';
 import { loadConfig } from '../../src/runtime/config';
 
+/** A passphrase strong enough for connected mode (20+ characters, not a repeated few). */
+const KEY = 'config-test-key-not-for-production';
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'intrabot-config-'));
 
 function expectConfigError(fn: () => unknown, key: string): void {
@@ -29,7 +31,7 @@ describe('loadConfig', () => {
 
   it('makes a tenant "default" from INTRABOT_BASE_URL and INTRABOT_TOKEN (connected mode)', () => {
     const config = loadConfig({
-      env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: 'k'.repeat(32) },
+      env: { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: KEY },
       cwd: emptyDir(),
     });
     expect(config.mode).toBe('connected');
@@ -76,7 +78,7 @@ describe('loadConfig', () => {
       join(dir, 'intrabot.yaml'),
       'secret_key: ${env:KEY}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: ${env:ACME_TOKEN}\n    event_prefix: acme\n  - { id: globex, base_url: "https://globex.example.com", token: ${env:GLOBEX_TOKEN:-svc_globex} }\n',
     );
-    const config = loadConfig({ env: { KEY: 'secret', ACME_TOKEN: 'svc_acme' }, cwd: dir });
+    const config = loadConfig({ env: { KEY, ACME_TOKEN: 'svc_acme' }, cwd: dir });
     expect(config.tenants).toEqual([
       expect.objectContaining({ id: 'acme', token: 'svc_acme', event_prefix: 'acme' }),
       expect.objectContaining({ id: 'globex', token: 'svc_globex' }),
@@ -93,7 +95,7 @@ describe('loadConfig', () => {
     const dir = emptyDir();
     writeFileSync(join(dir, 'intrabot.yaml'), readFileSync('intrabot.example.yaml', 'utf8'));
     const env = {
-      INTRABOT_SECRET_KEY: 'k',
+      INTRABOT_SECRET_KEY: KEY,
       INTRABOT_ADMIN_TOKEN: 'a',
       ACME_TOKEN: 'svc_acme',
       DASHBOARD_PROXY_KEY: 'a-long-dashboard-key-0123456789',

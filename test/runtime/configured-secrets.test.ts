@@ -6,7 +6,7 @@ import { ConfigError } from '../../src/errors';
 import { loadConfig } from '../../src/runtime/config';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'intrabot-secrets-config-'));
-const CONNECTED = { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: 'k'.repeat(32) };
+const CONNECTED = { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: 'configured-secrets-test-key' };
 const S1 = 'first-secret-0123456789abcdef';
 const S2 = 'second-secret-0123456789abcdef';
 
@@ -30,7 +30,7 @@ describe('webhook_secrets: signing secrets of endpoints managed outside intrabot
     const cwd = emptyDir();
     writeFileSync(
       join(cwd, 'intrabot.yaml'),
-      `secret_key: ${'k'.repeat(32)}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: svc_abc\n    webhook_secrets: { kudos: [${S1}, \${env:KUDOS_OLD}] }\n`,
+      `secret_key: ${'configured-secrets-test-key'}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: svc_abc\n    webhook_secrets: { kudos: [${S1}, \${env:KUDOS_OLD}] }\n`,
     );
     const config = loadConfig({ env: { KUDOS_OLD: S2 }, cwd });
     expect(config.tenants[0]?.webhook_secrets).toEqual({ kudos: [S1, S2] });
@@ -50,7 +50,7 @@ describe('webhook_secrets: signing secrets of endpoints managed outside intrabot
     const cwd = emptyDir();
     writeFileSync(
       join(cwd, 'intrabot.yaml'),
-      `secret_key: ${'k'.repeat(32)}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: svc_abc\n    webhook_secrets: { kudos: [short-secret-x] }\n`,
+      `secret_key: ${'configured-secrets-test-key'}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: svc_abc\n    webhook_secrets: { kudos: [short-secret-x] }\n`,
     );
     const error = configError(() => loadConfig({ env: {}, cwd }));
     expect(error.message).toContain('tenants[0].webhook_secrets.kudos[0]');
@@ -61,7 +61,7 @@ describe('webhook_secrets: signing secrets of endpoints managed outside intrabot
     const cwd = emptyDir();
     writeFileSync(
       join(cwd, 'intrabot.yaml'),
-      `secret_key: ${'k'.repeat(32)}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: svc_abc\n`,
+      `secret_key: ${'configured-secrets-test-key'}\ntenants:\n  - id: acme\n    base_url: https://acme.example.com\n    token: svc_abc\n`,
     );
     const error = configError(() => loadConfig({ env: { INTRABOT_WEBHOOK_SECRETS: `kudos:${S1}` }, cwd }));
     expect(error.key).toBe('INTRABOT_WEBHOOK_SECRETS');

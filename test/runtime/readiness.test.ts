@@ -34,7 +34,7 @@ describe('/readyz', () => {
       env: {
         INTRABOT_BASE_URL: sandbox.baseUrl,
         INTRABOT_TOKEN: token,
-        INTRABOT_SECRET_KEY: 'readyz-test-key',
+        INTRABOT_SECRET_KEY: 'readyz-test-key-not-for-production',
         INTRABOT_PORT: '0',
         INTRABOT_DATA_DIR: join(tmp, 'data'),
         INTRABOT_BOTS_DIR: resolve('test/fixtures/bots'),

@@ -67,7 +67,7 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
         ...process.env,
         INTRABOT_BASE_URL: sandbox.baseUrl,
         INTRABOT_TOKEN: sandbox.token,
-        INTRABOT_SECRET_KEY: 'replicas-test-key',
+        INTRABOT_SECRET_KEY: 'replicas-test-key-not-for-production',
         INTRABOT_REDIS_URL: REDIS!,
         INTRABOT_REDIS_PREFIX: prefix,
         INTRABOT_PUBLIC_URL: `http://127.0.0.1:${lbPort}`,

@@ -74,7 +74,8 @@ async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox
   };
   let config: RuntimeConfig;
   try {
-    config = loadConfig({ env: io.env, cwd: io.cwd });
+    // forStart: a missing public URL is listed with every other problem, not learnt on the next run
+    config = loadConfig({ env: io.env, cwd: io.cwd, forStart: true });
   } catch (error) {
     return fail(error);
   }
