@@ -17,6 +17,7 @@ import { buildInboxPipeline } from './inbox-pipeline';
 import { knownLabels, RuntimeMetrics } from './metrics';
 import { openBase } from './open-base';
 import { mountRoutes } from './routes';
+import { ProvisioningProgress } from './provisioning-progress';
 import { RuntimeAddress } from './runtime-address';
 import { runtimeFacade, type Runtime } from './runtime-facade';
 import { rememberParts, RuntimeStatus, type RuntimeParts } from './runtime-parts';
@@ -88,7 +89,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const registry = await loadDeployableBots(deps, env, logger, async () => {
     if (ownsStore) await store.close();
   });
-  const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger);
+  const status = new RuntimeStatus(new ProvisioningProgress(clock, logger));
+  const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger, status.provisioning);
   const table = new DeploymentTable({ tenants, bots: registry.bots, store, clock, templatesDir: deps.templatesDir ?? resolve('templates') });
   const address = new RuntimeAddress(config);
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots) });
@@ -115,7 +117,6 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const pauses = new BotPauses({ table, store, paused: delivery.paused, scheduler, wake, logger });
 
   const alertActivity = new AlertActivity(clock, table.defaultTenant());
-  const status = new RuntimeStatus();
   const rotations = new SecretRotations({ store, clock, logger, table });
   const parts: RuntimeParts = {
     config,

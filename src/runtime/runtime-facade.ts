@@ -12,6 +12,7 @@ import type { BackgroundWork } from './background';
 import type { RuntimeConfig } from './config';
 import { acceptDelivery } from './inbox-pipeline';
 import { provisionAll } from './provisioning';
+import type { ProvisioningProgress } from './provisioning-progress';
 import { isAllowedWebhookUrl } from '../api/schemas/webhook';
 import { listenFailure, platformFailure, publicUrlFailure } from './start-failure';
 import { DEFAULT_START_WAIT_S, waitForPlatform } from './start-retry';
@@ -87,6 +88,21 @@ export interface FacadeOptions {
 export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runtime {
   const { config, clock, store, host, table, registry, delivery, inbox, scheduler, status, address } = parts;
   let provisionResults: ProvisionResult[] = [];
+  // start-up's provisioning tells `status.provisioning` its progress; `intrabot provision` prints its own
+  const provisionWith = (provision: ProvisionOptions, progress?: ProvisioningProgress): Promise<ProvisionResult[]> =>
+    provisionAll({
+      table,
+      store,
+      clock,
+      loopGuard: delivery.loopGuard,
+      logger: host.log,
+      publicUrl: provision.publicUrl ?? address.public(),
+      dryRun: provision.dryRun ?? false,
+      skipWebhooks: options.polling,
+      keep: registry.failures.map((f) => f.name ?? basename(f.dir)),
+      ...(progress ? { progress } : {}),
+      ...(provision.onTenant ? { onTenant: provision.onTenant } : {}),
+    });
   const runtime: Runtime = {
     app: host,
     async start() {
@@ -106,7 +122,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       // transient platform failures (5xx, network) are retried for a while, each wait logged and shown by /readyz
       let tenant: string | undefined;
       const single = config.tenants.length === 1 ? config.tenants[0]!.base_url : undefined;
-      provisionResults = await waitForPlatform(() => runtime.provision({ onTenant: (t) => (tenant = t) }), {
+      provisionResults = await waitForPlatform(() => provisionWith({ onTenant: (t) => (tenant = t) }, status.provisioning), {
         clock,
         logger: host.log,
         waitMs: (config.start_wait ?? DEFAULT_START_WAIT_S) * 1000,
@@ -122,19 +138,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       status.ready = true;
       return url;
     },
-    provision: (provision = {}) =>
-      provisionAll({
-        table,
-        store,
-        clock,
-        loopGuard: delivery.loopGuard,
-        logger: host.log,
-        publicUrl: provision.publicUrl ?? address.public(),
-        dryRun: provision.dryRun ?? false,
-        skipWebhooks: options.polling,
-        keep: registry.failures.map((f) => f.name ?? basename(f.dir)),
-        ...(provision.onTenant ? { onTenant: provision.onTenant } : {}),
-      }),
+    provision: (provision = {}) => provisionWith(provision),
     async receive(given) {
       const named = normaliseDelivery(given.envelope, table.tenant(given.tenant)?.config.event_prefix);
       const result = await acceptDelivery(parts, { ...given, event: named.event, dedupeKey: given.dedupeKey ?? named.dedupeKey });
