@@ -32,6 +32,8 @@ export const BotTenantViewSchema = z.object({
 export const BotViewSchema = z.object({
   name: z.string(),
   displayName: z.string(),
+  /** One line on what it does: bot.yaml's `description`, else a summary of its commands, events, jobs and alert inputs. */
+  description: z.string(),
   /** `post.created`, `comment.created (walls 3, 4)` */
   events: z.array(z.string()),
   schedules: z.array(z.object({ job: z.string(), cron: z.string(), timezone: z.string().nullable() })),
@@ -48,12 +50,21 @@ export type BotView = z.infer<typeof BotViewSchema>;
 /** A bot folder that did not load, and why; the other bots run. */
 export const FailedBotViewSchema = z.object({ dir: z.string(), name: z.string().nullable(), error: z.string() });
 
+/**
+ * Start-up provisioning while it runs (as `/readyz` says it): bots done of all, and the seconds left of a
+ * wait for the rate budget; the console shows it so a slow start is not a silent one.
+ */
+export const StartingViewSchema = z.object({ done: z.number(), total: z.number(), waiting_s: z.number().optional() });
+export type StartingView = z.infer<typeof StartingViewSchema>;
+
 export const BotsViewSchema = z.object({
   now: Ms,
   mode: z.enum(['sandbox', 'connected']),
   tenants: z.array(z.object({ id: z.string(), timezone: z.string() })),
   bots: z.array(BotViewSchema),
   failed: z.array(FailedBotViewSchema),
+  /** Null once the runtime has provisioned every tenant (or while it waits for another replica to). */
+  provisioning: StartingViewSchema.nullable(),
 });
 export type BotsView = z.infer<typeof BotsViewSchema>;
 

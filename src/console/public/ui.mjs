@@ -20,6 +20,9 @@ const TONES = {
   'switched off': 'warn',
   paused: 'warn',
   'not loaded': 'bad',
+  failing: 'bad',
+  starting: 'info',
+  'not deployed': 'neutral',
 };
 
 /** A state as text in a tinted pill: the word carries the meaning, the colour only helps. */
@@ -61,7 +64,7 @@ export function Table({ caption, head, children, id }) {
 export function Chips({ items, empty = 'none' }) {
   if (!items || items.length === 0) return html`<span class="muted">${empty}</span>`;
   return html`<ul class="chips">
-    ${items.map((item) => html`<li>${item}</li>`)}
+    ${items.map((item) => html`<li title=${item}>${item}</li>`)}
   </ul>`;
 }
 
