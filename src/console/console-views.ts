@@ -77,6 +77,10 @@ export type BotsView = z.infer<typeof BotsViewSchema>;
 export const DeliveryStatusSchema = z.enum(['waiting', 'in progress', 'retrying', 'dead', 'handled', 'ignored']);
 export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
 
+/** One message a handled delivery's handler queued: its kind, where it goes (`post 7`, `wall 3`) and what it says. */
+export const SentMessageViewSchema = z.object({ kind: z.string(), to: z.string(), text: z.string() });
+export type SentMessageView = z.infer<typeof SentMessageViewSchema>;
+
 export const DeliveryRowSchema = z.object({
   deliveryId: z.string(),
   /** The inbox entry (live and dead deliveries): what replay takes. */
@@ -95,6 +99,8 @@ export const DeliveryRowSchema = z.object({
   nextAttemptAt: Ms.nullable(),
   durationMs: z.number().nullable(),
   recovered: z.boolean(),
+  /** What its handler queued (handled deliveries; empty for the others). */
+  sends: z.array(SentMessageViewSchema),
 });
 export type DeliveryRow = z.infer<typeof DeliveryRowSchema>;
 
@@ -130,8 +136,10 @@ export const OutboxRowSchema = z.object({
   target: z.string(),
   tenant: z.string().nullable(),
   kind: z.string(),
-  /** The start of the message's text, cut short. */
+  /** The start of the message's text, cut short, on one line. */
   summary: z.string(),
+  /** What it says, as written (a post's or comment's body, a message's text), up to 2,000 characters. */
+  text: z.string(),
   status: OutboxStatusSchema,
   attempts: z.number(),
   lastError: z.string().nullable(),

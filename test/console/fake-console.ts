@@ -38,6 +38,7 @@ export function deliveryRow(over: Partial<DeliveryRow> = {}): DeliveryRow {
     nextAttemptAt: null,
     durationMs: null,
     recovered: false,
+    sends: [],
     ...over,
   };
 }

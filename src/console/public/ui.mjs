@@ -103,3 +103,13 @@ export function Filters({ page, params, navigate, filters }) {
     )}
   </form>`;
 }
+
+/** What a message says, as written (line breaks kept); a long one folds after its first lines. */
+export function SentText({ text }) {
+  if (!text) return html`<span class="muted">(no text)</span>`;
+  if (text.length <= 280) return html`<q class="said">${text}</q>`;
+  return html`<details class="said">
+    <summary>${text.slice(0, 200).replace(/\s+/g, ' ')}…</summary>
+    <q class="said">${text}</q>
+  </details>`;
+}
