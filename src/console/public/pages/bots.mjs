@@ -74,9 +74,10 @@ function BotCard({ bot, sections, now, act }) {
 /** The bot's state on one tenant, with what explains it. */
 function TenantState({ bot, tenant, sections, now }) {
   const { state, detail } = stateOf(bot, tenant, sections);
+  // one template, so that no line break (which the template drops) falls between "on" and the name
+  const where = html` on <strong>${tenant.tenant}</strong>`;
   return html`<p class="state">
-    <${Badge} state=${state === 'running' ? 'ok' : state} label=${state} /> on
-    <strong>${tenant.tenant}</strong>${detail ? html`: <span class="detail">${detail}</span>` : null}
+    <${Badge} state=${state === 'running' ? 'ok' : state} label=${state} />${where}${detail ? html`: <span class="detail">${detail}</span>` : null}
     ${tenant.paused ? html`<br /><${Paused} paused=${tenant.paused} now=${now} />` : null}
   </p>`;
 }
@@ -101,10 +102,9 @@ function stateOf(bot, t, sections) {
   return problems.length ? { state: 'failing', detail: problems.join(', ') } : { state: 'running' };
 }
 
-/** A paused bot: since when, and why. */
+/** A paused bot (its badge is beside): since when, and why. */
 function Paused({ paused, now }) {
-  return html`<${Badge} state="paused" /> since
-    <${Time} at=${paused.since} now=${now} />${paused.reason ? html`: <span class="detail">${paused.reason}</span>` : null}
+  return html`Since <${Time} at=${paused.since} now=${now} />${paused.reason ? html`: <span class="detail">${paused.reason}</span>` : null}
     <span class="muted"> (deliveries kept, jobs and messages held)</span>`;
 }
 
