@@ -69,6 +69,8 @@ describe('provisioning progress', () => {
   });
 });
 
+const ADMIN = 'progress-admin-token-0123456789';
+
 // spec: Limits (60 requests per minute per token): lowered here to 3, so start-up must wait for budget
 describe('/readyz while start-up provisioning waits for the rate budget', () => {
   let tmp: string;
@@ -94,6 +96,7 @@ describe('/readyz while start-up provisioning waits for the rate budget', () => 
       INTRABOT_BOTS_DIR: resolve('test/fixtures/bots'),
       INTRABOT_LOG_LEVEL: 'silent',
       INTRABOT_REDIS_URL: '',
+      INTRABOT_ADMIN_TOKEN: ADMIN,
     };
     runtime = await buildRuntime({ config: loadConfig({ env, cwd: tmp }), clock, env: {} });
     info = vi.spyOn(runtime.app.log, 'info');
@@ -124,6 +127,13 @@ describe('/readyz while start-up provisioning waits for the rate budget', () => 
     expect(logged).toContainEqual(expect.stringMatching(/^provisioning 0\/3 bots, waiting \d+ s for the rate budget$/));
   });
 
+  it("puts the same progress in the console's bots view, which its overview shows while starting", async () => {
+    const res = await fetch(`${runtime.inspect().url}/console/api/bots`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(res.status).toBe(200);
+    const view = (await res.json()) as { provisioning: unknown };
+    expect(view.provisioning).toEqual({ done: 0, total: 3, waiting_s: expect.any(Number) });
+  });
+
   it('logs each bot as it is done and answers 200 once provisioning is over', async () => {
     await platform.settings({ rate_limit_per_minute: 6000 });
     // the budget's window passes on the shared clock, as often as the waits already begun need
@@ -139,5 +149,7 @@ describe('/readyz while start-up provisioning waits for the rate budget', () => 
     expect(ready.body.provisioning).toBeUndefined();
     const logged = info.mock.calls.map((call) => call[1]);
     for (const n of [1, 2, 3]) expect(logged).toContain(`provisioning ${n}/3 bots`);
+    const console = await fetch(`${runtime.inspect().url}/console/api/bots`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(((await console.json()) as { provisioning: unknown }).provisioning).toBeNull();
   });
 });
