@@ -72,6 +72,8 @@ export const BotManifestSchema = z
     name: SlugSchema,
     display_name: z.string().min(1).max(100),
     avatar_url: z.url({ protocol: /^https?$/ }).optional(),
+    /** One line on what the bot does, for people: the console shows it on the bot's card. */
+    description: z.string().trim().min(1).max(200).optional(),
     events: tenantFields.events.default([]),
     schedules: tenantFields.schedules.default([]),
     alerts: tenantFields.alerts.default([]),

@@ -15,6 +15,9 @@ export const ALERT_SAMPLE = {
   alerts: [{ status: 'firing', labels: { alertname: 'DiskAlmostFull', severity: 'warning' }, annotations: { summary: 'Disk almost full on db-1' } }],
 };
 
+/** What happens to deliveries before a (re)start has provisioned every bot. */
+export const DELIVERIES_WHILE_STARTING = 'deliveries are accepted while bots are provisioned at start, and handled once that is done';
+
 /** What the banner says, gathered from the runtime (and the sandbox) once it listens. */
 export interface BannerInput {
   /** Where the runtime listens. */
@@ -43,6 +46,8 @@ export interface BannerInput {
  */
 export function bannerText(input: BannerInput): string {
   const lines = [`intrabot runtime on ${input.url}  (bots: ${input.bots.join(', ') || 'none'})`];
+  // a restart provisions again, waiting for the rate budget when it is spent: nothing sent meanwhile is lost
+  if (input.bots.length > 0) lines.push(`  ${DELIVERIES_WHILE_STARTING} (${input.url}/readyz shows the progress)`);
   for (const bot of input.notLoaded) lines.push(`  not loaded: ${bot.name}: ${bot.reason}`);
   for (const bot of input.switchedOff) lines.push(`  switched off on ${bot.tenant}: ${bot.name}: ${bot.reason}`);
   for (const bot of input.skipped) lines.push(`  skipped: ${bot.name}: ${bot.reason}`);

@@ -32,6 +32,8 @@ export const BotTenantViewSchema = z.object({
 export const BotViewSchema = z.object({
   name: z.string(),
   displayName: z.string(),
+  /** One line on what it does: bot.yaml's `description`, else a summary of its commands, events, jobs and alert inputs. */
+  description: z.string(),
   /** `post.created`, `comment.created (walls 3, 4)` */
   events: z.array(z.string()),
   schedules: z.array(z.object({ job: z.string(), cron: z.string(), timezone: z.string().nullable() })),
@@ -48,12 +50,21 @@ export type BotView = z.infer<typeof BotViewSchema>;
 /** A bot folder that did not load, and why; the other bots run. */
 export const FailedBotViewSchema = z.object({ dir: z.string(), name: z.string().nullable(), error: z.string() });
 
+/**
+ * Start-up provisioning while it runs (as `/readyz` says it): bots done of all, and the seconds left of a
+ * wait for the rate budget; the console shows it so a slow start is not a silent one.
+ */
+export const StartingViewSchema = z.object({ done: z.number(), total: z.number(), waiting_s: z.number().optional() });
+export type StartingView = z.infer<typeof StartingViewSchema>;
+
 export const BotsViewSchema = z.object({
   now: Ms,
   mode: z.enum(['sandbox', 'connected']),
   tenants: z.array(z.object({ id: z.string(), timezone: z.string() })),
   bots: z.array(BotViewSchema),
   failed: z.array(FailedBotViewSchema),
+  /** Null once the runtime has provisioned every tenant (or while it waits for another replica to). */
+  provisioning: StartingViewSchema.nullable(),
 });
 export type BotsView = z.infer<typeof BotsViewSchema>;
 
@@ -65,6 +76,10 @@ export type BotsView = z.infer<typeof BotsViewSchema>;
  */
 export const DeliveryStatusSchema = z.enum(['waiting', 'in progress', 'retrying', 'dead', 'handled', 'ignored']);
 export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
+
+/** One message a handled delivery's handler queued: its kind, where it goes (`post 7`, `wall 3`) and what it says. */
+export const SentMessageViewSchema = z.object({ kind: z.string(), to: z.string(), text: z.string() });
+export type SentMessageView = z.infer<typeof SentMessageViewSchema>;
 
 export const DeliveryRowSchema = z.object({
   deliveryId: z.string(),
@@ -84,6 +99,8 @@ export const DeliveryRowSchema = z.object({
   nextAttemptAt: Ms.nullable(),
   durationMs: z.number().nullable(),
   recovered: z.boolean(),
+  /** What its handler queued (handled deliveries; empty for the others). */
+  sends: z.array(SentMessageViewSchema),
 });
 export type DeliveryRow = z.infer<typeof DeliveryRowSchema>;
 
@@ -119,8 +136,10 @@ export const OutboxRowSchema = z.object({
   target: z.string(),
   tenant: z.string().nullable(),
   kind: z.string(),
-  /** The start of the message's text, cut short. */
+  /** The start of the message's text, cut short, on one line. */
   summary: z.string(),
+  /** What it says, as written (a post's or comment's body, a message's text), up to 2,000 characters. */
+  text: z.string(),
   status: OutboxStatusSchema,
   attempts: z.number(),
   lastError: z.string().nullable(),

@@ -18,6 +18,7 @@ import { knownLabels, RuntimeMetrics } from './metrics';
 import { openBase } from './open-base';
 import { heldBotNames } from './not-loaded-holds';
 import { mountRoutes } from './routes';
+import { ProvisioningProgress } from './provisioning-progress';
 import { RuntimeAddress } from './runtime-address';
 import { runtimeFacade, type Runtime } from './runtime-facade';
 import { rememberParts, RuntimeStatus, type RuntimeParts } from './runtime-parts';
@@ -90,7 +91,8 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     if (ownsStore) await store.close();
   });
   const metrics = new RuntimeMetrics({ known: knownLabels(config.tenants, registry.bots, config.proxy?.keys) });
-  const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger, metrics);
+  const status = new RuntimeStatus(new ProvisioningProgress(clock, logger));
+  const { limiter, rateHistory, tenants } = buildPacedTenants(deps, store, logger, status.provisioning, metrics);
   // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
   const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
   const held = heldBotNames(notLoaded, registry.bots);
@@ -117,7 +119,6 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   const pauses = new BotPauses({ table, store, paused: delivery.paused, scheduler, wake, logger });
 
   const alertActivity = new AlertActivity(clock, table.defaultTenant());
-  const status = new RuntimeStatus();
   const rotations = new SecretRotations({ store, clock, logger, table });
   const parts: RuntimeParts = {
     config,

@@ -10,6 +10,7 @@ import type { RuntimeDeps } from './build-runtime';
 import { botsSettingName } from './config';
 import { statusLabel } from './metric-labels';
 import type { RuntimeMetrics } from './metrics';
+import type { ProvisioningProgress } from './provisioning-progress';
 import { RateBudgetHistory } from './rate-budget-history';
 import { buildTenants, type TenantRuntime } from './tenants';
 
@@ -53,12 +54,14 @@ export async function loadDeployableBots(
 /**
  * The `tenants` step: one API client per tenant, all paced by one rate limiter over the store (shared by
  * every replica), watched for the console's budget history; long waits and clamped headers are told to
- * `onRateNotice` (a CLI command prints them).
+ * `onRateNotice` (a CLI command prints them), and every wait for budget to `progress` (start-up
+ * provisioning shows it).
  */
 export function buildPacedTenants(
   deps: Pick<RuntimeDeps, 'config' | 'clock' | 'dispatcher' | 'onRateNotice'>,
   store: Store,
   logger: Logger,
+  progress: ProvisioningProgress,
   metrics?: RuntimeMetrics,
 ): { limiter: SharedRateLimiter; rateHistory: RateBudgetHistory; tenants: ReadonlyMap<string, TenantRuntime> } {
   const { clock, onRateNotice } = deps;
@@ -66,7 +69,10 @@ export function buildPacedTenants(
     rate: store.rate,
     clock,
     onError: (err) => logger.warn({ err }, 'rate budget: store write failed'),
-    ...(onRateNotice ? { onWait: (waitMs: number) => onRateNotice({ kind: 'waiting', waitMs, why: 'budget' }) } : {}),
+    onWait: (waitMs: number) => {
+      progress.budgetWait(waitMs);
+      onRateNotice?.({ kind: 'waiting', waitMs, why: 'budget' });
+    },
   });
   const rateHistory = new RateBudgetHistory(clock);
   const tenants = buildTenants({

@@ -21,7 +21,7 @@ import type { RuntimeParts } from './runtime-parts';
 /** The runtime's parts the console reads and acts on. */
 export type ConsoleWiringParts = Pick<
   RuntimeParts,
-  'config' | 'clock' | 'host' | 'store' | 'table' | 'registry' | 'scheduler' | 'rateHistory' | 'alertActivity' | 'pauses'
+  'config' | 'clock' | 'host' | 'store' | 'table' | 'registry' | 'scheduler' | 'rateHistory' | 'alertActivity' | 'pauses' | 'status'
 > & {
   inbox: Pick<RuntimeParts['inbox'], 'deliveryLog' | 'auditTrail'> & { worker: Pick<RuntimeParts['inbox']['worker'], 'wake'> };
   delivery: { sender: Pick<RuntimeParts['delivery']['sender'], 'wake'> };
@@ -92,6 +92,7 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
         },
         provisioned: (tenant) => table.provisioning(tenant) !== undefined,
         paused: (tenant, bot) => paused.get(`${tenant}/${bot}`),
+        provisioning: () => (parts.status.ready ? undefined : parts.status.provisioning.snapshot()),
       });
     },
     pauseBot: async (tenant, bot, input) => {

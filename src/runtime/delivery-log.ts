@@ -10,6 +10,10 @@ export const DELIVERY_LOG_SPACE = 'runtime:deliveries';
 /** How long a handled delivery stays listed (`intrabot deliveries`). */
 export const DELIVERY_LOG_TTL_MS = 6 * 60 * 60_000;
 
+/** One message a handler queued for a delivery: its kind, where it goes, and what it says (cut at 2,000 characters). */
+export const SentMessageSchema = z.object({ kind: z.string(), to: z.string(), text: z.string() });
+export type SentMessage = z.infer<typeof SentMessageSchema>;
+
 /** One delivery a bot's handlers are done with: handled, or ignored and why. */
 export const HandledDeliverySchema = z.object({
   tenant: z.string(),
@@ -23,6 +27,8 @@ export const HandledDeliverySchema = z.object({
   /** When the handling finished (ms since the epoch) and how long it took. */
   at: z.number(),
   durationMs: z.number(),
+  /** What the handler queued, in order (records written before it was kept have none). */
+  sends: z.array(SentMessageSchema).default([]),
 });
 export type HandledDelivery = z.infer<typeof HandledDeliverySchema>;
 
@@ -48,7 +54,11 @@ export class DeliveryLog {
     this.history = new BoundedHistory(kv, HandledDeliverySchema, { perKey: DELIVERY_LOG_PER_BOT, ttlMs: DELIVERY_LOG_TTL_MS });
   }
 
-  async record(item: InboxItem, outcome: { status: 'handled'; what: string } | { status: 'ignored'; reason: string }, durationMs: number): Promise<void> {
+  async record(
+    item: InboxItem,
+    outcome: { status: 'handled'; what: string; sends?: readonly SentMessage[] } | { status: 'ignored'; reason: string },
+    durationMs: number,
+  ): Promise<void> {
     const entry: HandledDelivery = {
       tenant: item.tenant,
       bot: item.bot,
@@ -60,6 +70,7 @@ export class DeliveryLog {
       recovered: (item.envelope as { recovered?: unknown }).recovered === true,
       at: this.clock.now(),
       durationMs: Math.round(durationMs),
+      sends: outcome.status === 'handled' ? [...(outcome.sends ?? [])] : [],
     };
     await this.history.append(JSON.stringify([item.tenant, item.bot]), entry);
   }

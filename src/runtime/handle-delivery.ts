@@ -16,9 +16,16 @@ import type { DeploymentTable } from './deployments';
 import type { HandlerRunner } from './handler-runner';
 import { tracedApi } from '../api/create-api-client';
 import { traceLogFields, type TraceContext } from '../tracing/spans';
+import { destinationOf } from '../bots/run-sends';
+import type { OutboxEntryInput } from '../outbox/entry';
+import { clipText, entryText } from '../outbox/entry-text';
+import type { SentMessage } from './delivery-log';
+
+/** How much of each message's text the delivery history keeps. */
+const SENT_TEXT_MAX = 2_000;
 
 /** What became of one delivery for one bot: what ran, or why nothing did. */
-export type DeliveryOutcome = { status: 'handled'; what: string } | { status: 'ignored'; reason: string };
+export type DeliveryOutcome = { status: 'handled'; what: string; sends?: SentMessage[] } | { status: 'ignored'; reason: string };
 
 /** How a routed delivery's code runs: the runtime's handler runner, or `testBot`'s recording one. */
 export interface RouteExecutor {
@@ -66,8 +73,13 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem,
   const event = item.event ?? normaliseDelivery(envelope, deployment.tenant.config.event_prefix).event;
   const entity = (envelope.payload as { id?: unknown }).id;
   const log = deps.runner.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
+  // what the handler says, kept in the delivery history so the console can show it after it was sent
+  const sends: SentMessage[] = [];
+  const onSend = (entry: OutboxEntryInput): void => {
+    sends.push({ kind: entry.kind, to: destinationOf(entry), text: clipText(entryText(entry), SENT_TEXT_MAX) });
+  };
   const executor: RouteExecutor = {
-    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace }),
+    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace, onSend }),
     fetchUser: async (id) => (await tracedApi(deployment.tenant.api, trace).users.get(id)) as CommandUser,
     middleware: deps.runner.middleware,
     conversations: deps.runner.conversations(deployment),
@@ -78,7 +90,7 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem,
     executor,
   );
   log.info(traceLogFields(trace), `delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
-  return outcome;
+  return outcome.status === 'handled' && sends.length > 0 ? { ...outcome, sends } : outcome;
 }
 
 /** `check payload -> loop check -> route -> run` for one bot: the path the runtime and `testBot` share. */

@@ -11,6 +11,7 @@ import { IntrabotError } from '../errors';
 import type { Logger } from '../log';
 import type { JobRunRequest } from '../scheduler/job-runner';
 import type { Store } from '../store/store';
+import type { OutboxEntryInput } from '../outbox/entry';
 import { traceLogFields, type TraceContext } from '../tracing/spans';
 import { traceHandler } from '../tracing/trace-sites';
 import { tracedApi } from '../api/create-api-client';
@@ -48,6 +49,8 @@ export interface RunOptions {
   progress?: ((text: string) => void) | undefined;
   /** The trace context of the step that runs it (the inbox item's, the job's): the run's span goes under it. */
   trace?: TraceContext | undefined;
+  /** Told each entry the run queues (the delivery history keeps what a handler said). */
+  onSend?: ((entry: OutboxEntryInput) => void) | undefined;
 }
 
 /**
@@ -124,7 +127,7 @@ export class HandlerRunner {
       },
       config: deployment.config,
       api: tracedApi(tenant.api, trace),
-      sink: tracedSink(this.deps.sink, trace),
+      sink: observedSink(tracedSink(this.deps.sink, trace), options.onSend),
       kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
       templates: deployment.templates,
       log: botLogger(trace === undefined ? log : log.child(traceLogFields(trace))),
@@ -137,6 +140,19 @@ export class HandlerRunner {
       ...(conversations ? { conversations: { book: conversations.book(deployment), steps, opened: (c) => conversations.arm(c) } } : {}),
     });
   }
+}
+
+/** The sink telling `onSend` each entry once it is queued. */
+function observedSink(sink: EntrySink, onSend: ((entry: OutboxEntryInput) => void) | undefined): EntrySink {
+  if (onSend === undefined) return sink;
+  return {
+    enqueue: async (entry, options) => {
+      const receipt = await sink.enqueue(entry, options);
+      onSend(entry);
+      return receipt;
+    },
+    stashMedia: (data) => sink.stashMedia(data),
+  };
 }
 
 /** The outbox as one traced run sees it: what it queues goes under the run's span (without one, the outbox itself). */

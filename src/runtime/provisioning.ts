@@ -9,6 +9,8 @@ import { traceProvision } from '../tracing/trace-sites';
 import type { Store } from '../store/store';
 import type { Logger } from '../log';
 import type { Deployment, DeploymentTable } from './deployments';
+import type { TenantRuntime } from './tenants';
+import type { ProvisioningProgress } from './provisioning-progress';
 
 export interface ProvisionAllInput {
   table: DeploymentTable;
@@ -26,6 +28,8 @@ export interface ProvisionAllInput {
   waitMs?: number;
   /** Told before each tenant (`intrabot provision` shows it as progress). */
   onTenant?: (tenant: string, index: number, total: number) => void;
+  /** Told the bots done (start-up logs them and `/readyz` shows them); a dry run tells it nothing. */
+  progress?: ProvisioningProgress;
 }
 
 /**
@@ -45,6 +49,20 @@ const DEFAULT_WAIT_MS = 10 * 60_000;
 export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionResult[]> {
   // every tenant, one with no bot deployed too: what bots no longer deployed (removed, skipped) left there is retired
   const tenants = input.table.tenants();
+  const progress = input.dryRun ? undefined : input.progress;
+  progress?.begin(input.table.all().length);
+  try {
+    return await provisionTenants(input, tenants, progress);
+  } finally {
+    progress?.end();
+  }
+}
+
+async function provisionTenants(
+  input: ProvisionAllInput,
+  tenants: readonly TenantRuntime[],
+  progress: ProvisioningProgress | undefined,
+): Promise<ProvisionResult[]> {
   const results: ProvisionResult[] = [];
   for (const tenant of tenants) {
     const tenantId = tenant.config.id;
@@ -63,6 +81,7 @@ export async function provisionAll(input: ProvisionAllInput): Promise<ProvisionR
           skipWebhooks: input.skipWebhooks ?? false,
           keep: input.keep ?? [],
           walls: tenant.walls,
+          ...(progress ? { onBot: (bot: string) => progress.botDone(bot) } : {}),
         }),
       );
     const result = input.dryRun ? await run() : await asLeader(input, tenantId, run);

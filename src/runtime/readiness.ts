@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/store';
+import { describeProvisioning, type ProvisioningSnapshot } from './provisioning-progress';
 
 /** What the runtime's bots can do: loaded, and of the deployments, which are switched off and why. */
 export interface BotsReadiness {
@@ -18,6 +19,8 @@ export interface ReadinessInput {
   started: () => boolean;
   /** What start-up waits for (the platform failing transiently), while it waits. */
   waiting: () => string | undefined;
+  /** Start-up provisioning's progress while it runs (bots done, a wait for rate budget). */
+  provisioning?: () => ProvisioningSnapshot | undefined;
   store: Pick<Store, 'kind' | 'ping'>;
   bots: () => BotsReadiness;
   /** Bots paused by an operator (`intrabot bots pause`), with why: listed, and the runtime stays ready. */
@@ -26,8 +29,8 @@ export interface ReadinessInput {
 
 /**
  * `GET /readyz`: whether the runtime can do its job. 200 once it has started, while its store answers,
- * and while at least one bot runs; 503 with the reason otherwise: `starting` (with what it waits for),
- * `store_unavailable` during an outage (so a load balancer sends deliveries, alerts and proxy calls to a
+ * and while at least one bot runs; 503 with the reason otherwise: `starting` (with what it waits for, and
+ * `provisioning: { done, total, waiting_s }` while it provisions), `store_unavailable` during an outage (so a load balancer sends deliveries, alerts and proxy calls to a
  * replica that can keep them), `no_bots` when none loaded, `all_bots_switched_off` when provisioning
  * switched every deployment off. Bots that failed to load or were switched off while others run are
  * listed in a 200 (one broken bot does not take the others out of service). `/healthz` only says the
@@ -35,10 +38,7 @@ export interface ReadinessInput {
  */
 export function readinessRoute(input: ReadinessInput): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   return async (_request, reply) => {
-    if (!input.started()) {
-      const waiting = input.waiting();
-      return reply.code(503).send({ ok: false, reason: 'starting', ...(waiting ? { message: waiting } : {}) });
-    }
+    if (!input.started()) return reply.code(503).send(startingBody(input));
     try {
       await input.store.ping();
     } catch {
@@ -67,4 +67,16 @@ export function readinessRoute(input: ReadinessInput): (request: FastifyRequest,
     }
     return { ok: true, bots: bots.loaded, ...listed };
   };
+}
+
+/**
+ * What a runtime still starting says: what it waits for (a platform failing transiently), else how far
+ * provisioning has come; deliveries are taken meanwhile, so the message says so.
+ */
+function startingBody(input: ReadinessInput): Record<string, unknown> {
+  const waiting = input.waiting();
+  const provisioning = input.provisioning?.();
+  const progress = provisioning ? `${describeProvisioning(provisioning)}; deliveries are accepted and handled once it is done` : undefined;
+  const message = waiting ?? progress;
+  return { ok: false, reason: 'starting', ...(message ? { message } : {}), ...(provisioning ? { provisioning } : {}) };
 }

@@ -13,6 +13,7 @@ import type { RuntimeConfig } from './config';
 import { acceptDelivery } from './inbox-pipeline';
 import { provisionAll, provisionedBefore } from './provisioning';
 import { releaseNotLoadedHolds } from './not-loaded-holds';
+import type { ProvisioningProgress } from './provisioning-progress';
 import { isAllowedWebhookUrl } from '../api/schemas/webhook';
 import { isTransient, listenFailure, platformFailure, publicUrlFailure } from './start-failure';
 import { DEFAULT_START_WAIT_S, waitForPlatform } from './start-retry';
@@ -88,6 +89,21 @@ export interface FacadeOptions {
 export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runtime {
   const { config, clock, store, host, table, registry, delivery, inbox, scheduler, status, address } = parts;
   let provisionResults: ProvisionResult[] = [];
+  // start-up's provisioning tells `status.provisioning` its progress; `intrabot provision` prints its own
+  const provisionWith = (provision: ProvisionOptions, progress?: ProvisioningProgress): Promise<ProvisionResult[]> =>
+    provisionAll({
+      table,
+      store,
+      clock,
+      loopGuard: delivery.loopGuard,
+      logger: host.log,
+      publicUrl: provision.publicUrl ?? address.public(),
+      dryRun: provision.dryRun ?? false,
+      skipWebhooks: options.polling,
+      keep: registry.failures.map((f) => f.name ?? basename(f.dir)),
+      ...(progress ? { progress } : {}),
+      ...(provision.onTenant ? { onTenant: provision.onTenant } : {}),
+    });
   const runtime: Runtime = {
     app: host,
     async start() {
@@ -113,7 +129,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       );
       const firstContact = (): boolean => tenant !== undefined && !reached.has(tenant);
       const single = config.tenants.length === 1 ? config.tenants[0]!.base_url : undefined;
-      provisionResults = await waitForPlatform(() => runtime.provision({ onTenant: (t) => (tenant = t) }), {
+      provisionResults = await waitForPlatform(() => provisionWith({ onTenant: (t) => (tenant = t) }, status.provisioning), {
         clock,
         logger: host.log,
         waitMs: (config.start_wait ?? DEFAULT_START_WAIT_S) * 1000,
@@ -132,19 +148,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       status.ready = true;
       return url;
     },
-    provision: (provision = {}) =>
-      provisionAll({
-        table,
-        store,
-        clock,
-        loopGuard: delivery.loopGuard,
-        logger: host.log,
-        publicUrl: provision.publicUrl ?? address.public(),
-        dryRun: provision.dryRun ?? false,
-        skipWebhooks: options.polling,
-        keep: registry.failures.map((f) => f.name ?? basename(f.dir)),
-        ...(provision.onTenant ? { onTenant: provision.onTenant } : {}),
-      }),
+    provision: (provision = {}) => provisionWith(provision),
     async receive(given) {
       const named = normaliseDelivery(given.envelope, table.tenant(given.tenant)?.config.event_prefix);
       const result = await acceptDelivery(parts, { ...given, event: named.event, dedupeKey: given.dedupeKey ?? named.dedupeKey });

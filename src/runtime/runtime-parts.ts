@@ -11,6 +11,7 @@ import type { DeliveryParts } from './delivery';
 import type { DeploymentTable } from './deployments';
 import type { InboxParts } from './inbox-pipeline';
 import type { RuntimeMetrics } from './metrics';
+import type { ProvisioningProgress } from './provisioning-progress';
 import type { RateBudgetHistory } from './rate-budget-history';
 import type { RuntimeAddress } from './runtime-address';
 import type { SecretRotations } from './secret-rotations';
@@ -20,6 +21,9 @@ export class RuntimeStatus {
   ready = false;
   /** What start-up waits for while the platform fails transiently (shown by `/readyz`). */
   waiting: string | undefined;
+
+  /** Start-up provisioning's bots done and waits for budget (shown by `/readyz`, the log and the console). */
+  constructor(readonly provisioning: ProvisioningProgress) {}
 }
 
 /**

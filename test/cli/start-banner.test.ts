@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRun } from '../../src/cli/commands/run';
-import { ALERT_SAMPLE, bannerInput, bannerText, type BannerInput } from '../../src/cli/start-banner';
+import { ALERT_SAMPLE, DELIVERIES_WHILE_STARTING, bannerInput, bannerText, type BannerInput } from '../../src/cli/start-banner';
 import { startPair, type Pair } from '../../src/testing';
 import { captureIo } from './cli-io';
 
@@ -61,6 +61,12 @@ describe('the start banner (bannerText)', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  // issue #24, item 1: a restart waits for the rate budget, and nothing said deliveries were kept meanwhile
+  it('says deliveries are accepted while the bots are provisioned, and where to see the progress', () => {
+    expect(bannerText(input()).split('\n')[1]).toBe(`  ${DELIVERIES_WHILE_STARTING} (http://127.0.0.1:3000/readyz shows the progress)`);
+    expect(bannerText(input({ bots: [] }))).not.toContain(DELIVERIES_WHILE_STARTING);
   });
 
   it('shows the data dir the sandbox keeps its state in, not a fixed .intrabot/', () => {

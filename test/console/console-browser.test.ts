@@ -106,6 +106,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     expect(names.length).toBeGreaterThanOrEqual(8);
     for (const name of names) await page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) }).waitFor();
     expect(await page.locator('.badge', { hasText: 'running' }).count()).toBe(names.length);
+    // each card leads with its state, then what the bot does (issue #24, item 3)
+    for (const bot of pair.runtime.inspect().bots) {
+      const card = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: new RegExp(`^${bot.manifest.display_name}`) }) });
+      const lead = (await card.locator(':scope > p').allInnerTexts()).slice(0, 2).map((text) => text.replace(/\s+/g, ' ').trim());
+      expect(lead).toEqual(['running on sandbox', bot.manifest.description]);
+    }
+    // a chip is one name: the list wraps between chips, never inside one
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('.chips li')).whiteSpace")).toBe('nowrap');
     await shoot('bots');
   });
 
@@ -113,10 +121,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     await open('deliveries?bot=ops');
     const post = await pair.platform.employeePost(10, { wall_id: 1, body: '/oncall' });
     await row('handled', 'post.created').filter({ hasText: 'oncall' }).waitFor();
-    await pair.platform.waitFor(
+    const comments = await pair.platform.waitFor(
       () => pair.platform.commentsOn(post.id),
       (c) => c.length > 0,
     );
+    // what the bot said, not only that it sent a comment (issue #24, item 4)
+    const said = comments[0]!.body!.replace(/\s+/g, ' ').slice(0, 40);
+    await row('handled', 'post.created')
+      .filter({ hasText: `comment to post ${post.id}` })
+      .filter({ hasText: said })
+      .waitFor();
     await shoot('deliveries');
   });
 
@@ -163,7 +177,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
   it('pauses a bot with its reason and resumes it, showing the pause on the bots page and the overview', async () => {
     await open('bots');
     const pause = page.getByRole('button', { name: 'Pause kudos on sandbox' });
-    await page.locator('form', { has: pause }).getByLabel('Reason').fill('too chatty');
+    const kudos = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: /^Kudos/ }) });
+    // folded away until asked for: the card does not lead with a form
+    expect(await pause.isVisible()).toBe(false);
+    await kudos.locator('summary', { hasText: 'Pause' }).click();
+    await page.locator('form', { has: pause }).getByLabel('Why').fill('too chatty');
     await pause.click();
     await page.getByRole('status').filter({ hasText: 'Pause kudos on sandbox: paused' }).waitFor();
     const card = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: /^Kudos/ }) });
@@ -175,7 +193,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     await open('bots');
     await page.getByRole('button', { name: 'Resume kudos on sandbox', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Resume kudos on sandbox: resumed' }).waitFor();
-    await page.getByRole('button', { name: 'Pause kudos on sandbox' }).waitFor();
+    // folded away again once resumed
+    await page.locator('button[aria-label="Pause kudos on sandbox"]').waitFor({ state: 'attached' });
     expect(await pair.runtime.inspect().store.kv('runtime:paused').list()).toEqual([]);
   });
 

@@ -102,6 +102,36 @@ describe('the console wired to a runtime on the sandbox', () => {
     expect(await pair.runtime.inspect().store.outbox.get(id)).toBeUndefined();
   });
 
+  // issue #24, item 4: the console showed a send's kind and destination, never what the bot said
+  it("shows what a handled delivery's handler said: each send's kind, destination and text as posted", async () => {
+    const post = await pair.platform.employeePost(10, { wall_id: 1, body: '/oncall' });
+    const comments = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.length > 0,
+    );
+    type Rows = { rows: { bot: string; status: string; detail: string | null; sends: { kind: string; to: string; text: string }[] }[] };
+    const view = await pair.platform.waitFor(
+      () => get<Rows>('deliveries?bot=ops&status=handled'),
+      (v) => v.rows.some((r) => r.sends.length > 0),
+    );
+    const row = view.rows.find((r) => r.sends.length > 0)!;
+    expect(row.sends).toEqual([{ kind: 'comment', to: `post ${post.id}`, text: comments[0]!.body }]);
+  });
+
+  it("shows a queued message's whole text, line breaks kept, with only a configured secret taken out", async () => {
+    const body = `Release 4.2 is out\nnotes: https://example.test/4.2?key=${pair.sandbox.token}\nthanks all`;
+    const { id } = await runtimePartsOf(pair.runtime).delivery.outbox.enqueue({ kind: 'post', tenant: 'sandbox', wallId: 987_654, body });
+    // the platform refuses a wall that does not exist: it waits in the dead letters, to be read and dropped
+    const view = await pair.platform.waitFor(
+      () => get<{ rows: { id: string; kind: string; status: string; text: string }[] }>('outbox'),
+      (v) => v.rows.some((r) => r.id === id && r.status === 'dead'),
+    );
+    const row = view.rows.find((r) => r.id === id)!;
+    expect(row).toMatchObject({ kind: 'post', text: 'Release 4.2 is out\nnotes: https://example.test/4.2?key=[redacted]\nthanks all' });
+    const dropped = await fetch(`${pair.runtime.inspect().url}/console/api/outbox/${id}/drop`, { method: 'POST', headers: { 'x-intrabot-console': '1' } });
+    expect(dropped.status).toBe(200);
+  });
+
   it('lists the bots with what provisioning made of them, and the scheduled jobs', async () => {
     const bots = await get<{ bots: { name: string; tenants: { enabled: boolean; botUserId: number | null; incoming: object }[]; alertInputs: string[] }[] }>(
       'bots',

@@ -38,6 +38,7 @@ export function deliveryRow(over: Partial<DeliveryRow> = {}): DeliveryRow {
     nextAttemptAt: null,
     durationMs: null,
     recovered: false,
+    sends: [],
     ...over,
   };
 }
@@ -49,7 +50,7 @@ export function fakeDeps(mode: 'sandbox' | 'connected', adminToken: string | und
     mode,
     adminToken,
     clock,
-    bots: async () => ({ now: clock.now(), mode, tenants: [{ id: 'default', timezone: 'UTC' }], bots: [], failed: [] }),
+    bots: async () => ({ now: clock.now(), mode, tenants: [{ id: 'default', timezone: 'UTC' }], bots: [], failed: [], provisioning: null }),
     deliveries: async (query) => ({
       now: clock.now(),
       rows: state.deliveries.filter((r) => !query.bot || r.bot === query.bot).slice(0, query.limit),

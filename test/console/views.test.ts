@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryQuerySchema, OutboxQuerySchema } from '../../src/console/console-views';
 import { redactSecrets } from '../../src/console/redact-secrets';
+import { BotManifestSchema } from '../../src/bots/manifest';
+import { summarise } from '../../src/console/views/bot-views';
 import { deliveriesView, type HandledInput } from '../../src/console/views/delivery-rows';
 import { outboxView } from '../../src/console/views/outbox-rows';
 import { rateView } from '../../src/console/views/rate-view';
@@ -216,5 +218,29 @@ describe('scrubbing secrets', () => {
 
   it('replaces the longer of two overlapping secrets whole', () => {
     expect(redactSecrets('https://h/incoming/abcdefgh12', ['https://h/incoming/abcdefgh12', 'abcdefgh12'])).toBe('[redacted]');
+  });
+});
+
+// issue #24, item 3: a bot's card says what it does in one line
+describe("a bot's one-line description", () => {
+  const manifest = (extra: Record<string, unknown>) => BotManifestSchema.parse({ name: 'probe', display_name: 'Probe', ...extra });
+
+  it("sums up a bot without a description from its commands, events, jobs and alert inputs, commands' own events left out", () => {
+    const bot = manifest({
+      events: ['post.created', 'comment.created', 'user.registered'],
+      schedules: [{ job: 'greet', cron: '0 8 * * *' }],
+      alerts: [{ input: 'grafana', format: 'grafana', auth: { bearer: 'x'.repeat(16) }, targets: ['ops'] }],
+      targets: { ops: { wall: 3 } },
+    });
+    expect(summarise(bot, ['oncall', 'status'])).toBe(
+      'Answers /oncall, /status; reacts to user.registered; runs greet (0 8 * * *); forwards alerts from grafana',
+    );
+    expect(summarise(manifest({ events: ['post.created'] }), [])).toBe('Reacts to post.created');
+    expect(summarise(manifest({}), [])).toBe('Does nothing yet: no command, event, job or alert input');
+  });
+
+  it("takes bot.yaml's description as written, and refuses an empty one naming the field", () => {
+    expect(manifest({ description: 'Greets new colleagues' }).description).toBe('Greets new colleagues');
+    expect(() => manifest({ description: '  ' })).toThrow(/description/);
   });
 });

@@ -32,6 +32,8 @@ export interface ProvisionTenantInput {
   keep?: readonly string[];
   /** The tenant's wall names: listed here once when a target names its wall, and stored for everyone else. */
   walls?: WallNames;
+  /** Told as each bot is done (provisioned or switched off): start-up shows it as progress. */
+  onBot?: (bot: string) => void;
 }
 
 /** A bot as provisioned on one tenant. */
@@ -78,12 +80,14 @@ export async function provisionTenant(input: ProvisionTenantInput): Promise<Prov
     if (reason) {
       ctx.actions.push({ tenant: input.tenant, resource: 'bot', name: manifest.name, action: 'disable', detail: reason });
       bots[manifest.name] = { name: manifest.name, enabled: false, reason, incoming: {} };
+      input.onBot?.(manifest.name);
       continue;
     }
     const botUserId = await provisionBotUser(ctx, manifest);
     const webhookId = await provisionWebhook(ctx, manifest);
     const incoming = await provisionIncoming(ctx, manifest, botUserId);
     bots[manifest.name] = { name: manifest.name, enabled: true, botUserId, webhookId, incoming };
+    input.onBot?.(manifest.name);
   }
 
   if (input.walls) await provisionWalls(ctx, input.walls, enabledManifests(input.manifests, bots));

@@ -153,10 +153,12 @@ function Console({ session, onSignedOut }) {
 /** What needs a look, per section, as a count beside its link ("2" dead letters...). */
 function navBadges({ bots, deliveries, outbox, jobs }) {
   const failedJobs = (jobs?.jobs ?? []).filter((j) => ['failed', 'timeout'].includes(j.lastRuns[0]?.outcome)).length;
-  const botProblems = (bots?.failed.length ?? 0) + (bots?.bots ?? []).flatMap((b) => b.tenants.filter((t) => !t.enabled)).length;
+  const notLoaded = bots?.failed.length ?? 0;
+  const off = (bots?.bots ?? []).flatMap((b) => b.tenants.filter((t) => !t.enabled)).length;
   const label = (n, what) => (n ? `${n} ${what}` : '');
   return {
-    bots: label(botProblems, 'off'),
+    // each kind says what it is: a bot that did not load is not one provisioning switched off
+    bots: [label(notLoaded, 'not loaded'), label(off, 'off')].filter(Boolean).join(', '),
     deliveries: label(deliveries?.counts.dead ?? 0, 'dead'),
     outbox: label(outbox?.counts.dead ?? 0, 'dead'),
     jobs: label(failedJobs, 'failed'),

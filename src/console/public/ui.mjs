@@ -20,6 +20,9 @@ const TONES = {
   'switched off': 'warn',
   paused: 'warn',
   'not loaded': 'bad',
+  failing: 'bad',
+  starting: 'info',
+  'not deployed': 'neutral',
 };
 
 /** A state as text in a tinted pill: the word carries the meaning, the colour only helps. */
@@ -61,7 +64,7 @@ export function Table({ caption, head, children, id }) {
 export function Chips({ items, empty = 'none' }) {
   if (!items || items.length === 0) return html`<span class="muted">${empty}</span>`;
   return html`<ul class="chips">
-    ${items.map((item) => html`<li>${item}</li>`)}
+    ${items.map((item) => html`<li title=${item}>${item}</li>`)}
   </ul>`;
 }
 
@@ -99,4 +102,14 @@ export function Filters({ page, params, navigate, filters }) {
         </label>`,
     )}
   </form>`;
+}
+
+/** What a message says, as written (line breaks kept); a long one folds after its first lines. */
+export function SentText({ text }) {
+  if (!text) return html`<span class="muted">(no text)</span>`;
+  if (text.length <= 280) return html`<q class="said">${text}</q>`;
+  return html`<details class="said">
+    <summary>${text.slice(0, 200).replace(/\s+/g, ' ')}…</summary>
+    <q class="said">${text}</q>
+  </details>`;
 }

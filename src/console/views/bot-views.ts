@@ -1,7 +1,7 @@
 import type { BotManifest } from '../../bots/manifest';
 import type { ProvisionedBot } from '../../bots/provision/provisioner';
 import type { BotLoadFailure, LoadedBotModule } from '../../bots/registry';
-import type { BotsView, BotView } from '../console-views';
+import type { BotsView, BotView, StartingView } from '../console-views';
 
 export interface BotSources {
   mode: 'sandbox' | 'connected';
@@ -15,6 +15,8 @@ export interface BotSources {
   provisioned(tenant: string): boolean;
   /** The bot's pause on the tenant (why, since when), undefined while it runs. */
   paused?(tenant: string, bot: string): { reason: string | null; since: number } | undefined;
+  /** Start-up provisioning's progress while it runs; undefined once the runtime has started. */
+  provisioning?(): StartingView | undefined;
 }
 
 /**
@@ -30,6 +32,7 @@ export function botsView(sources: BotSources): BotsView {
     tenants: sources.tenants.map((t) => ({ id: t.id, timezone: t.timezone })),
     bots: sources.bots.map((bot) => botView(sources, bot)),
     failed: sources.failures.map((f) => ({ dir: f.dir, name: f.name ?? null, error: f.error.message })),
+    provisioning: sources.provisioning?.() ?? null,
   };
 }
 
@@ -38,6 +41,7 @@ function botView(sources: BotSources, bot: LoadedBotModule): BotView {
   return {
     name: bot.name,
     displayName: manifest.display_name,
+    description: manifest.description ?? summarise(manifest, Object.keys(bot.definition.commands).sort()),
     events: manifest.events.map(describeSubscription),
     schedules: manifest.schedules.map((s) => ({ job: s.job, cron: s.cron, timezone: s.timezone ?? null })),
     commands: Object.keys(bot.definition.commands).sort(),
@@ -68,6 +72,24 @@ function botView(sources: BotSources, bot: LoadedBotModule): BotView {
 function pauseOf(sources: BotSources, tenant: string, bot: string): { reason: string | null; since: number } | null {
   const pause = sources.paused?.(tenant, bot);
   return pause ? { reason: pause.reason, since: pause.since } : null;
+}
+
+/**
+ * What a bot without a `description` does, from its manifest and commands, in one line.
+ *
+ * @example summarise(ops, ['oncall', 'status']) // 'Answers /oncall, /status; reacts to post.created, comment.created'
+ */
+export function summarise(manifest: BotManifest, commands: readonly string[]): string {
+  const events = manifest.events.map((e) => e.event).filter((event) => commands.length === 0 || !['post.created', 'comment.created'].includes(event));
+  const parts = [
+    commands.length ? `answers ${commands.map((c) => `/${c}`).join(', ')}` : undefined,
+    events.length ? `reacts to ${[...new Set(events)].join(', ')}` : undefined,
+    manifest.schedules.length ? `runs ${manifest.schedules.map((s) => `${s.job} (${s.cron})`).join(', ')}` : undefined,
+    manifest.alerts.length ? `forwards alerts from ${manifest.alerts.map((a) => a.input).join(', ')}` : undefined,
+    manifest.reports.length ? `reads the reports ${manifest.reports.map((r) => r.report).join(', ')}` : undefined,
+  ].filter((part): part is string => part !== undefined);
+  const line = parts.length ? parts.join('; ') : 'does nothing yet: no command, event, job or alert input';
+  return `${line.charAt(0).toUpperCase()}${line.slice(1)}`;
 }
 
 /** `post.created`, or `comment.created (walls 3, 4)`. */

@@ -13,6 +13,8 @@ export interface HandledInput {
   recovered: boolean;
   at: number;
   durationMs: number;
+  /** What its handler queued (older records have none). */
+  sends?: readonly { kind: string; to: string; text: string }[];
 }
 
 export interface DeliverySources {
@@ -64,6 +66,7 @@ function fromHistory(entry: HandledInput): DeliveryRow {
     nextAttemptAt: null,
     durationMs: entry.durationMs,
     recovered: entry.recovered,
+    sends: (entry.sends ?? []).map((send) => ({ kind: send.kind, to: send.to, text: send.text })),
   };
 }
 
@@ -85,6 +88,7 @@ function fromInbox(entry: InboxEntry): DeliveryRow {
     nextAttemptAt: (status === 'retrying' || status === 'waiting') && entry.lastError !== HELD_NOTE ? entry.notBefore : null,
     durationMs: null,
     recovered: envelope?.recovered === true,
+    sends: [],
   };
 }
 

@@ -1,5 +1,6 @@
 import { HELD_NOTE } from '../../store/paused-bots';
-import { OutboxRecordSchema, type OutboxEntry } from '../../outbox/entry';
+import { OutboxRecordSchema } from '../../outbox/entry';
+import { clipText, entryText } from '../../outbox/entry-text';
 import type { QueueEntry } from '../../store/queue';
 import { OutboxStatusSchema, type DigestView, type OutboxQuery, type OutboxRow, type OutboxStatus, type OutboxView } from '../console-views';
 
@@ -16,6 +17,9 @@ export interface OutboxSources {
   /** Digests by the id of the entry that sends them. */
   digests: ReadonlyMap<string, DigestInput>;
 }
+
+/** How much of a message's text a row carries (a post may be long; the console shows it whole up to this). */
+export const SHOWN_TEXT = 2_000;
 
 /** Alert inputs queue their messages under ids of this form (src/runtime/table-alert-deployments.ts). */
 const ALERT_ENTRY = /^alert-[0-9a-f]{32}$/;
@@ -43,7 +47,8 @@ export function outboxRow(entry: QueueEntry, digest: DigestInput | undefined): O
     target: entry.target,
     tenant: record.success ? record.data.entry.tenant : null,
     kind: record.success ? record.data.entry.kind : 'unreadable',
-    summary: record.success ? clip(summaryOf(record.data.entry)) : '(not an outbox entry)',
+    summary: record.success ? clip(entryText(record.data.entry)) : '(not an outbox entry)',
+    text: record.success ? clipText(entryText(record.data.entry), SHOWN_TEXT) : '',
     status: outboxStatus(entry),
     attempts: entry.attempts,
     lastError: entry.lastError,
@@ -71,29 +76,6 @@ function outboxStatus(entry: QueueEntry): OutboxStatus {
   if (entry.state === 'leased') return 'in flight';
   // held for a paused bot: queued, not failing
   return entry.lastError && entry.lastError !== HELD_NOTE ? 'retrying' : 'queued';
-}
-
-/** What an entry sends, in a few words: its text, or what it creates. Entries hold no secrets (webhooks by reference). */
-function summaryOf(entry: OutboxEntry): string {
-  switch (entry.kind) {
-    case 'post':
-    case 'comment':
-      return entry.body;
-    case 'dm':
-      return entry.text;
-    case 'incoming':
-      return typeof entry.payload.text === 'string' ? entry.payload.text : String(entry.payload.title ?? entry.action);
-    case 'notification':
-      return String(entry.notification.title ?? '');
-    case 'announcement':
-      return String(entry.announcement.title ?? '');
-    case 'event':
-      return String(entry.event.title ?? '');
-    case 'award':
-      return `${entry.rows.length} row(s) on achievement ${entry.achievementId}`;
-    case 'api':
-      return entry.endpointId;
-  }
 }
 
 function clip(text: string, max = 160): string {

@@ -36,6 +36,7 @@ export async function opsRoutes(app: FastifyInstance, parts: RuntimeParts): Prom
     readinessRoute({
       started: () => parts.status.ready,
       waiting: () => parts.status.waiting,
+      provisioning: () => parts.status.provisioning.snapshot(),
       store,
       bots: () => botsReadiness(parts),
       paused: () => parts.pauses.list(),

@@ -1,7 +1,7 @@
 import { html } from '../html.mjs';
 import { shortId, span } from '../format.mjs';
 import { api } from '../api.mjs';
-import { Badge, Empty, Filters, Loading, PageTitle, Table, Time } from '../ui.mjs';
+import { Badge, Empty, Filters, Loading, PageTitle, SentText, Table, Time } from '../ui.mjs';
 
 const STATUSES = ['waiting', 'in progress', 'retrying', 'dead', 'handled', 'ignored'];
 
@@ -67,6 +67,13 @@ function Row({ row, now, act }) {
     <td class="detail">
       ${row.detail ?? html`<span class="muted">–</span>`} ${row.durationMs !== null ? html` <span class="muted">(${row.durationMs} ms)</span>` : null}
       ${row.status === 'retrying' && row.nextAttemptAt ? html`<br /><span class="muted">next try in ${span(row.nextAttemptAt - now)}</span>` : null}
+      ${
+        row.sends.length
+          ? html`<ul class="sends">
+              ${row.sends.map((send) => html`<li><span class="badge">${send.kind}</span> to ${send.to}: <${SentText} text=${send.text} /></li>`)}
+            </ul>`
+          : null
+      }
     </td>
     <td class="num">${row.attempts ?? html`<span class="muted">–</span>`}</td>
     <td class="mono" title=${row.deliveryId}>${shortId(row.deliveryId)}</td>

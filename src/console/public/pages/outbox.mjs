@@ -1,7 +1,7 @@
 import { html } from '../html.mjs';
 import { shortId, span } from '../format.mjs';
 import { api } from '../api.mjs';
-import { Badge, Empty, Loading, PageTitle, Table, Time } from '../ui.mjs';
+import { Badge, Empty, Loading, PageTitle, SentText, Table, Time } from '../ui.mjs';
 
 const STATUSES = ['queued', 'in flight', 'retrying', 'dead'];
 
@@ -68,7 +68,8 @@ export function Row({ row, now, act }) {
     <td><${Time} at=${row.enqueuedAt} now=${now} /></td>
     <td class="mono">${row.target}</td>
     <td class="detail">
-      <span class="badge">${row.kind}</span> ${row.summary}${row.fromAlerts ? html` <span class="badge info">alert</span>` : null}
+      <span class="badge">${row.kind}</span>${row.fromAlerts ? html` <span class="badge info">alert</span>` : null}
+      <${SentText} text=${row.text || row.summary} />
       ${row.digest ? html`<br /><span class="muted">digest of ${row.digest.members + 1} messages, part ${row.digest.sent} of ${row.digest.parts} sent</span>` : null}
     </td>
     <td><${Badge} state=${row.status} /></td>

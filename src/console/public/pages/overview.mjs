@@ -16,6 +16,7 @@ export function Overview({ sections, now }) {
       title="Overview"
       lead=${`Mode: ${bots.mode}. ${plural(bots.tenants.length, 'tenant')}: ${bots.tenants.map((t) => t.id).join(', ')}.`}
     />
+    ${bots.provisioning ? html`<${Starting} progress=${bots.provisioning} />` : null}
     <section aria-labelledby="attention-title">
       <h2 id="attention-title">Needs attention</h2>
       ${
@@ -88,6 +89,16 @@ export function Overview({ sections, now }) {
         }
       </section>
     </div>`;
+}
+
+/** While start-up provisions the bots: how far it has come, and what happens to deliveries meanwhile. */
+function Starting({ progress }) {
+  const wait = progress.waiting_s ? `, waiting ${progress.waiting_s} s for the rate budget (the platform allows so many requests a minute)` : '';
+  return html`<section class="notice" aria-labelledby="starting-title">
+    <h2 id="starting-title">Starting</h2>
+    <p role="status">Provisioning ${progress.done} of ${plural(progress.total, 'bot')}${wait}.</p>
+    <p>Deliveries are accepted meanwhile, and handled once every bot is provisioned.</p>
+  </section>`;
 }
 
 function needsAttention({ bots, deliveries, outbox, jobs, rate }) {
