@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { INTRABOT_VERSION } from '../api/version';
 import type { CliCommand } from './command';
-import { commandHelp, commandList, helpWidth } from './command-help';
+import { didYouMean } from '../did-you-mean';
+import { commandHelp, commandList, helpWidth, HELP_TOPICS } from './command-help';
+import { unknownFlag } from './flag-check';
 import { processIo, type CliIo } from './output';
 
 const COMMANDS_DIR = new URL('./commands/', import.meta.url);
@@ -73,12 +75,28 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
   }
   const command = await loadCommand(name);
   if (!command) {
-    io.stderr(`intrabot: unknown command "${name}"\n\n${await usage(width)}`);
+    const close = didYouMean(
+      name,
+      (await listCommands()).map((c) => c.name),
+    );
+    // a typo needs only the name it is close to; anything else, the list to choose from
+    io.stderr(
+      close
+        ? `intrabot: unknown command "${name}"${close}; intrabot help lists the commands\n`
+        : `intrabot: unknown command "${name}"\n\n${await usage(width)}`,
+    );
     return 2;
   }
   if (helpOnly || asksForHelp(rest)) {
     io.stdout(commandHelp(command, width));
     return 0;
+  }
+  // every command's flags are checked here, against its help, so a wrong one is said the same way everywhere
+  const topic = HELP_TOPICS[command.name];
+  const wrongFlag = topic ? unknownFlag(command.name, rest, topic.flags) : undefined;
+  if (wrongFlag) {
+    io.stderr(`intrabot: ${wrongFlag}\n`);
+    return 2;
   }
   return command.run(rest);
 }

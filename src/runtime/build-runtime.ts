@@ -110,6 +110,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     logger,
     jobTimeoutMs: handlerTimeoutMs * 10,
     notLoaded,
+    registry,
     paused: delivery.paused,
   });
   const wake = (): void => {

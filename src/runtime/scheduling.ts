@@ -1,3 +1,4 @@
+import type { BotRegistry } from '../bots/registry';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import { schedulesFromManifest } from '../scheduler/schedule-entry';
@@ -8,6 +9,7 @@ import type { Store } from '../store/store';
 import type { DeploymentTable } from './deployments';
 import type { HandlerRunner } from './handler-runner';
 import type { RuntimeMetrics } from './metrics';
+import { botNotDeployed } from './undeployed-bot';
 
 export interface SchedulingDeps {
   clock: Clock;
@@ -20,6 +22,8 @@ export interface SchedulingDeps {
   jobTimeoutMs: number;
   /** Bots that failed to load: their job history is kept (see `SchedulerDeps.keepRecordsOf`). */
   notLoaded?: ReadonlySet<string>;
+  /** What the bots folder held (skipped and failed bots included): why a bot run on demand is not deployed. */
+  registry?: Pick<BotRegistry, 'bots' | 'skipped' | 'failures'>;
   /** Which bots are paused: their slots wait for the resume. */
   paused?: PausedBots;
 }
@@ -52,9 +56,14 @@ export function buildScheduler(deps: SchedulingDeps): Scheduler {
       defaultTimeoutMs: deps.jobTimeoutMs,
       hasJob: (tenant, bot, job) => runner.hasJob(tenant, bot, job),
       jobNames: (tenant, bot) => runner.jobNames(tenant, bot),
+      botProblem: (tenant, bot) => botNotDeployed({ bots: [], skipped: [], failures: [], ...deps.registry, deployments: deploymentsOf(table) }, tenant, bot),
       keepRecordsOf: (bot) => deps.notLoaded?.has(bot) === true,
       ...(deps.paused ? { isPaused: async (tenant: string, bot: string) => (await deps.paused!.current(tenant, bot)) !== undefined } : {}),
     },
     schedules,
   );
+}
+
+function deploymentsOf(table: DeploymentTable): { tenant: string; bot: string }[] {
+  return table.all().map((d) => ({ tenant: d.tenant.config.id, bot: d.bot.name }));
 }

@@ -44,6 +44,11 @@ export interface SchedulerDeps {
   /** The job handlers a bot defines (not `'*'`), for the "did you mean" of an unknown job. */
   jobNames?: (tenant: string, bot: string) => string[];
   /**
+   * Why a bot has no jobs here at all (not deployed to the tenant, or no such bot), or undefined when it
+   * is deployed: `runNow` of such a bot throws this instead of an unknown job.
+   */
+  botProblem?: (tenant: string, bot: string) => Error | undefined;
+  /**
    * Whether a bot is paused now (asked of the store at each slot): a paused bot's slots do not run and
    * are not marked seen, so `resumed` catches them up per `catch_up`; a run on demand is refused.
    */
@@ -144,13 +149,13 @@ export class Scheduler {
    * Runs a job now (`intrabot run <bot> <job>`, the console's "run now"), outside any slot: not claimed,
    * recorded as `manual`, under the schedule's overlap policy and time limit (a job no schedule names:
    * `overlap: skip` and the default limit). Resolves with the run's record when it has ended; throws
-   * `UnknownJobError` for a job the bot does not have.
+   * `botProblem`'s error for a bot not deployed to the tenant, `UnknownJobError` for a job the bot does not have.
    */
   async runNow(tenant: string, bot: string, job: string, options: RunNowOptions = {}): Promise<RunRecord> {
     const entry: RunnableJob | undefined =
       this.entries.find((e) => e.tenant === tenant && e.bot === bot && e.job === job) ??
       (this.deps.hasJob?.(tenant, bot, job) ? { tenant, bot, job, overlap: 'skip', timeoutMs: this.deps.defaultTimeoutMs } : undefined);
-    if (!entry) throw new UnknownJobError(tenant, bot, job, this.jobNamesOf(tenant, bot));
+    if (!entry) throw this.deps.botProblem?.(tenant, bot) ?? new UnknownJobError(tenant, bot, job, this.jobNamesOf(tenant, bot));
     if (await this.paused(entry))
       throw new IntrabotError('conflict', `bot ${bot} is paused on tenant ${tenant}: resume it first (intrabot bots resume ${bot})`);
     return this.runner.run(entry, options.slotMs ?? this.deps.clock.now(), 'manual', options.onProgress);

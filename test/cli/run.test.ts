@@ -50,6 +50,18 @@ describe('intrabot run, through the running runtime', () => {
     expect(typo.err).toContain('no job "remnid" (did you mean "remind"?)');
   });
 
+  it("names the job as unknown for a known bot, listing the bot's jobs", async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runRun(['chores', 'remnid'], io)).toBe(1);
+    expect(io.err).toBe('intrabot run: bot "chores" on tenant "sandbox" has no job "remnid" (did you mean "remind"?); its jobs are: adhoc, broken, remind\n');
+  });
+
+  it('names the bot as unknown, with the closest name and the bots deployed there, rather than its job', async () => {
+    const io = captureIo(pairEnv(pair, FIXTURE_BOTS));
+    expect(await runRun(['chors', 'remind'], io)).toBe(1);
+    expect(io.err).toBe('intrabot run: no bot named "chors" (did you mean "chores"?); the bots deployed to tenant "sandbox" are: chores\n');
+  });
+
   it('exits 2 on a missing argument or an unknown tenant', async () => {
     expect(await runRun(['chores'], captureIo(pairEnv(pair, FIXTURE_BOTS)))).toBe(2);
     const io = captureIo(pairEnv(pair, FIXTURE_BOTS));

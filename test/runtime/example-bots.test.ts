@@ -155,7 +155,39 @@ describe('example bots in connected mode', () => {
   it('`intrabot run` of a skipped bot says why it is not deployed', async () => {
     const io = captureIo(connectedEnv({ INTRABOT_PORT: String(await freePort()) }));
     expect(await runRun(['birthday', 'greet'], io)).toBe(1);
-    expect(io.err).toContain('intrabot run: bot birthday is not deployed to tenant default: example bot, not enabled: set INTRABOT_BOTS=birthday to deploy it');
+    expect(io.err).toContain(
+      'intrabot run: bot "birthday" is not deployed to tenant "default": example bot, not enabled: set INTRABOT_BOTS=birthday to deploy it',
+    );
+  });
+
+  it('`intrabot run` through a running runtime that skipped the bot says why, not that the job is unknown', async () => {
+    const env = connectedEnv({ INTRABOT_ADMIN_TOKEN: 'example-bots-admin-token' });
+    const started = await start(env);
+    const io = captureIo({ ...env, INTRABOT_PORT: new URL(started.inspect().url!).port });
+    expect(await runRun(['birthday', 'greet'], io)).toBe(1);
+    expect(io.err).toBe(
+      'intrabot run: bot "birthday" is not deployed to tenant "default": example bot, not enabled: set INTRABOT_BOTS=birthday to deploy it\n',
+    );
+    expect(io.err).not.toContain('has no job');
+  });
+
+  it('the run route answers 404 unknown_bot naming why the bot is not deployed, or the bot a misspelt name is closest to', async () => {
+    const started = await start(connectedEnv({ INTRABOT_ADMIN_TOKEN: 'example-bots-admin-token' }));
+    const run = (bot: string) =>
+      started.app.inject({ method: 'POST', url: `/_admin/jobs/default/${bot}/greet/run`, headers: { authorization: 'Bearer example-bots-admin-token' } });
+    const skipped = await run('birthday');
+    expect(skipped.statusCode).toBe(404);
+    expect(skipped.json()).toMatchObject({
+      error: 'unknown_bot',
+      message: 'bot "birthday" is not deployed to tenant "default": example bot, not enabled: set INTRABOT_BOTS=birthday to deploy it',
+      details: { tenant: 'default', bot: 'birthday' },
+    });
+    const misspelt = await run('birthdya');
+    expect(misspelt.statusCode).toBe(404);
+    expect(misspelt.json()).toMatchObject({
+      error: 'unknown_bot',
+      message: 'no bot named "birthdya" (did you mean "birthday"?); no bot is deployed to tenant "default"',
+    });
   });
 
   it('`provision --dry-run` lists the skipped bots with the reason, and refuses an unknown name', async () => {

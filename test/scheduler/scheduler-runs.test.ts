@@ -185,8 +185,18 @@ describe('Scheduler runs', () => {
     started.push(scheduler);
     await scheduler.start();
     await expect(scheduler.runNow('acme', 'reports', 'snyc')).rejects.toThrow('bot "reports" on tenant "acme" has no job "snyc" (did you mean "sync"?)');
-    await expect(scheduler.runNow('acme', 'reports', 'cleanpu')).rejects.toThrow(/\(did you mean "cleanup"\?\)$/);
-    await expect(scheduler.runNow('acme', 'reports', 'export')).rejects.toThrow(/has no job "export"$/);
+    await expect(scheduler.runNow('acme', 'reports', 'cleanpu')).rejects.toThrow(/\(did you mean "cleanup"\?\); its jobs are: cleanup, sync$/);
+    await expect(scheduler.runNow('acme', 'reports', 'export')).rejects.toThrow(/has no job "export"; its jobs are: cleanup, sync$/);
+  });
+
+  it("refuses a run of a bot not deployed here with botProblem's reason, not as an unknown job", async () => {
+    const notHere = new Error('bot "birthday" is not deployed to tenant "acme": example bot, not enabled');
+    const botProblem = (_tenant: string, bot: string): Error | undefined => (bot === 'reports' ? undefined : notHere);
+    const scheduler = new Scheduler({ clock, store, runJob: recordingJob().runJob, botProblem }, [everyMinute]);
+    started.push(scheduler);
+    await scheduler.start();
+    await expect(scheduler.runNow('acme', 'birthday', 'greet')).rejects.toBe(notHere);
+    await expect(scheduler.runNow('acme', 'reports', 'greet')).rejects.toThrow('bot "reports" on tenant "acme" has no job "greet"; its jobs are: sync');
   });
 
   it('waits for running jobs when stopping, and arms no more slots', async () => {

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { createSystemClock, type Clock } from '../../clock';
 import type { RuntimeConfig } from '../../runtime/config';
-import { openRuntimeStore } from '../../runtime/open-runtime-store';
-import { sqliteStorePath } from '../../store';
+import { withRuntimeStore } from '../../runtime/open-runtime-store';
 import { DELIVERY_LOG_SPACE, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../runtime/delivery-log';
 import type { InboxEntry } from '../../store/inbox';
 import type { AuditRecord } from '../../bots/audit-log';
@@ -215,15 +213,8 @@ function refused(deps: CliIo, status: number, body: unknown): number {
 }
 
 /** Works on the store directly; undefined when there is no store yet (the runtime never ran here). */
-async function withStore<T>(config: RuntimeConfig, deps: DeliveriesDeps, use: (store: Store) => Promise<T>): Promise<T | undefined> {
-  if (!config.redis_url && !existsSync(sqliteStorePath(config.data_dir))) return undefined;
-  const clock = deps.clock ?? createSystemClock();
-  const store = await openRuntimeStore(config, clock, deps.env);
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
+function withStore<T>(config: RuntimeConfig, deps: DeliveriesDeps, use: (store: Store) => Promise<T>): Promise<T | undefined> {
+  return withRuntimeStore(config, deps.clock ?? createSystemClock(), deps.env, use);
 }
 
 export const command: CliCommand = {

@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { AdjustableClock } from '../../clock';
 import { runDoctor, type Check } from '../../runtime/doctor';
 import { openRuntimeStore } from '../../runtime/open-runtime-store';
 import type { CliCommand } from '../command';
-import { messageOf, processIo, type CliIo } from '../output';
+import { readFlags } from '../read-flags';
+import { processIo, type CliIo } from '../output';
 import { rateNoticePrinter } from '../rate-notices';
 import { cliConfig } from '../runtime-client';
 
@@ -13,13 +13,13 @@ const MARK: Record<Check['status'], string> = { ok: 'ok  ', warn: 'warn', fail: 
 
 /** `intrabot doctor`: each check with a clear fix; exit 1 when any check fails, 2 on bad arguments. */
 export async function runDoctorCommand(argv: string[], io: CliIo): Promise<number> {
-  let json: boolean;
-  try {
-    json = parseArgs({ args: argv, strict: true, options: { json: { type: 'boolean' } } }).values.json ?? false;
-  } catch (error) {
-    io.stderr(`intrabot doctor: ${messageOf(error)}\nUsage: intrabot ${USAGE}\n`);
+  const parsed = readFlags(argv, { json: { type: 'boolean' } });
+  const problem = typeof parsed === 'string' ? parsed : parsed.positionals[0] !== undefined ? `unexpected argument "${parsed.positionals[0]}"` : undefined;
+  if (problem !== undefined || typeof parsed === 'string') {
+    io.stderr(`intrabot doctor: ${problem}\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }
+  const json = parsed.values.json ?? false;
   const config = cliConfig(io, 'doctor');
   if (!config) return 1;
   const clock = new AdjustableClock();

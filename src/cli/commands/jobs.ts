@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { createSystemClock, type Clock } from '../../clock';
 import { isIntrabotError } from '../../errors';
-import { loadConfig, type RuntimeConfig } from '../../runtime/config';
+import { loadConfig } from '../../runtime/config';
+import { withRuntimeStore } from '../../runtime/open-runtime-store';
 import { JobRecords, KEPT_RUNS, listJobs, type JobListing, type RunRecord } from '../../scheduler';
-import { openStore, sqliteStorePath, type Store, type StoreConfig } from '../../store';
+import type { Store } from '../../store';
 import type { CliCommand } from '../command';
 import { messageOf } from '../output';
 import { localTime } from '../time';
@@ -35,11 +35,6 @@ function readArgs(args: string[]): JobsArgs | string {
   const runs = values.runs === undefined ? DEFAULT_RUNS : Number(values.runs);
   if (!Number.isInteger(runs) || runs < 0 || runs > KEPT_RUNS) return `--runs: a whole number from 0 to ${KEPT_RUNS}`;
   return { json: values.json ?? false, runs };
-}
-
-/** The store the runtime uses: Redis when `INTRABOT_REDIS_URL` is set, else the SQLite file in the data dir. */
-export function storeConfigOf(config: Pick<RuntimeConfig, 'redis_url' | 'data_dir'>): StoreConfig {
-  return config.redis_url ? { kind: 'redis', url: config.redis_url } : { kind: 'sqlite', path: sqliteStorePath(config.data_dir) };
 }
 
 /**
@@ -102,11 +97,10 @@ export function createJobsCommand(deps: JobsCommandDeps): CliCommand {
         return 2;
       }
       try {
-        const storeConfig = storeConfigOf(loadConfig({ env: deps.env, cwd: deps.cwd }));
+        const config = loadConfig({ env: deps.env, cwd: deps.cwd });
         const clock = deps.clock ?? createSystemClock();
-        // listing must not create a database where the runtime never ran
-        const listings =
-          storeConfig.kind === 'sqlite' && !existsSync(storeConfig.path) ? [] : await withStore(storeConfig, clock, (store) => readListings(store, clock));
+        // listing must not create a database where the runtime never ran: no store lists no jobs
+        const listings = (await withRuntimeStore(config, clock, deps.env, (store) => readListings(store, clock))) ?? [];
         deps.stdout(parsed.json ? `${JSON.stringify(listings, null, 2)}\n` : renderJobs(listings, parsed.runs));
         return 0;
       } catch (error) {
@@ -115,15 +109,6 @@ export function createJobsCommand(deps: JobsCommandDeps): CliCommand {
       }
     },
   };
-}
-
-async function withStore<T>(config: StoreConfig, clock: Clock, use: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(config, { clock });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
 }
 
 export const command: CliCommand = createJobsCommand({

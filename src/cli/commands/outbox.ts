@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { createSystemClock, type Clock } from '../../clock';
 import { isIntrabotError } from '../../errors';
 import { OutboxRecordSchema, type OutboxEntry } from '../../outbox/entry';
 import { loadConfig, type RuntimeConfig } from '../../runtime/config';
-import { openStore, sqliteStorePath, type QueueEntry, type Store, type StoreConfig } from '../../store';
+import { missingRuntimeStore, openRuntimeStore } from '../../runtime/open-runtime-store';
+import type { QueueEntry, Store } from '../../store';
 import type { CliCommand } from '../command';
 import { messageOf } from '../output';
 import { tenantTimeZone, zonedTime } from '../time';
@@ -46,11 +46,6 @@ function readArgs(args: string[]): OutboxArgs | string {
   if (verb === 'retry' || verb === 'drop') return `${verb} needs an entry id`;
   if (verb === 'list' || verb === 'dead') return `unexpected argument "${id}"`;
   return `unknown action "${verb}"`;
-}
-
-/** The store the runtime uses: Redis when `INTRABOT_REDIS_URL` is set, else the SQLite file under the data dir. */
-export function storeConfigOf(config: RuntimeConfig): StoreConfig {
-  return config.redis_url ? { kind: 'redis', url: config.redis_url } : { kind: 'sqlite', path: sqliteStorePath(config.data_dir) };
 }
 
 /** A line of text about what an entry sends, without secrets (entries hold none) and cut short. */
@@ -130,13 +125,13 @@ export async function runOutboxCommand(args: string[], deps: OutboxCommandDeps):
   let store: Store | undefined;
   try {
     const config = loadConfig({ env: deps.env, cwd: deps.cwd });
-    const storeConfig = storeConfigOf(config);
-    if (storeConfig.kind === 'sqlite' && !existsSync(storeConfig.path)) {
+    const missing = missingRuntimeStore(config);
+    if (missing !== undefined) {
       // nothing ever ran here: say so instead of creating a store as a side effect of looking
-      deps.stderr(`intrabot outbox: no store at ${storeConfig.path} (has the runtime run with this INTRABOT_DATA_DIR?)\n`);
+      deps.stderr(`intrabot outbox: no store at ${missing} (has the runtime run with this INTRABOT_DATA_DIR?)\n`);
       return parsed.action.kind === 'list' || parsed.action.kind === 'dead' ? 0 : 1;
     }
-    store = await openStore(storeConfig, { clock: deps.clock ?? createSystemClock(), secretKey: config.secret_key });
+    store = await openRuntimeStore(config, deps.clock ?? createSystemClock(), deps.env);
     return await act(store, parsed, deps, config);
   } catch (error) {
     deps.stderr(`intrabot outbox: ${isIntrabotError(error) || error instanceof Error ? error.message : String(error)}\n`);

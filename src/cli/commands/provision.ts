@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { formatPlan, isChange, type ProvisionResult } from '../../bots/provision/provisioner';
 import { createSystemClock, type Clock } from '../../clock';
 import { ConfigError } from '../../errors';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import type { RuntimeConfig } from '../../runtime/config';
 import type { CliCommand } from '../command';
+import { readFlags } from '../read-flags';
 import { messageOf, paint, processIo, progress, type CliIo, type Paint } from '../output';
 import { rateNoticePrinter } from '../rate-notices';
 import { cliConfig, createRuntimeClient, isListening, quietConfig, sandboxProblem } from '../runtime-client';
@@ -61,13 +61,13 @@ function publicUrlOf(config: RuntimeConfig, env: CliIo['env']): string | undefin
  */
 export async function runProvision(argv: string[], deps: ProvisionDeps): Promise<number> {
   const c = paint(deps);
-  let values: { 'dry-run'?: boolean; json?: boolean };
-  try {
-    ({ values } = parseArgs({ args: argv, strict: true, options: { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } }));
-  } catch (error) {
-    deps.stderr(`intrabot provision: ${messageOf(error)}\nUsage: intrabot ${USAGE}\n`);
+  const parsed = readFlags(argv, { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
+  const argsProblem = typeof parsed === 'string' ? parsed : parsed.positionals[0] !== undefined ? `unexpected argument "${parsed.positionals[0]}"` : undefined;
+  if (argsProblem !== undefined || typeof parsed === 'string') {
+    deps.stderr(`intrabot provision: ${argsProblem}\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }
+  const { values } = parsed;
   const dryRun = values['dry-run'] ?? false;
   const config = cliConfig(deps, 'provision');
   if (!config) return 1;

@@ -2,6 +2,7 @@ import { createSystemClock, type Clock } from '../../clock';
 import { OutboxRecordSchema } from '../../outbox/entry';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
+import { botNotDeployed } from '../../runtime/undeployed-bot';
 import type { RunRecord } from '../../scheduler/run-record';
 import type { QueueEntry } from '../../store/queue';
 import type { CliCommand } from '../command';
@@ -72,6 +73,11 @@ function reportRemote(
     deps.stderr(`intrabot run: ${refusal}\n`);
     return 1;
   }
+  if (status === 404) {
+    // the runtime names what is unknown: the bot (not deployed there, and why; or no such bot) or the job
+    deps.stderr(`intrabot run: ${answerMessage(body)}\n`);
+    return 1;
+  }
   if (status < 200 || status >= 300) {
     deps.stderr(`intrabot run: ${c.red('failed')} (${status}): ${answerMessage(body)}\n`);
     return 1;
@@ -112,9 +118,10 @@ async function runInProcess(deps: RunDeps, config: RuntimeConfig, tenant: Tenant
       );
       return 1;
     }
-    if (!runtime.inspect().deployments.some((d) => d.tenant === tenant.id && d.bot === args.bot)) {
-      const skipped = runtime.inspect().skipped.find((s) => s.name === args.bot);
-      deps.stderr(`intrabot run: bot ${args.bot} is not deployed to tenant ${tenant.id}${skipped ? `: ${skipped.reason}` : ''}\n`);
+    // before provisioning: a name that runs nothing changes nothing
+    const notDeployed = botNotDeployed(runtime.inspect(), tenant.id, args.bot);
+    if (notDeployed) {
+      deps.stderr(`intrabot run: ${notDeployed.message}\n`);
       return 1;
     }
     await runtime.provision();
