@@ -31,6 +31,7 @@ describe('intrabot new', () => {
     }
     expect(io.out).toContain('created bots/standup-helper/');
     expect(io.out).toContain('npx vitest run bots/standup-helper');
+    expect(io.out).toContain('then post "/standup-helper" on a wall');
     expect(readFileSync(join(botsDir, 'standup-helper', 'bot.yaml'), 'utf8')).toContain('display_name: Standup Helper Bot');
   });
 
@@ -42,14 +43,14 @@ describe('intrabot new', () => {
     expect(specifiers.sort()).toEqual(['intrabot', 'intrabot/testing', 'node:url', 'vitest']);
   });
 
-  it('scaffolds a bot that loads and answers /hello on the sandbox, as its own test expects', async () => {
+  it('scaffolds a bot that loads and answers its own command, /standup-helper, on the sandbox, as its own test expects', async () => {
     const registry = await loadBots(botsDir, {});
     expect(registry.failures).toEqual([]);
     expect(registry.bots.map((b) => b.name)).toEqual(['standup-helper']);
     // the generated test's steps, run here
     pair = await startPair({ bots: ['standup-helper'], botsDir });
     const refs = await pair.refs();
-    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
+    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/standup-helper' });
     const comments = await pair.platform.waitFor(
       () => pair!.platform.commentsOn(post.id),
       (c) => c.length > 0,
@@ -59,7 +60,26 @@ describe('intrabot new', () => {
 
   it('scaffolds a bot whose command the in-process door runs, as its own test expects', async () => {
     const bot = await testBot(join(botsDir, 'standup-helper'));
-    expect(await bot.command('/hello', { user: { id: 7, name: 'Ada Lovelace' } })).toEqual([{ kind: 'comment', postId: 5001, text: 'Hello, Ada Lovelace!' }]);
+    expect(await bot.command('/standup-helper', { user: { id: 7, name: 'Ada Lovelace' } })).toEqual([
+      { kind: 'comment', postId: 5001, text: 'Hello, Ada Lovelace!' },
+    ]);
+  });
+
+  it("names each scaffolded bot's command after the bot, so init's hello bot and a new bot each answer only their own", async () => {
+    // two bots side by side, as in a project made by init (bots/hello) after `intrabot new standup`
+    const dir = join(tmp, 'two-bots');
+    for (const name of ['hello', 'standup']) {
+      expect(await runNew([name], captureIo({ INTRABOT_BOTS_DIR: dir }, tmp)), name).toBe(0);
+    }
+    const hello = await testBot(join(dir, 'hello'));
+    const standup = await testBot(join(dir, 'standup'));
+    const user = { user: { id: 7, name: 'Ada Lovelace' } };
+    expect(await hello.command('/hello', user)).toEqual([{ kind: 'comment', postId: 5001, text: 'Hello, Ada Lovelace!' }]);
+    expect(await standup.command('/standup', user)).toEqual([{ kind: 'comment', postId: 5001, text: 'Hello, Ada Lovelace!' }]);
+    // the other's command is not theirs: a slash command close to none of a bot's is left alone
+    expect(await standup.command('/hello', user)).toEqual([]);
+    expect(await hello.command('/standup', user)).toEqual([]);
+    expect(readFileSync(join(dir, 'standup', 'bot.yaml'), 'utf8')).toContain('answers /standup on the walls');
   });
 
   it('scaffolds a test that passes as it is, run by vitest itself', async () => {
@@ -98,12 +118,13 @@ describe('intrabot new', () => {
     expect(readFileSync(join(botsDir, 'standup-helper', 'index.ts'), 'utf8')).toBe(before);
   });
 
-  it('refuses a name that is not a slug, or a missing name, with exit code 2', async () => {
-    for (const args of [['Standup'], ['9lives'], ['a b'], ['../escape'], [], ['one', 'two']]) {
+  it('refuses a name that is not a slug, help (every bot answers /help), or a missing name, with exit code 2', async () => {
+    for (const args of [['Standup'], ['9lives'], ['a b'], ['../escape'], ['help'], [], ['one', 'two']]) {
       const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
       expect(await runNew(args, io), args.join(' ')).toBe(2);
       expect(io.err).not.toBe('');
     }
     expect(existsSync(join(tmp, 'escape'))).toBe(false);
+    expect(existsSync(join(botsDir, 'help'))).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 // The package as a new user gets it (issue #14, acceptance): packed with `npm pack`, installed from the
-// tarball into new projects with only the registry, `npx intrabot init`, then everything the scaffold's
-// README and "Next:" lines say. Minutes of installing, so not part of `npm test`: `npm run test:package`
+// tarball into new projects with only the registry, `npx --package <tarball> intrabot init`, then
+// everything the scaffold's README and "Next:" lines say, and the scaffold committed and cloned as its
+// CI and Docker build get it. Minutes of installing, so not part of `npm test`: `npm run test:package`
 // runs it, and CI runs that as its own step.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +94,32 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Runs `npm run <script>` in the project on free ports and checks the README's /hello exchange against it. */
+/** Every file under a folder but node_modules and .git. */
+function* walk(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === '.git') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
+
+/** The README's two curl lines (post a command, read the comments on it), on this run's sandbox port. */
+function readmeCurls(sandboxPort: number): { post: (body: string) => string; comments: (postId: number) => string } {
+  const readme = readFileSync(join(project, 'README.md'), 'utf8');
+  const [postLine, commentsLine] = readme
+    .split('\n')
+    .filter((line) => line.startsWith('curl '))
+    .map((line) => line.replaceAll('localhost:4010', `localhost:${sandboxPort}`));
+  expect(postLine, readme).toContain('"body": "/hello"');
+  return { post: (body) => postLine!.replace('"/hello"', JSON.stringify(body)), comments: (id) => commentsLine!.replace('<id>', String(id)) };
+}
+
+/**
+ * Runs `npm run <script>` in the project on free ports and checks the README's /hello exchange against
+ * it, and /standup, the command of the bot `intrabot new standup` added: each answered by its own bot
+ * alone (both once answered /hello).
+ */
 async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
   const [port, sandboxPort] = [await freePort(), await freePort()];
   const env = cleanEnv({ INTRABOT_PORT: String(port), INTRABOT_SANDBOX_PORT: String(sandboxPort), INTRABOT_LOG_LEVEL: 'warn' });
@@ -113,19 +139,22 @@ async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
       if (!ready) await new Promise((r) => setTimeout(r, 100));
     }
     expect(ready, output).toBe(true);
-    // the README's two curl lines, on this run's sandbox port
-    const readme = readFileSync(join(project, 'README.md'), 'utf8');
-    const [postLine, commentsLine] = readme
-      .split('\n')
-      .filter((line) => line.startsWith('curl '))
-      .map((line) => line.replaceAll('localhost:4010', `localhost:${sandboxPort}`));
-    const posted = JSON.parse(await ok(postLine!, project)) as { data: { id: number } };
-    let comments: { body?: string }[] = [];
-    for (let i = 0; i < 100 && comments.length === 0; i++) {
-      comments = (JSON.parse(await ok(commentsLine!.replace('<id>', String(posted.data.id)), project)) as { data: { body?: string }[] }).data;
-      if (comments.length === 0) await new Promise((r) => setTimeout(r, 100));
+    const curl = readmeCurls(sandboxPort);
+    const comments = async (postId: number) => (JSON.parse(await ok(curl.comments(postId), project)) as { data: { body?: string }[] }).data;
+    const posts: number[] = [];
+    // the two answers read alike: what shows that each bot answers only its own command is the count
+    for (const command of ['/hello', '/standup']) {
+      const posted = JSON.parse(await ok(curl.post(command), project)) as { data: { id: number } };
+      posts.push(posted.data.id);
+      let answers: Awaited<ReturnType<typeof comments>> = [];
+      for (let i = 0; i < 100 && answers.length === 0; i++) {
+        answers = await comments(posted.data.id);
+        if (answers.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(answers[0]?.body, `${command}\n${output}`).toMatch(/^Hello, \S.*!$/);
     }
-    expect(comments[0]?.body, output).toMatch(/^Hello, \S.*!$/);
+    // by the time /standup is answered, a second answer to /hello would have come
+    for (const id of posts) expect(await comments(id), output).toHaveLength(1);
     // the web console's page and modules come from the installed package (no src/ there)
     const page = await fetch(`http://127.0.0.1:${port}/console/`);
     expect(page.status, output).toBe(200);
@@ -138,9 +167,10 @@ async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
 }
 
 describe('the intrabot package', () => {
-  it('holds what a consumer runs: the build, the CLI, the shared templates, and no sources, tests or example bots', async () => {
+  it('holds what a consumer runs and reads: the build, the CLI, the shared templates, the docs, and no sources, tests or example bots', async () => {
     const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
-    expect([...top].sort()).toEqual(['README.md', 'bin', 'dist', 'package.json', 'templates']);
+    expect([...top].sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'package.json', 'templates']);
+    expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['docs/manifest.md', 'docs/testing.md', 'docs/images/console-overview.png']));
     expect(packed.files.map((f) => f.path).filter((p) => p.startsWith('bin/'))).toEqual(['bin/intrabot.mjs']);
     for (const entry of [
       'dist/index.js',
@@ -160,16 +190,17 @@ describe('the intrabot package', () => {
     expect(packed.files.filter((f) => /\.test\.|(^|\/)src\/|\.ts$/.test(f.path) && !f.path.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('installs into a new project from the registry and scaffolds it with npx intrabot init, with the tarball as its intrabot', async () => {
-    // a project that only has intrabot installed, to run its CLI from; nothing native is needed for init
-    const tool = join(tmp, 'tool');
-    mkdirSync(tool);
-    writeFileSync(join(tool, 'package.json'), '{ "name": "tool", "private": true }\n');
-    await ok(`npm install --ignore-scripts --no-audit --no-fund ${JSON.stringify(tarball)}`, tool);
-    const init = await ok(`npx intrabot init ../my-bots --intrabot ${JSON.stringify(tarball)}`, tool);
-    expect(init).toContain('Next:\n  cd ../my-bots\n  npm install\n  npm test');
+  it('scaffolds a project with npx --package <tarball> intrabot init, as the README says, the tarball copied into it as its intrabot', async () => {
+    // the README's command for a tarball alone (intrabot is not on the registry), run from the tarball's
+    // folder; npx installs intrabot and its dependencies into a cache of its own (a fresh one here)
+    const init = await ok(`npx --yes --package ./${packed.filename} intrabot init my-bots --intrabot ./${packed.filename}`, tmp, {
+      npm_config_cache: mkdtempSync(join(tmp, 'npx-cache-')),
+      ...prebuilds(),
+    });
+    expect(init).toContain('Next:\n  cd my-bots\n  npm install\n  npm test');
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(pkg.dependencies.intrabot).toBe(`file:../${packed.filename}`);
+    expect(pkg.dependencies.intrabot).toBe(`file:vendor/${packed.filename}`);
+    expect(readFileSync(join(project, 'vendor', packed.filename)).equals(readFileSync(tarball))).toBe(true);
   });
 
   it("installs the scaffold's dependencies with no package asking for a newer Node than intrabot's engines", async () => {
@@ -178,6 +209,22 @@ describe('the intrabot package', () => {
     // fastify's own range would take light-my-request 6.8, whose cookie 2 needs Node 22
     const tree = await ok('npm ls cookie light-my-request --all', project);
     expect(tree).not.toMatch(/cookie@2/);
+    // the docs the scaffold points at are in the installed package
+    const pointers = [...walk(project)].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/node_modules\/intrabot\/[\w./-]+\.md/g)].map((m) => m[0]));
+    expect(pointers).toContain('node_modules/intrabot/docs/manifest.md');
+    for (const pointer of new Set(pointers)) expect(existsSync(join(project, pointer)), pointer).toBe(true);
+  });
+
+  it('installs from a clean clone of the committed scaffold with an empty npm cache and passes its tests, as its CI and Docker build would', async () => {
+    const git = 'git -c user.name=intrabot -c user.email=package-test@example.invalid -c commit.gpgsign=false';
+    await ok(`${git} init -q && ${git} add -A && ${git} commit -qm 'intrabot init'`, project);
+    const clone = join(tmp, 'clone');
+    await ok(`git clone -q ${JSON.stringify(project)} ${JSON.stringify(clone)}`, tmp);
+    expect(existsSync(join(clone, 'vendor', packed.filename)), 'the tarball is committed').toBe(true);
+    expect(existsSync(join(clone, 'package-lock.json')), 'the lock file is committed').toBe(true);
+    await ok('npm ci --no-audit --no-fund', clone, { npm_config_cache: mkdtempSync(join(tmp, 'empty-cache-')), ...prebuilds() });
+    expect(await ok('npm test', clone)).toMatch(/Tests\s+2 passed/);
+    rmSync(clone, { recursive: true, force: true });
   });
 
   it('type-checks with fully typed handlers under strict NodeNext, Node16 and Bundler resolution, with the current @types/node, and no dev dependency of intrabot', async () => {
@@ -261,6 +308,7 @@ export const fast = async () => {
     // the hello bot's test is two: in process, and end to end
     expect(await ok('npm test', project)).toMatch(/Tests\s+2 passed/);
     const added = await ok('npx intrabot new standup', project);
+    expect(added).toContain('"/standup"');
     const next = added.split('\n').find((line) => line.trim().startsWith('npx vitest'));
     expect(next, added).toBeDefined();
     expect(await ok(next!.replace(/#.*/, '').trim(), project)).toMatch(/Tests\s+2 passed/);
@@ -276,7 +324,7 @@ export const fast = async () => {
     expect(helpers.trim()).toBe('function');
   });
 
-  it("starts on the sandbox with npm start, and the hello bot answers the README's /hello post", async () => {
+  it("starts on the sandbox with npm start: the hello bot answers the README's /hello post, the standup bot /standup, each alone", async () => {
     await greetsThroughReadme('start');
   });
 

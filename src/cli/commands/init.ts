@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../package-root';
 import type { CliCommand } from '../command';
-import { intrabotSpec } from '../init/intrabot-spec';
+import { intrabotSpec, type IntrabotDependency } from '../init/intrabot-spec';
 import { projectFiles, type ProjectOptions } from '../init/project-files';
 import { messageOf, paint, processIo, type CliIo } from '../output';
 
@@ -34,6 +34,25 @@ function occupied(dir: string): boolean {
   return existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length > 0);
 }
 
+/** Writes the project's files and copies the vendored tarball, never over a file; answers their paths. */
+function writeProject(dir: string, files: Record<string, string>, vendor: IntrabotDependency['vendor']): string[] {
+  for (const [path, text] of Object.entries(files)) {
+    const file = join(dir, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text, { flag: 'wx' });
+  }
+  if (!vendor) return Object.keys(files);
+  // in the project, so that a clone elsewhere (its CI, its Docker build) has what package.json names
+  mkdirSync(dirname(join(dir, vendor.path)), { recursive: true });
+  copyFileSync(vendor.from, join(dir, vendor.path), constants.COPYFILE_EXCL);
+  return [...Object.keys(files), vendor.path];
+}
+
+/** A folder dependency is a link to this machine's folder: a clone elsewhere has no such folder. */
+function linkNote(spec: string): string {
+  return `\nNote: intrabot is ${spec}, a link to a folder on this machine: a clone of the project elsewhere (CI, a Docker build) cannot install it. Give --intrabot a tarball (npm pack) for a project that moves.`;
+}
+
 /** `intrabot init <dir>`: a new bots repository that depends on intrabot, with a first bot and its test. */
 export async function runInit(args: string[], io: CliIo): Promise<number> {
   const c = paint(io);
@@ -57,10 +76,13 @@ export async function runInit(args: string[], io: CliIo): Promise<number> {
   }
   const own = ownPackage();
   let options: ProjectOptions;
+  let intrabot: IntrabotDependency;
   try {
+    intrabot = intrabotSpec(values.intrabot, { cwd: io.cwd, projectDir: dir, version: own.version });
     options = {
       name: projectName(dir),
-      intrabot: intrabotSpec(values.intrabot, { cwd: io.cwd, projectDir: dir, version: own.version }),
+      intrabot: intrabot.spec,
+      vendored: intrabot.vendor?.path,
       devDependencies: {
         typescript: own.devDependencies?.typescript ?? '^5.9.3',
         vitest: own.devDependencies?.vitest ?? '^3.2.7',
@@ -73,17 +95,13 @@ export async function runInit(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
 
-  const files = projectFiles(options);
-  for (const [path, text] of Object.entries(files)) {
-    const file = join(dir, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text, { flag: 'wx' });
-  }
+  const written = writeProject(dir, projectFiles(options), intrabot.vendor);
   const shown = relative(io.cwd, dir);
   io.stdout(
     [
       `${c.green('created')} ${shown || '.'}/ ${c.dim(`(intrabot ${options.intrabot})`)}`,
-      ...Object.keys(files).map((f) => `  ${f}`),
+      ...written.map((f) => `  ${f}`),
+      ...(intrabot.spec.startsWith('file:') && !intrabot.vendor ? [linkNote(intrabot.spec)] : []),
       '',
       'Next:',
       ...(shown ? [`  cd ${shown.includes(' ') ? JSON.stringify(shown) : shown}`] : []),

@@ -10,8 +10,16 @@ const USAGE = 'new <name>';
 const SLUG = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
 
 /**
+ * Where a scaffold points for the manifest's reference: the installed package's copy, which every
+ * bots project has (intrabot ships its docs); intrabot's own repository has it at docs/manifest.md.
+ */
+export const MANIFEST_DOC = 'node_modules/intrabot/docs/manifest.md';
+
+/**
  * The files of a new bot, by path relative to its folder. They import the framework by its package
- * name (`intrabot`, `intrabot/testing`), in a bots project as in intrabot's own repository.
+ * name (`intrabot`, `intrabot/testing`), in a bots project as in intrabot's own repository. Its one
+ * command is named after the bot (`/standup` for `standup`): bot names are unique in a bots folder,
+ * so two scaffolded bots never both answer the same command.
  */
 export function scaffoldFiles(name: string): Record<string, string> {
   const display = `${name
@@ -20,7 +28,7 @@ export function scaffoldFiles(name: string): Record<string, string> {
     .join(' ')}${/bot$/i.test(name) ? '' : ' Bot'}`;
   return {
     'bot.yaml': botYaml(name, display),
-    'index.ts': botModule(),
+    'index.ts': botModule(name),
     'templates/hello.hbs': '{{greeting}}, {{name}}!\n',
     [`${name}.test.ts`]: botTest(name),
   };
@@ -28,7 +36,8 @@ export function scaffoldFiles(name: string): Record<string, string> {
 
 function botYaml(name: string, display: string): string {
   return [
-    `# ${display}: answers /hello on the walls it listens to. Reference: intrabot's docs/manifest.md.`,
+    `# ${display}: answers /${name} on the walls it listens to. Every field: ${MANIFEST_DOC}`,
+    "# (docs/manifest.md in intrabot's own repository).",
     `name: ${name}`,
     `display_name: ${display}`,
     'events: [post.created, comment.created]',
@@ -40,13 +49,19 @@ function botYaml(name: string, display: string): string {
   ].join('\n');
 }
 
-function botModule(): string {
+/** A command name as an object key: bare when it is an identifier, quoted when it has a dash. */
+function commandKey(name: string): string {
+  return /^[a-z][a-z0-9_]*$/.test(name) ? name : `'${name}'`;
+}
+
+function botModule(name: string): string {
   return `import { defineBot, z } from 'intrabot';
 
 export default defineBot({
   config: z.object({ greeting: z.string().default('Hello') }),
   commands: {
-    hello: {
+    // named after the bot, so that it is the only one to answer it
+    ${commandKey(name)}: {
       description: 'Says hello back',
       run: async (cmd, ctx) => ctx.reply({ template: 'hello', data: { greeting: ctx.config.greeting, name: cmd.user.name } }),
     },
@@ -63,9 +78,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // In process: the command runs against a context that records what it sends; no sandbox, no HTTP.
 // Fast, so most of a bot's tests look like this one (\`ctx.api\` answers come from stubs: see testBot).
 describe('${name}, in process', () => {
-  it('answers /hello with a greeting that names the author', async () => {
+  it('answers /${name} with a greeting that names the author', async () => {
     const bot = await testBot(new URL('.', import.meta.url));
-    const sent = await bot.command('/hello', { user: { id: 7, name: 'Ada Lovelace' } });
+    const sent = await bot.command('/${name}', { user: { id: 7, name: 'Ada Lovelace' } });
     expect(sent).toEqual([{ kind: 'comment', postId: expect.any(Number), text: 'Hello, Ada Lovelace!' }]);
   });
 });
@@ -80,14 +95,24 @@ describe('${name}, end to end', () => {
   });
   afterAll(async () => pair?.close());
 
-  it('answers /hello posted on the sandbox with a comment', async () => {
+  it('answers /${name} posted on the sandbox with a comment', async () => {
     const refs = await pair.refs();
-    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' });
+    const post = await pair.platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/${name}' });
     const comments = await pair.platform.waitFor(() => pair.platform.commentsOn(post.id), (c) => c.length > 0);
     expect(comments[0]?.body).toMatch(/^Hello, \\S.*!$/);
   });
 });
 `;
+}
+
+/** Why a bot cannot be called `name`, or `undefined` when it can. */
+function nameProblem(name: string): string | undefined {
+  if (!SLUG.test(name)) {
+    return `"${name}" is not a valid bot name: use lower-case letters, digits, dashes or underscores, starting with a letter (e.g. "standup-bot")`;
+  }
+  // the bot's command is named after it, and /help is every bot's automatic list of its commands
+  if (name === 'help') return '"help" cannot name a bot: its command would be /help, which every bot answers with its list of commands';
+  return undefined;
 }
 
 /** `intrabot new <name>`: scaffolds `bots/<name>/` (or under `INTRABOT_BOTS_DIR`) with a working bot and its test. */
@@ -105,10 +130,9 @@ export async function runNew(args: string[], io: CliIo): Promise<number> {
     io.stderr(`intrabot new: give exactly one bot name\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }
-  if (!SLUG.test(name)) {
-    io.stderr(
-      `intrabot new: "${name}" is not a valid bot name: use lower-case letters, digits, dashes or underscores, starting with a letter (e.g. "standup-bot")\n`,
-    );
+  const refused = nameProblem(name);
+  if (refused) {
+    io.stderr(`intrabot new: ${refused}\n`);
     return 2;
   }
   const botsDir = resolve(io.cwd, io.env.INTRABOT_BOTS_DIR || 'bots');
@@ -131,7 +155,7 @@ export async function runNew(args: string[], io: CliIo): Promise<number> {
       '',
       'Next:',
       `  npx vitest run ${shown}  ${c.dim('# its test, against the sandbox')}`,
-      `  npm start  ${c.dim('# then post "/hello" on a wall of the sandbox')}`,
+      `  npm start  ${c.dim(`# then post "/${name}" on a wall of the sandbox`)}`,
       '',
     ].join('\n'),
   );

@@ -1,10 +1,13 @@
 import { scaffoldFiles } from '../commands/new';
+import { VENDOR_DIR } from './intrabot-spec';
 
 export interface ProjectOptions {
   /** The project's npm name. */
   name: string;
-  /** The dependency on intrabot (`^0.1.0`, `file:../intrabot-0.1.0.tgz`). */
+  /** The dependency on intrabot (`^0.1.0`, `file:vendor/intrabot-0.1.0.tgz`). */
   intrabot: string;
+  /** The intrabot tarball inside the project that `intrabot` points at (`vendor/intrabot-0.1.0.tgz`), when it is one. */
+  vendored?: string | undefined;
   /** Versions of the tools the project develops with, as intrabot itself is tested with them. */
   devDependencies: { typescript: string; vitest: string; '@types/node': string };
   /** The Node version intrabot needs (`>=20.18.1`). */
@@ -14,7 +17,8 @@ export interface ProjectOptions {
 /**
  * The files of a new bots repository, by path: a package that depends on intrabot, a first bot
  * (`bots/hello`, as `intrabot new hello` makes it) with its test, and what running it needs (the
- * sandbox's values, a Dockerfile, CI). Every command the README names works as printed.
+ * sandbox's values, a Dockerfile, CI). Every command the README names works as printed. A vendored
+ * tarball is not among them (init copies it): the .gitignore keeps it and the Dockerfile copies it.
  */
 export function projectFiles(options: ProjectOptions): Record<string, string> {
   const bot = Object.entries(scaffoldFiles('hello')).map(([path, text]) => [`bots/hello/${path}`, text]);
@@ -24,11 +28,11 @@ export function projectFiles(options: ProjectOptions): Record<string, string> {
     'vitest.config.ts': VITEST_CONFIG,
     ...Object.fromEntries(bot),
     'sandbox.env': SANDBOX_ENV,
-    '.gitignore': GITIGNORE,
+    '.gitignore': gitignore(options.vendored),
     '.dockerignore': DOCKERIGNORE,
-    Dockerfile: DOCKERFILE,
+    Dockerfile: dockerfile(options.vendored),
     '.github/workflows/ci.yml': CI,
-    'README.md': readme(options.name),
+    'README.md': readme(options),
   };
 }
 
@@ -90,11 +94,15 @@ const SANDBOX_ENV = `# Values for sandbox mode only (npm start with no tenant co
 # EXAMPLE_SECRET=sandbox-value
 `;
 
-const GITIGNORE = `node_modules/
-.intrabot/
-*.log
-.env
+function gitignore(vendored: string | undefined): string {
+  const ignored = 'node_modules/\n.intrabot/\n*.log\n.env\n';
+  if (vendored === undefined) return ignored;
+  // a global ignore of *.tgz (or of vendor/) would leave a clone without the dependency: this file wins
+  return `${ignored}# ${vendored}: the intrabot that package.json depends on, committed with the project
+!/${VENDOR_DIR}/
+!/${VENDOR_DIR}/**
 `;
+}
 
 const DOCKERIGNORE = `node_modules
 .intrabot
@@ -103,7 +111,14 @@ const DOCKERIGNORE = `node_modules
 .env
 `;
 
-const DOCKERFILE = `# The bots in a container: one process, the intrabot runtime. Configure the tenant with environment
+function dockerfile(vendored: string | undefined): string {
+  const vendor =
+    vendored === undefined
+      ? ''
+      : `# the intrabot tarball that package.json depends on (file:${vendored})
+COPY ${VENDOR_DIR}/ ./${VENDOR_DIR}/
+`;
+  return `# The bots in a container: one process, the intrabot runtime. Configure the tenant with environment
 # variables (INTRABOT_BASE_URL, INTRABOT_TOKEN, INTRABOT_SECRET_KEY, INTRABOT_PUBLIC_URL) and keep
 # /app/.intrabot on a volume (the SQLite store), or set INTRABOT_REDIS_URL to run several replicas.
 FROM node:20-bookworm-slim
@@ -111,7 +126,7 @@ WORKDIR /app
 # better-sqlite3 builds its native module when no prebuilt binary matches
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev
+${vendor}RUN npm ci --omit=dev
 COPY . .
 ENV INTRABOT_HOST=0.0.0.0 INTRABOT_PORT=3000 INTRABOT_LOG_FORMAT=json NODE_ENV=production
 EXPOSE 3000
@@ -119,6 +134,7 @@ VOLUME ["/app/.intrabot"]
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "--max-semi-space-size=8", "--v8-pool-size=1", "--expose-gc", "node_modules/intrabot/bin/intrabot.mjs", "start"]
 `;
+}
 
 const CI = `name: CI
 on:
@@ -138,8 +154,31 @@ jobs:
       - run: npm test
 `;
 
-function readme(name: string): string {
-  return `# ${name}
+/** The docs the project's README points at, in the installed package (intrabot ships its docs/). */
+export const REFERENCE_DOCS = [
+  ['manifest.md', "a bot's `bot.yaml`"],
+  ['context.md', 'the handler context `ctx`'],
+  ['chat-ops.md', 'commands'],
+  ['testing.md', '`testBot` and `startPair`'],
+  ['cli.md', 'the `intrabot` command'],
+  ['configuration.md', 'connecting to a tenant, and every setting'],
+  ['operations.md', 'running it in production'],
+  ['troubleshooting.md', 'what an error message means'],
+] as const;
+
+function vendorNote(vendored: string | undefined): string {
+  if (vendored === undefined) return '';
+  return `
+\`package.json\` depends on intrabot's tarball, kept in the project as \`${vendored}\`:
+commit that file too (the \`.gitignore\` keeps it, the \`Dockerfile\` copies it). For a newer
+intrabot, put its tarball in \`${VENDOR_DIR}/\`, run \`npm install ./${VENDOR_DIR}/<its file name>\` and
+delete the old one.
+`;
+}
+
+function readme(options: ProjectOptions): string {
+  const docs = REFERENCE_DOCS.map(([file, what]) => `- \`node_modules/intrabot/docs/${file}\`: ${what}`).join('\n');
+  return `# ${options.name}
 
 Bots for the intranet platform, built on intrabot. A bot is a folder in \`bots/\`: a manifest
 (\`bot.yaml\`), TypeScript handlers (\`index.ts\`, importing from \`intrabot\`), templates and a test.
@@ -167,7 +206,7 @@ curl -s -H 'Authorization: Bearer svc_sandbox_token' localhost:4010/api/open/v1/
 
 \`\`\`sh
 npm run dev              # like npm start, and reloads a bot when its files change
-npx intrabot new standup # a new bot in bots/standup/, with a template and a test
+npx intrabot new standup # a new bot in bots/standup/ that answers /standup, with a template and a test
 npm run typecheck
 npx intrabot --help      # every command: trigger an event, run a job, call the API...
 \`\`\`
@@ -179,6 +218,15 @@ what it sent (fast: most tests), \`startPair\` a sandbox and a runtime with your
 (end to end). \`bots/hello/hello.test.ts\` shows both.
 Shared templates go in \`templates/\`; intrabot's own (the alert messages) are used when you have none
 of that name. \`sandbox.env\` holds values that only sandbox mode reads.
+
+Each scaffolded bot answers a command named after it (\`/hello\`, \`/standup\`), so no two of them
+answer the same post.
+
+## Reference
+
+intrabot's documentation comes with the package, in \`node_modules/intrabot/docs/\`:
+
+${docs}
 
 ## Connect to your platform
 
@@ -193,5 +241,5 @@ the token, the scopes and the webhooks.
 The \`Dockerfile\` runs the bots in one container (port 3000, \`/app/.intrabot\` as a volume); it
 installs the dependencies from \`package-lock.json\`, so commit it. \`.github/workflows/ci.yml\`
 type-checks and tests every push.
-`;
+${vendorNote(options.vendored)}`;
 }
