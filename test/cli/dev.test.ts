@@ -52,7 +52,7 @@ describe('intrabot dev', () => {
 
   async function postHello(): Promise<number> {
     const refs = directoryRefs(session.sandbox!.ctx)!;
-    return (await platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/hello' })).id as number;
+    return (await platform.employeePost(refs.employee_ids[0]!, { wall_id: refs.company_wall_id, body: '/greeter' })).id as number;
   }
 
   async function answerTo(postId: number): Promise<string | undefined> {

@@ -24,7 +24,7 @@ describe('/livez while the runtime is not started yet', () => {
     const env = {
       INTRABOT_BASE_URL: sandbox.baseUrl,
       INTRABOT_TOKEN: sandbox.token,
-      INTRABOT_SECRET_KEY: 'livez-test-key',
+      INTRABOT_SECRET_KEY: 'livez-test-key-of-some-length',
       INTRABOT_DATA_DIR: dataDir,
       INTRABOT_BOTS_DIR: resolve('test/fixtures/bots'),
       INTRABOT_LOG_LEVEL: 'silent',

@@ -90,7 +90,7 @@ describe('/readyz while start-up provisioning waits for the rate budget', () => 
     const env = {
       INTRABOT_BASE_URL: sandbox.baseUrl,
       INTRABOT_TOKEN: sandbox.token,
-      INTRABOT_SECRET_KEY: 'progress-test-key',
+      INTRABOT_SECRET_KEY: 'progress-test-key-of-some-length',
       INTRABOT_PORT: '0',
       INTRABOT_DATA_DIR: join(tmp, 'data'),
       INTRABOT_BOTS_DIR: resolve('test/fixtures/bots'),
