@@ -76,7 +76,8 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
   return {
     mode: config.mode,
     adminToken: config.admin_token,
-    publicUrl: config.public_url,
+    // the public address only where a token is asked: in sandbox mode it would open the console to whoever reaches it
+    publicUrl: config.mode === 'connected' ? config.public_url : undefined,
     clock,
     bots: async () => {
       const paused = new Map((await parts.pauses.list()).map((p) => [`${p.tenant}/${p.bot}`, p]));

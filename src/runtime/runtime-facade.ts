@@ -138,7 +138,11 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
         transient: (error) => isTransient(error, { firstContact: firstContact() }),
         explain: (error, tried) => platformFailure(error, { config, env: options.env, tenant, firstContact: firstContact() }, tried),
       });
-      const released = await releaseNotLoadedHolds(store.inbox, registry.bots);
+      // a store failing here must not fail a start that provisioned: the holds are looked at again later anyway
+      const released = await releaseNotLoadedHolds(store.inbox, registry.bots).catch((err: unknown) => {
+        host.log.warn({ err }, 'could not hand over the deliveries held while their bot failed to load: they are looked at again later');
+        return 0;
+      });
       if (released > 0) host.log.info({ released }, 'deliveries held while their bot failed to load: handed to it now');
       inbox.worker.start();
       options.background.start();

@@ -65,7 +65,8 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
   );
 
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/_sandbox')) checkControlCaller(request);
+    // by the route matched, not the raw URL: the router decodes the path, so /%5Fsandbox/reset reaches /_sandbox/reset
+    if (request.url.startsWith('/_sandbox') || request.routeOptions.url?.startsWith('/_sandbox')) checkControlCaller(request);
     if (!request.url.startsWith(API_PREFIX)) return;
     const fault = faults.take(request.method, request.url.split('?')[0] ?? request.url);
     if (!fault) return;

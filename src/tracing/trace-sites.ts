@@ -217,10 +217,12 @@ function names(tenant: string | undefined, bot: string | undefined): Attributes 
   return { ...(tenant === undefined ? {} : { 'intrabot.tenant': tenant }), ...(bot === undefined ? {} : { 'intrabot.bot': bot }) };
 }
 
-/** A request's path as the route received it, without its query string (which may carry a token). */
+/**
+ * A request's path as the route received it, safe to export: no query string (it may carry a token), no
+ * incoming-webhook token (the proxy's `/incoming/<token>`) and no signed file capability (`/files/<signed>`).
+ */
 function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  return redactPath(url).replace(/\/files\/[^/]+/, '/files/[redacted]');
 }
 
 /**

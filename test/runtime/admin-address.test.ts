@@ -16,6 +16,26 @@ import { rawHttp } from '../helpers/raw-http';
 const EVIL_ORIGIN = 'http://evil.example';
 const REBOUND_HOST = 'evil.example:3000';
 
+describe('admin routes and the console in sandbox mode behind a public address', () => {
+  let pair: Pair;
+
+  beforeAll(async () => {
+    pair = await startPair({ botsDir: resolve('test/fixtures/pause-bots'), bots: ['pausable'], env: { INTRABOT_PUBLIC_URL: 'https://bots.example.com' } });
+  });
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it("refuse requests addressed to INTRABOT_PUBLIC_URL's host, which asks no token in sandbox mode (a tunnel would open them to anyone)", async () => {
+    const url = pair.runtime.inspect().url!;
+    for (const path of ['/_admin/bots/paused', '/console/api/bots']) {
+      const res = await rawHttp(`${url}${path}`, { headers: { host: 'bots.example.com' } });
+      expect(res.status, path).toBe(403);
+      expect(res.json(), path).toMatchObject({ error: 'foreign_host' });
+    }
+  });
+});
+
 describe('admin routes in sandbox mode, asked by another web page', () => {
   let pair: Pair;
   let url: string;

@@ -32,6 +32,18 @@ describe('the sandbox control API, asked by another web page', () => {
     expect(sandbox.clock.now()).toBe(START);
   });
 
+  it('refuses a foreign Origin on a percent-encoded control path too (the router decodes it to /_sandbox)', async () => {
+    for (const path of ['/%5Fsandbox/clock', '/_%73andbox/clock']) {
+      const res = await rawHttp(`${sandbox.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+        body: JSON.stringify({ advance_seconds: 3_600 }),
+      });
+      expect(res.status).toBe(403);
+    }
+    expect(sandbox.clock.now()).toBe(START);
+  });
+
   it('refuses a request addressed to a foreign name, reads and changes alike', async () => {
     const moved = await advance({ host: 'evil.example:4010' });
     expect(moved.status).toBe(403);

@@ -85,4 +85,16 @@ describe('span names and attributes of the trace sites', () => {
     });
     expect(JSON.stringify(span.attributes)).not.toContain('SeCrEt0123');
   });
+
+  it("keeps a proxied incoming webhook's token and a signed file URL out of a server span's url.path", async () => {
+    for (const [url, route, path] of [
+      ['/api/open/v1/incoming/tok-9f8e7d6c5b4a', '/api/open/v1/*', '/api/open/v1/incoming/[redacted]'],
+      ['/files/m-17.1796000000.c2lnbmF0dXJl/chart.png', '/files/:signed/:name', '/files/[redacted]/chart.png'],
+    ] as const) {
+      exporter.reset();
+      const request = { method: 'GET', url, protocol: 'http', routeOptions: { url: route }, params: {}, headers: {} } as unknown as FastifyRequest;
+      await traceHttpServer(request, { statusCode: 200 } as FastifyReply, async () => 'ok');
+      expect(only().attributes['url.path']).toBe(path);
+    }
+  });
 });

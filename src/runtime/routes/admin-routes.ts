@@ -14,7 +14,8 @@ import { rotationRoutes } from './rotation-routes';
 export async function adminRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
   const guard = async (request: FastifyRequest): Promise<void> => {
     // in sandbox mode no token is asked: the Host and Origin rules are what keep a web page out
-    checkLocal(request, { publicUrl: config.public_url, surface: 'admin routes' });
+    // the public address only where a token is asked: in sandbox mode it would open the admin routes to whoever reaches it
+    checkLocal(request, { publicUrl: config.mode === 'connected' ? config.public_url : undefined, surface: 'admin routes' });
     if (config.mode === 'sandbox') return;
     const token = config.admin_token;
     if (!token) throw new IntrabotError('forbidden', 'admin routes are off: set INTRABOT_ADMIN_TOKEN to use them');
