@@ -18,6 +18,8 @@ export const SECRET_KEY_HOWTO =
 /** The accepted forms, for messages. */
 export const SECRET_KEY_FORMAT = `32 random bytes as base64 (44 characters) or hex (64 characters), or a passphrase of at least ${MIN_PASSPHRASE_LENGTH} characters`;
 
+const PLACEHOLDER = /^(?:REPLACE_WITH|YOUR_)/i;
+
 const RAW_KEY = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
 
 /**
@@ -28,6 +30,8 @@ const RAW_KEY = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
 export function secretKeyWeakness(configured: string): string | undefined {
   const value = configured.trim();
   const distinct = new Set(value).size;
+  // an example's placeholder left in (deploy/kubernetes/secret.yaml writes REPLACE_WITH_...)
+  if (PLACEHOLDER.test(value)) return 'is a placeholder from an example, not a key';
   if (RAW_KEY.test(value)) {
     return distinct < MIN_DISTINCT_CHARACTERS ? `repeats ${distinct} character(s): it is a placeholder, not random bytes` : undefined;
   }

@@ -84,6 +84,8 @@ describe('INTRABOT_SECRET_KEY in connected mode', () => {
     ['k'.repeat(32), 'only 1 distinct character'],
     ['0'.repeat(64), 'repeats 1 character'],
     ['changeme-changeme-changeme', 'only 8 distinct character'],
+    // deploy/kubernetes/secret.yaml's placeholder, long and varied enough to pass as a passphrase otherwise
+    ['REPLACE_WITH_OPENSSL_RAND_BASE64_32', 'is a placeholder from an example'],
   ])('refuses the weak key %j, saying why and how to make a good one, without showing it', (key, why) => {
     const error = problemsOf(() => loadConfig({ env: connected(key), cwd: emptyDir() }));
     expect(error.key).toBe('INTRABOT_SECRET_KEY');
