@@ -147,7 +147,15 @@ describe.skipIf(!REDIS)('conversations with two replicas on Redis', () => {
     const secret = (await storeA.secrets.get(webhookSecretName('sandbox', 'ops')))!;
     const at = Math.floor(pair.clock.now() / 1000);
     const created = new Date(pair.clock.now()).toISOString();
-    const payload = { id: commentId, body, post_id: postId, wall_id: wall, author: { id: ada, name: 'Ada', email: 'ada@example.test' }, created_at: created, updated_at: created };
+    const payload = {
+      id: commentId,
+      body,
+      post_id: postId,
+      wall_id: wall,
+      author: { id: ada, name: 'Ada', email: 'ada@example.test' },
+      created_at: created,
+      updated_at: created,
+    };
     const text = JSON.stringify({ id: randomUUID(), event: 'service.comment.created', version: 'v1', timestamp: at, customer: 'sandbox', payload });
     return { body: text, headers: { 'content-type': 'application/json', timestamp: String(at), signature: sign(secret, at, text) } };
   }
