@@ -38,7 +38,16 @@ export function signedDelivery(target: DeliveryTarget, postId: number, nowMs: nu
     version: 'v1',
     timestamp: seconds,
     customer: target.customer,
-    payload: { id: postId, wall_id: 1, body: `bench post ${postId}`, author: { id: 10, name: 'Bench Author' }, created_at: new Date(nowMs).toISOString() },
+    // every field the spec lists for service.post.created: the runtime checks them before a handler runs
+    payload: {
+      id: postId,
+      wall_id: 1,
+      wall_name: 'Company',
+      body: `bench post ${postId}`,
+      author: { id: 10, name: 'Bench Author', email: 'bench.author@example.test' },
+      created_at: new Date(nowMs).toISOString(),
+      updated_at: new Date(nowMs).toISOString(),
+    },
   });
   if (signing === 'github') {
     const signature = `sha256=${createHmac('sha256', target.secret).update(body).digest('hex')}`;
