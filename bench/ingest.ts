@@ -375,10 +375,30 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
       skips.push(skipped(req, 'x', 'min', 1, reason), skipped(cpu, 'x', 'min', 1, reason));
     }
   }
-  if (present.includes('traced')) {
+  // issue #25 restates tracing's target: every delivery traced within 25% of tracing off, measured in one
+  // process switched between the two (no process-to-process luck); one delivery in ten sampled within 10%
+  if (facts.pairedTracing.length > 0) {
     targets.push(
-      target('ingest req/s, tracing on ÷ off, SQLite store (measured)', median(measured('traced', 'untraced')), 'x', 'min', 0.85),
-      target('ingest capacity, tracing on ÷ off, SQLite store (CPU per request)', median(capacity('traced', 'untraced')), 'x', 'min', 0.85),
+      target(
+        'ingest req/s, every delivery traced ÷ off, SQLite store (paired in one process)',
+        median(facts.pairedTracing.map((p) => p.rps)),
+        'x',
+        'min',
+        0.75,
+      ),
+      target(
+        'ingest capacity, every delivery traced ÷ off, SQLite store (paired, CPU per request)',
+        median(facts.pairedTracing.map((p) => p.capacity)),
+        'x',
+        'min',
+        0.75,
+      ),
+    );
+  }
+  if (present.includes('sampled')) {
+    targets.push(
+      target('ingest req/s, 1 in 10 sampled ÷ tracing off, SQLite store (measured)', median(measured('sampled', 'untraced')), 'x', 'min', 0.9),
+      target('ingest capacity, 1 in 10 sampled ÷ tracing off, SQLite store (CPU per request)', median(capacity('sampled', 'untraced')), 'x', 'min', 0.9),
     );
   }
   targets.push(target(`ingest p99 ack at ${OPEN_RATE} req/s, handlers busy 5 s (SQLite store)`, steady.get('sqlite')!.latencyMs.p99, 'ms', 'max', 20));
@@ -395,7 +415,15 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
       unit: `req/s median (p99 ${round(median(phases(name).map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
     })),
     ...(present.includes('peer') ? stores.map((s) => ({ name: `req/s ratio per round, ${storeName(s)} ÷ peer`, value: perRound(measured(s, 'peer')) })) : []),
-    ...(present.includes('traced') ? [{ name: 'req/s ratio per round, tracing on ÷ off (SQLite)', value: perRound(measured('traced', 'untraced')) }] : []),
+    ...(present.includes('traced')
+      ? [
+          {
+            name: 'every delivery traced ÷ off, two processes (SQLite)',
+            value: `${round(median(measured('traced', 'untraced')), 2)}x req/s (per round ${perRound(measured('traced', 'untraced'))}), ${round(median(capacity('traced', 'untraced')), 2)}x capacity`,
+            unit: "(information: the target is the paired figure, free of two processes' luck)",
+          },
+        ]
+      : []),
     ...(present.includes('untraced')
       ? [
           {
@@ -410,7 +438,7 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
           {
             name: 'tracing on, 1 in 10 deliveries sampled (OTEL_TRACES_SAMPLER=parentbased_traceidratio, 0.1) ÷ off, SQLite store',
             value: `${round(median(measured('sampled', 'untraced')), 2)}x req/s (per round ${perRound(measured('sampled', 'untraced'))}), ${round(median(capacity('sampled', 'untraced')), 2)}x capacity`,
-            unit: '(information, not a target: what sampling buys)',
+            unit: '(its target is above)',
           },
         ]
       : []),
