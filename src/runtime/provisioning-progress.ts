@@ -21,19 +21,26 @@ export type ProvisioningSnapshot = z.infer<typeof ProvisioningSnapshotSchema>;
 export const LOGGED_WAIT_MS = 5_000;
 
 /**
+ * A start that provisions within this long is not slow: its bots are logged at debug, so `npm start`'s
+ * first screen is its banner. Past it (or after a long wait for budget) each bot done is news at info.
+ */
+export const QUIET_START_MS = 2_000;
+
+/**
  * Start-up provisioning's progress (issue #24: twenty bots on 60 requests a minute take a minute, and a
  * restart right after a start waited 57 s for the budget with nothing said). Told when a run begins, when
- * each bot is done and when a request waits for budget; logs at info on each bot done and when a long
- * wait starts, never per request.
+ * each bot is done and when a request waits for budget; logs at info when a long wait starts and, once
+ * the start is slow (a long wait, or `QUIET_START_MS` gone), on each bot done; never per request.
  *
  * @example
  * const progress = new ProvisioningProgress(clock, logger);
  * progress.begin(20);
- * progress.botDone('kudos'); // logs "provisioning 1/20 bots"
+ * progress.botDone('kudos'); // at debug: a quick start says nothing at info
  * progress.budgetWait(40_000); // logs "provisioning 1/20 bots, waiting 40 s for the rate budget"
+ * progress.botDone('ops'); // logs "provisioning 2/20 bots"
  */
 export class ProvisioningProgress {
-  private run: { done: number; total: number; waitUntil: number } | undefined;
+  private run: { done: number; total: number; waitUntil: number; startedAt: number; slow: boolean } | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -42,14 +49,18 @@ export class ProvisioningProgress {
 
   /** A run starts (again, after a transient failure: counted from zero). */
   begin(total: number): void {
-    this.run = { done: 0, total, waitUntil: 0 };
+    this.run = { done: 0, total, waitUntil: 0, startedAt: this.clock.now(), slow: false };
   }
 
   botDone(bot: string): void {
     if (!this.run) return;
     this.run.done = Math.min(this.run.total, this.run.done + 1);
     this.run.waitUntil = 0;
-    this.logger.info({ bot, done: this.run.done, total: this.run.total }, `provisioning ${this.run.done}/${this.run.total} bots`);
+    this.run.slow ||= this.clock.now() - this.run.startedAt >= QUIET_START_MS;
+    const fields = { bot, done: this.run.done, total: this.run.total };
+    const line = describeCounts(this.run.done, this.run.total);
+    if (this.run.slow) this.logger.info(fields, line);
+    else this.logger.debug(fields, line);
   }
 
   /** A request waits `waitMs` for rate budget; outside a run (the runtime is up) it is not provisioning's news. */
@@ -57,6 +68,7 @@ export class ProvisioningProgress {
     if (!this.run) return;
     this.run.waitUntil = Math.max(this.run.waitUntil, this.clock.now() + waitMs);
     if (waitMs < LOGGED_WAIT_MS) return;
+    this.run.slow = true;
     const { done, total } = this.run;
     this.logger.info({ done, total, waitMs }, `${describeCounts(done, total)}, waiting ${Math.ceil(waitMs / 1000)} s for the rate budget`);
   }

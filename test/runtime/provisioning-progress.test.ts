@@ -6,7 +6,7 @@ import { AdjustableClock } from '../../src/clock';
 import type { Logger } from '../../src/log';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { loadConfig } from '../../src/runtime/config';
-import { describeProvisioning, LOGGED_WAIT_MS, ProvisioningProgress } from '../../src/runtime/provisioning-progress';
+import { describeProvisioning, LOGGED_WAIT_MS, ProvisioningProgress, QUIET_START_MS } from '../../src/runtime/provisioning-progress';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { SandboxControl } from '../../src/testing';
 
@@ -25,7 +25,7 @@ function infoLines(): { logger: Logger; lines: string[] } {
 
 // issue #24, item 1: start-up waited on the rate budget without a word
 describe('provisioning progress', () => {
-  it('logs each bot done and a long wait for budget, but not the usual second between requests', () => {
+  it('logs a long wait for budget and each bot done after it, but not the usual second between requests', () => {
     const clock = new AdjustableClock({ frozen: true });
     const { logger, lines } = infoLines();
     const progress = new ProvisioningProgress(clock, logger);
@@ -33,8 +33,21 @@ describe('provisioning progress', () => {
     for (const bot of ['a', 'b']) progress.botDone(bot);
     progress.budgetWait(1_017);
     progress.budgetWait(40_000);
-    expect(lines).toEqual(['provisioning 1/20 bots', 'provisioning 2/20 bots', 'provisioning 2/20 bots, waiting 40 s for the rate budget']);
+    progress.botDone('c');
+    expect(lines).toEqual(['provisioning 2/20 bots, waiting 40 s for the rate budget', 'provisioning 3/20 bots']);
     expect(LOGGED_WAIT_MS).toBeGreaterThan(1_017);
+  });
+
+  it('keeps a quick start quiet at info (its banner comes first), and logs each bot done once it is slow', () => {
+    const clock = new AdjustableClock({ frozen: true });
+    const { logger, lines } = infoLines();
+    const progress = new ProvisioningProgress(clock, logger);
+    progress.begin(3);
+    progress.botDone('a');
+    clock.advance(QUIET_START_MS);
+    progress.botDone('b');
+    progress.botDone('c');
+    expect(lines).toEqual(['provisioning 2/3 bots', 'provisioning 3/3 bots']);
   });
 
   it('counts down the wait on the clock, and drops it once the wait is over or a bot is done', () => {
