@@ -6,6 +6,8 @@ import type { TraceContext } from '../tracing/spans';
 export interface AlertSendMessage {
   tenant: string;
   bot: string;
+  /** The alert input it came through (`bot.yaml` `alerts:`). */
+  input: string;
   /** A target name of the bot's manifest. */
   target: string;
   text: string;
@@ -37,6 +39,9 @@ export interface AlertDeployments {
    * what provisioning stored, never by asking the platform: the tool's answer must not wait for it.
    */
   targetProblem(tenant: string, bot: string, target: string): Promise<string | undefined>;
-  /** Queues one message part durably; resolves once it is persisted, with the outbox entry's id. */
-  send(message: AlertSendMessage): Promise<{ id: string }>;
+  /**
+   * Queues one message part durably, through the bot's middleware; resolves once it is persisted, with
+   * the outbox entry's id, or undefined when a middleware did not let it through (did not call `next`).
+   */
+  send(message: AlertSendMessage): Promise<{ id: string } | undefined>;
 }

@@ -153,8 +153,18 @@ async function queueMessage(deps: AlertDispatchDeps, tenant: string, input: Reso
     const dedupeKey = message.keys[index] as string;
     const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
     const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys } : {};
-    await deps.deployments.send({ tenant, bot: input.bot, target: message.target, text, ...replyTo, ...refs, dedupeKey, trace: deps.trace });
-    queued += 1;
+    const sent = await deps.deployments.send({
+      tenant,
+      bot: input.bot,
+      input: input.input,
+      target: message.target,
+      text,
+      ...replyTo,
+      ...refs,
+      dedupeKey,
+      trace: deps.trace,
+    });
+    if (sent !== undefined) queued += 1;
   }
   return queued;
 }

@@ -7,7 +7,7 @@ export const AuditRecordSchema = z.object({
   at: z.number(),
   tenant: z.string(),
   bot: z.string(),
-  /** `command`, `event`, `job`, `report`, `help`, `unknown`, or a conversation's `answer`, `reask`, `not-asked`, `timeout`. */
+  /** `command`, `event`, `job`, `report`, `help`, `unknown`, a conversation's `answer`, `reask`, `not-asked`, `timeout`, or an `alert` message. */
   kind: z.string(),
   /** What ran, as the delivery log names it (`/deploy`, `on.post.created`, `job digest`). */
   what: z.string(),
@@ -32,7 +32,7 @@ export interface AuditWriter {
 export const AUDIT_TRAIL = defineLocal<AuditWriter>('intrabot.auditTrail');
 
 /**
- * An audit log of what the bot does: one record per run (command, event, job, report) with who set it
+ * An audit log of what the bot does: one record per run (command, event, job, report, alert message) with who set it
  * off, what ran, where, what the bot queued and whether it failed, kept in the store
  * (`intrabot deliveries --audit`, `GET /_admin/deliveries?state=audit`, the console). A failed run is
  * recorded and its error passed on.
@@ -78,6 +78,7 @@ function whoAndWhere(input: HandlerInput): Pick<AuditRecord, 'who' | 'where'> {
     const who = input.user.name !== undefined ? { who: { id: input.user.id, name: input.user.name } } : {};
     return { ...who, where: `post ${input.postId}` };
   }
+  if (input.kind === 'alert') return { where: input.alert.replyTo === undefined ? `target ${input.alert.target}` : `post ${input.alert.replyTo}` };
   if (input.kind !== 'event') return {};
   const payload = input.event.payload as { id?: unknown; post_id?: unknown; wall_id?: unknown; author?: { id?: unknown; name?: unknown } | null };
   const author = payload.author;

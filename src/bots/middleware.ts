@@ -6,7 +6,8 @@ import type { BotEvent, CommandInvocation, JobRun, ReportDelivery } from './defi
  * What is about to run, as a middleware sees it: an event handler, a chat-ops command (a refusal for
  * missing permissions included), an automatic answer (`help`, an unknown command, a question asked
  * again after an answer that is not one (`reask`), "only Ada can answer that" (`not-asked`)), a report
- * handler, a job, or a conversation step with its answer (`answer`) or after its time ran out (`timeout`). `what` is the name the delivery log and `intrabot deliveries` use (`/deploy`, `on.post.created`,
+ * handler, a job, a conversation step with its answer (`answer`) or after its time ran out (`timeout`),
+ * or a message an alert input sends (`alert`). `what` is the name the delivery log and `intrabot deliveries` use (`/deploy`, `on.post.created`,
  * `job digest`).
  */
 export type HandlerInput =
@@ -16,7 +17,20 @@ export type HandlerInput =
   | { kind: 'report'; what: string; report: ReportDelivery }
   | { kind: 'job'; what: string; job: JobRun }
   | { kind: 'answer'; what: string; step: string; answer: unknown; state: unknown; user: { id: number; name: string }; postId: number }
-  | { kind: 'timeout'; what: string; step: string; state: unknown; user: { id: number; name?: string | undefined }; postId: number };
+  | { kind: 'timeout'; what: string; step: string; state: unknown; user: { id: number; name?: string | undefined }; postId: number }
+  | { kind: 'alert'; what: string; alert: AlertSend };
+
+/**
+ * One message an alert input sends (an alert input's notification, rendered): the input it came
+ * through, the manifest target it goes to, its text, and the post it answers when it reports a
+ * resolution under the firing post.
+ */
+export interface AlertSend {
+  input: string;
+  target: string;
+  text: string;
+  replyTo?: number | undefined;
+}
 
 /** Runs the rest of the chain (the next middleware, then the handler). Call it at most once. */
 export type Next = () => Promise<void>;
@@ -36,22 +50,41 @@ export type Next = () => Promise<void>;
 export type Middleware<C = any> = (input: HandlerInput, ctx: BotContext<C>, next: Next) => unknown;
 
 /**
- * Runs `handler` through `chain`, first middleware outermost. A middleware that calls `next` twice gets
- * an error (the handler would run twice); one that never calls it skips the handler and the rest.
+ * A bot's middleware made one step, composed once (at load, for a deployment): runs `handler` inside
+ * every middleware, first outermost. The same value serves every trigger: deliveries, jobs, timeouts,
+ * alerts.
  */
-export async function runThrough(chain: readonly Middleware[], input: HandlerInput, ctx: BotContext<any>, handler: () => unknown): Promise<void> {
-  let reached = -1;
-  const step = async (index: number): Promise<void> => {
-    if (index <= reached) throw new IntrabotError('internal', `middleware ${index} of ${input.what}: next() called twice`);
-    reached = index;
-    const middleware = chain[index];
-    if (middleware === undefined) {
-      await handler();
-      return;
-    }
-    await middleware(input, ctx, () => step(index + 1));
+export type Chain = (input: HandlerInput, ctx: BotContext<any>, handler: () => unknown) => Promise<void>;
+
+/**
+ * Composes `middleware` into one `Chain`, first middleware outermost. A middleware that calls `next`
+ * twice gets an error (the handler would run twice); one that never calls it skips the handler and the rest.
+ *
+ * @example
+ * const chain = compose([...runtimeMiddleware, ...definition.use]);
+ * await chain({ kind: 'job', what: 'job digest', job }, ctx, () => digest(ctx, job));
+ */
+export function compose(middleware: readonly Middleware[]): Chain {
+  const steps = [...middleware];
+  return async (input, ctx, handler) => {
+    let reached = -1;
+    const step = async (index: number): Promise<void> => {
+      if (index <= reached) throw new IntrabotError('internal', `middleware ${index} of ${input.what}: next() called twice`);
+      reached = index;
+      const middleware = steps[index];
+      if (middleware === undefined) {
+        await handler();
+        return;
+      }
+      await middleware(input, ctx, () => step(index + 1));
+    };
+    await step(0);
   };
-  await step(0);
+}
+
+/** Runs `handler` through `chain` once (`compose(chain)` for a chain used once). */
+export async function runThrough(chain: readonly Middleware[], input: HandlerInput, ctx: BotContext<any>, handler: () => unknown): Promise<void> {
+  await compose(chain)(input, ctx, handler);
 }
 
 /** A typed slot of `ctx.locals`: what one middleware sets and later steps read, with its type. */

@@ -2,6 +2,7 @@ import { basename, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { Middleware } from '../bots/middleware';
+import { tagSendsWithBot } from '../bots/run-sends';
 import type { Clock } from '../clock';
 import type { OnRateNotice } from '../api/rate-notice';
 import type { Store } from '../store/store';
@@ -96,11 +97,21 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
   const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
   const held = heldBotNames(notLoaded, registry.bots);
-  const table = new DeploymentTable({ tenants, bots: registry.bots, store, clock, held, templatesDir: deps.templatesDir ?? resolve('templates') });
+  // every trigger of a deployment runs through one chain: the runtime's own tag, the configured middleware, the bot's `use`
+  const chain = [tagSendsWithBot, ...middleware];
+  const table = new DeploymentTable({
+    tenants,
+    bots: registry.bots,
+    store,
+    clock,
+    held,
+    middleware: chain,
+    templatesDir: deps.templatesDir ?? resolve('templates'),
+  });
   const address = new RuntimeAddress(config);
   const delivery = buildDelivery({ clock, store, table, address, logger, pollMs: deps.pollMs });
   const handlerTimeoutMs = deps.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
-  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, middleware, held });
+  const inbox = buildInboxPipeline({ clock, store, table, delivery, metrics, logger, handlerTimeoutMs, pollMs: deps.pollMs, held });
   const scheduler = buildScheduler({
     clock,
     store,

@@ -92,7 +92,7 @@ export class ConversationTimeouts {
     if (!deployment || !runner) return;
     const log = runner.logger(deployment, { conversation: conversation.id, step: conversation.step });
     try {
-      const outcome = await timeOut(this.book(deployment), conversation, deployment.bot.definition, runner.middleware, (what, fn, source) =>
+      const outcome = await timeOut(this.book(deployment), conversation, deployment.bot.definition, deployment.chain, (what, fn, source) =>
         runner.run(deployment, what, fn, { source, log }),
       );
       if (outcome === 'timed out') log.info({}, `conversation ${conversation.step} timed out`);

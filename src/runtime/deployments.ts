@@ -4,6 +4,7 @@ import { deploysTo, manifestForTenant, type BotManifest } from '../bots/manifest
 import type { ProvisionedBot, ProvisionResult } from '../bots/provision/provisioner';
 import { WallNotFoundError } from '../bots/provision/wall-names';
 import type { LoadedBotModule } from '../bots/registry';
+import { compose, type Chain, type Middleware } from '../bots/middleware';
 import type { WallRef } from '../bots/target-entry';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
@@ -27,6 +28,8 @@ export interface Deployment {
   readonly templates: TemplateEngine;
   /** Its alert inputs by name, routing compiled. */
   alertInputs: ReadonlyMap<string, ResolvedAlertInput>;
+  /** The runtime's middleware around the bot's own `use`, composed once: every trigger runs through it. */
+  chain: Chain;
 }
 
 export interface DeploymentTableDeps {
@@ -39,6 +42,8 @@ export interface DeploymentTableDeps {
   clock?: Clock;
   /** Bots that failed to load (`heldBotNames`): still verified with their known secrets, their deliveries held. */
   held?: ReadonlySet<string>;
+  /** Runtime-wide middleware, outermost: each deployment's chain is these, then the bot's own `use`. */
+  middleware?: readonly Middleware[];
 }
 
 /**
@@ -56,7 +61,8 @@ export class DeploymentTable {
     this.secrets = new SigningSecrets({ store: deps.store, configured, clock: deps.clock });
     for (const tenant of deps.tenants.values()) {
       for (const bot of deps.bots) {
-        if (deploysTo(bot.manifest, tenant.config.id)) this.byKey.set(keyOf(tenant.config.id, bot.name), makeDeployment(tenant, bot, deps.templatesDir));
+        if (deploysTo(bot.manifest, tenant.config.id))
+          this.byKey.set(keyOf(tenant.config.id, bot.name), makeDeployment(tenant, bot, deps.templatesDir, deps.middleware ?? []));
       }
     }
   }
@@ -160,7 +166,7 @@ function keyOf(tenant: string, bot: string): string {
   return `${tenant}\u0000${bot}`;
 }
 
-function makeDeployment(tenant: TenantRuntime, bot: LoadedBotModule, templatesDir: string): Deployment {
+function makeDeployment(tenant: TenantRuntime, bot: LoadedBotModule, templatesDir: string, middleware: readonly Middleware[]): Deployment {
   const manifest = manifestForTenant(bot.manifest, tenant.config.id);
   const alertInputs = new Map<string, ResolvedAlertInput>();
   for (const input of manifest.alerts) {
@@ -174,6 +180,7 @@ function makeDeployment(tenant: TenantRuntime, bot: LoadedBotModule, templatesDi
     manifest,
     config: bot.definition.parseConfig(manifest.config),
     alertInputs,
+    chain: compose([...middleware, ...bot.definition.use]),
     // made on first use: most bots never render on most tenants, and start-up should not pay for it
     get templates() {
       templates ??= createTemplateEngine({ dirs: [join(bot.dir, 'templates'), templatesDir], timezone: tenant.config.timezone, locale: 'en-GB' });

@@ -3,7 +3,7 @@ import type { ReplySource } from '../bots/create-bot-context';
 import { checkPermission, type CommandUser } from '../bots/commands';
 import type { BotContext } from '../bots/context';
 import type { AnyBotDefinition } from '../bots/define-bot';
-import { runThrough, type HandlerInput, type Middleware } from '../bots/middleware';
+import type { Chain, HandlerInput } from '../bots/middleware';
 import type { BotManifest } from '../bots/manifest';
 import { loopCheckApplies, routeDelivery, type Route } from '../bots/route-delivery';
 import type { InboxItem } from '../store/inbox';
@@ -33,8 +33,8 @@ export interface RouteExecutor {
   run(what: string, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource | undefined): Promise<void>;
   /** The full user (groups, managers) for a command's permissions; the event carries only id and name. */
   fetchUser(id: number): Promise<CommandUser>;
-  /** The runtime-wide middleware, around the bot's own (`defineBot({ use })`). */
-  middleware?: readonly Middleware[] | undefined;
+  /** The deployment's middleware, composed once: the runtime's, then the bot's own (`defineBot({ use })`). */
+  chain: Chain;
   /** The bot's waiting questions (`ctx.ask`): read for a comment, taken by its answer. */
   conversations?: ConversationBook | undefined;
 }
@@ -81,7 +81,7 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem,
   const executor: RouteExecutor = {
     run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace, onSend }),
     fetchUser: async (id) => (await tracedApi(deployment.tenant.api, trace).users.get(id)) as CommandUser,
-    middleware: deps.runner.middleware,
+    chain: deployment.chain,
     conversations: deps.runner.conversations(deployment),
   };
   const { definition } = deployment.bot;
@@ -129,8 +129,7 @@ async function loopVerdict(delivery: BotDelivery): Promise<string | undefined> {
  * the middleware as the command would.
  */
 async function runRoute(executor: RouteExecutor, definition: AnyBotDefinition, route: Route): Promise<DeliveryOutcome> {
-  const chain = [...(executor.middleware ?? []), ...definition.use];
-  const run: RunThroughChain = (what, input, fn, source) => executor.run(what, (ctx) => runThrough(chain, input, ctx, () => fn(ctx)), source);
+  const run: RunThroughChain = (what, input, fn, source) => executor.run(what, (ctx) => executor.chain(input, ctx, () => fn(ctx)), source);
   switch (route.kind) {
     case 'ignored':
       return { status: 'ignored', reason: route.reason };

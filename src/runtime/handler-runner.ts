@@ -4,7 +4,6 @@ import { botLogger } from '../bots/bot-logger';
 import { CLAIM_ONCE, type ClaimOnce } from '../bots/claim-once';
 import type { BotContext } from '../bots/context';
 import { ANY_JOB } from '../bots/define-bot';
-import { runThrough, type Middleware } from '../bots/middleware';
 import type { Clock } from '../clock';
 import { withTimeLimit } from '../clock/time-limit';
 import { IntrabotError } from '../errors';
@@ -34,8 +33,6 @@ export interface HandlerRunnerDeps {
   /** A handler's time limit (DESIGN.md: a hang is that bot's failure alone). */
   timeoutMs: number;
   files?: FileServer | undefined;
-  /** Runtime-wide middleware, around every bot's own. */
-  middleware?: readonly Middleware[] | undefined;
   /** Where the `auditLog` middleware writes (handed to every run through `ctx.locals`). */
   audit?: AuditWriter | undefined;
   /** Where `ctx.ask` keeps questions, and what times them out. */
@@ -59,12 +56,7 @@ export interface RunOptions {
  * deliveries and jobs alike.
  */
 export class HandlerRunner {
-  /** The runtime-wide middleware (each bot's own `use` runs inside it). */
-  readonly middleware: readonly Middleware[];
-
-  constructor(private readonly deps: HandlerRunnerDeps) {
-    this.middleware = deps.middleware ?? [];
-  }
+  constructor(private readonly deps: HandlerRunnerDeps) {}
 
   /** Runs `fn` with a fresh context under the handler time limit; a throw or a timeout rejects (the inbox retries). */
   async run(deployment: Deployment, what: string, fn: (ctx: BotContext<unknown>) => unknown, options: RunOptions = {}): Promise<void> {
@@ -101,8 +93,7 @@ export class HandlerRunner {
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
     const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace });
     const jobRun = { name: run.job, slot: run.slotMs };
-    const chain = [...this.middleware, ...deployment.bot.definition.use];
-    await runThrough(chain, { kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
+    await deployment.chain({ kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
   }
 
   /** A deployment's waiting questions (`ctx.ask`), for its answers. */

@@ -1,5 +1,4 @@
 import type { Clock } from '../clock';
-import type { Middleware } from '../bots/middleware';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import type { AcceptedDelivery } from '../webhooks/receiver';
@@ -15,7 +14,6 @@ import { OTHER_LABEL, type RuntimeMetrics } from './metrics';
 import type { InboxItem } from '../store/inbox';
 import { holdIfPaused } from '../store/paused-bots';
 import { holdIfNotLoaded } from './not-loaded-holds';
-import { tagSendsWithBot } from '../bots/run-sends';
 import { traceInboxAccept, traceInboxItem } from '../tracing/trace-sites';
 import type { TraceContext } from '../tracing/spans';
 
@@ -39,8 +37,6 @@ export interface InboxPipelineDeps {
   logger: Logger;
   handlerTimeoutMs: number;
   pollMs?: number | undefined;
-  /** Runtime-wide middleware, around every bot's own. */
-  middleware?: readonly Middleware[] | undefined;
   /** Bots that failed to load: their deliveries are held for a runtime that loads them. */
   held?: ReadonlySet<string>;
 }
@@ -60,7 +56,6 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     logger: deps.logger,
     timeoutMs: deps.handlerTimeoutMs,
     files: delivery.files,
-    middleware: [tagSendsWithBot, ...(deps.middleware ?? [])],
     audit: auditTrail,
     conversations,
   });

@@ -6,7 +6,12 @@ import type { BotManifest } from '../bots/manifest';
 import { entryForTarget, type TargetEntry, type TargetEntryDeps } from '../bots/target-entry';
 import { IntrabotError } from '../errors';
 import type { OutboxEntryInput } from '../outbox/entry';
-import type { EnqueueOptions, Outbox } from '../outbox/outbox';
+import type { EnqueueOptions } from '../outbox/outbox';
+import type { BotContext } from '../bots/context';
+import type { EntrySink } from '../bots/create-bot-context';
+import type { Chain, HandlerInput } from '../bots/middleware';
+import { runSink } from '../bots/run-sends';
+import type { HandlerRunner } from './handler-runner';
 import type { TemplateEngine } from '../templates/template-engine';
 import { wallRefOf, type Deployment, type DeploymentTable } from './deployments';
 
@@ -24,7 +29,8 @@ import { wallRefOf, type Deployment, type DeploymentTable } from './deployments'
 export class TableAlertDeployments implements AlertDeployments {
   constructor(
     private readonly table: DeploymentTable,
-    private readonly outbox: Pick<Outbox, 'enqueue'>,
+    private readonly outbox: EntrySink,
+    private readonly runner: Pick<HandlerRunner, 'run'>,
   ) {}
 
   input(tenant: string, bot: string, input: string): ResolvedAlertInput | undefined {
@@ -45,15 +51,24 @@ export class TableAlertDeployments implements AlertDeployments {
     return found.kind === 'missing' ? `no wall named "${wall}" on tenant ${tenant}` : undefined;
   }
 
-  /** One message part into the outbox, as the bot's user (`alertEntryOf`). */
-  async send(message: AlertSendMessage): Promise<{ id: string }> {
+  /** One message part into the outbox, as the bot's user (`alertEntryOf`), through the deployment's chain. */
+  async send(message: AlertSendMessage): Promise<{ id: string } | undefined> {
     const deployment = this.deployment(message.tenant, message.bot);
     const made = await alertEntryOf(message, {
       manifest: deployment.manifest,
       botUserId: this.table.provisionedBot(message.tenant, message.bot)?.botUserId,
       wallOf: (name, field) => wallRefOf(deployment, name, field),
     });
-    return this.outbox.enqueue(made.entry, made.options);
+    let receipt: { id: string } | undefined;
+    await this.runner.run(
+      deployment,
+      alertInputOf(message).what,
+      async (ctx) => {
+        receipt = await sendAlertThroughChain(deployment.chain, ctx, this.outbox, message, made);
+      },
+      { trace: message.trace },
+    );
+    return receipt;
   }
 
   private deployment(tenant: string, bot: string): Deployment {
@@ -61,6 +76,35 @@ export class TableAlertDeployments implements AlertDeployments {
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${bot} is not deployed to tenant ${tenant}`);
     return deployment;
   }
+}
+
+/** What the middleware sees of an alert message part (`HandlerInput` of kind `alert`). */
+export function alertInputOf(message: AlertSendMessage): Extract<HandlerInput, { kind: 'alert' }> {
+  return {
+    kind: 'alert',
+    what: `alert input ${message.input}`,
+    alert: { input: message.input, target: message.target, text: message.text, ...(message.replyTo ? { replyTo: message.replyTo.postId } : {}) },
+  };
+}
+
+/**
+ * An alert message part through a deployment's chain, as any other trigger's sends: the middleware runs
+ * around it (an `auditLog` records it, `quietHours` holds it), and the entry is queued through the run's
+ * sink (`runSink`: held when a middleware says so, listed among the run's sends). Undefined when a
+ * middleware did not call `next`. The runtime and `testBot`'s alert door both send this way.
+ */
+export async function sendAlertThroughChain(
+  chain: Chain,
+  ctx: BotContext<unknown>,
+  sink: EntrySink,
+  message: AlertSendMessage,
+  made: { entry: OutboxEntryInput; options: EnqueueOptions },
+): Promise<{ id: string } | undefined> {
+  let receipt: { id: string } | undefined;
+  await chain(alertInputOf(message), ctx, async () => {
+    receipt = await runSink(sink, ctx.locals).enqueue(made.entry, made.options);
+  });
+  return receipt;
 }
 
 /** What an alert message part is sent as: who sends it and how a wall named in a target is found. */

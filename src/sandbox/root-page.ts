@@ -18,6 +18,7 @@ const CONTROL_ROUTES: readonly IndexRoute[] = [
   { method: 'GET', path: '/_sandbox/settings', does: 'rate limit, achievements, company user, time zone (PUT changes them)' },
   { method: 'POST', path: '/_sandbox/users/:id/posts', body: '{"wall_id", "body"}', does: 'an employee posts (fires post.created)' },
   { method: 'POST', path: '/_sandbox/users/:id/comments', body: '{"post_id", "body"}', does: 'an employee comments (fires comment.created)' },
+  { method: 'GET', path: '/_sandbox/posts/:id/comments', does: "a post's comments, oldest first (outside the API's rate limit)" },
   { method: 'POST', path: '/_sandbox/faults', body: '{"path", "status"?, "latency_ms"?}', does: 'makes an API route fail or slow down' },
   { method: 'GET', path: '/_sandbox/refs', does: "the seed's named ids: employees, walls, chat rooms" },
   { method: 'GET', path: '/_sandbox/users', does: 'every user of every kind' },

@@ -113,8 +113,9 @@ export class SandboxControl {
     return (await this.request<{ data: Item[] }>('GET', `/_sandbox/walls/${wallId}/posts`)).data;
   }
 
+  /** A post's comments, oldest first, read through the control API: polling for a bot's answer spends no rate budget. */
   async commentsOn(postId: number): Promise<Item[]> {
-    return (await this.request<{ data: Item[] }>('GET', `/api/open/v1/posts/${postId}/comments?per_page=50`)).data;
+    return (await this.request<{ data: Item[] }>('GET', `/_sandbox/posts/${postId}/comments`)).data;
   }
 
   /** Chat messages, direct messages and notifications received. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBot, type AuditRecord, type HandlerInput, type Middleware } from '../../src';
 import { renderAudit } from '../../src/cli/commands/deliveries';
@@ -103,6 +104,61 @@ describe('auditLog', () => {
     await bot.command('/deploy payments', { user: ada });
     await bot.command('/deploy payments', { user: ada });
     expect(bot.audit.map((r) => r.did)).toEqual([['comment to post 5001'], ['comment to post 5002'], []]);
+  });
+});
+
+// issue #25, item 1: alerts go through the same chain as every other trigger
+describe('alert messages through the middleware', () => {
+  const firing = JSON.parse(readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8')) as unknown;
+
+  it('runs the runtime-wide list and the bot’s own around each alert message, named after its input', async () => {
+    const bot = await testBot(GUARDED, { middleware: [runtimeWide] });
+    const run = await bot.alert('am', firing);
+    expect(run.queued).toBeGreaterThan(0);
+    expect(trailOf(bot).slice(0, 3)).toEqual(['runtime:alert:alert input am', 'bot-outer:alert:alert input am', 'bot-outer:after']);
+  });
+
+  it('is recorded by auditLog: what ran, the target, and the post it queued', async () => {
+    const bot = await testBot(GUARDED, { now: '2026-06-01T09:00:00Z' });
+    const run = await bot.alert('am', firing);
+    expect(bot.audit).toHaveLength(run.queued);
+    expect(bot.audit[0]).toEqual({
+      at: Date.parse('2026-06-01T09:00:00Z'),
+      tenant: 'sandbox',
+      bot: 'guarded',
+      kind: 'alert',
+      what: 'alert input am',
+      where: 'target team',
+      did: ['post to wall Engineering'],
+      outcome: 'done',
+    });
+  });
+
+  it('is not queued when a middleware does not call next, and the route counts only what was queued', async () => {
+    const drop: Middleware = async (input, _ctx, next) => {
+      if (input.kind !== 'alert') await next();
+    };
+    const bot = await testBot(GUARDED, { middleware: [drop] });
+    const run = await bot.alert('am', firing);
+    expect(run).toMatchObject({ queued: 0, sent: [], posts: [] });
+    expect(run.accepted).toBeGreaterThan(0);
+  });
+});
+
+describe('alert messages through a failing middleware', () => {
+  it('fails the notification and queues nothing when a middleware throws, so the tool retries it', async () => {
+    const firing = JSON.parse(readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8')) as unknown;
+    let broken = true;
+    const flaky: Middleware = async (_input, _ctx, next) => {
+      if (broken) throw new Error('audit store away');
+      await next();
+    };
+    const bot = await testBot(GUARDED, { middleware: [flaky] });
+    await expect(bot.alert('am', firing)).rejects.toMatchObject({ code: 'alerts_not_queued' });
+    expect(bot.sent).toEqual([]);
+    broken = false;
+    // the alerts kept their state: the retry posts them
+    expect((await bot.alert('am', firing)).queued).toBeGreaterThan(0);
   });
 });
 
@@ -221,5 +277,27 @@ describe('middleware over real HTTP', () => {
       },
     ]);
     expect(renderAudit(records, { stdout: () => {}, stderr: () => {} } as never, () => 'UTC')).toContain(`comment to post ${post.id}`);
+  });
+
+  // issue #25, item 1: an alert posted by a monitoring tool runs through the same chain, and is audited
+  it('runs the runtime-wide list and auditLog around an alert a monitoring tool posts', async () => {
+    const seen: string[] = [];
+    const watch: Middleware = async (input, _ctx, next) => {
+      seen.push(`${input.kind} ${input.what}`);
+      await next();
+    };
+    pair = await startPair({ botsDir: 'test/fixtures/bots-middleware', middleware: [watch] });
+    const res = await fetch(`${pair.runtime.inspect().url}/alerts/guarded/am`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer guarded-alert-token' },
+      body: readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8'),
+    });
+    expect(res.status).toBe(202);
+    await pair.settle();
+    expect(seen).toContain('alert alert input am');
+    const answer = await fetch(`${pair.runtime.inspect().url}/_admin/deliveries?state=audit`);
+    const records = ((await answer.json()) as { data: AuditRecord[] }).data;
+    expect(records.filter((r) => r.kind === 'alert')).toMatchObject([{ bot: 'guarded', what: 'alert input am', where: 'target team', outcome: 'done' }]);
+    expect(records.find((r) => r.kind === 'alert')?.did[0]).toMatch(/^post to wall \d+$/);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quietHours } from '../../src';
 import { startPair, testBot, type Pair } from '../../src/testing';
@@ -22,6 +23,15 @@ describe('quietHours', () => {
   it('follows the tenant’s zone: 21:00 in Berlin is 15:00 in New York, not quiet there', async () => {
     const bot = await testBot(QUIET, { now: '2026-06-02T19:00:00Z', tenant: { timezone: 'America/New_York' } });
     expect((await bot.job('remind'))[0]).not.toHaveProperty('heldUntil');
+  });
+
+  // issue #25, item 1: alerts pass through the bot's middleware as every other trigger does
+  it('holds an alert post during quiet hours, as any other send (urgent can let alerts through)', async () => {
+    const firing = JSON.parse(readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8')) as unknown;
+    const bot = await testBot(QUIET, { now: '2026-06-02T19:00:00Z' });
+    const run = await bot.alert('am', firing);
+    expect(run.sent.length).toBeGreaterThan(0);
+    expect(run.sent.every((sent) => 'heldUntil' in sent && sent.heldUntil === '2026-06-03T06:00:00.000Z')).toBe(true);
   });
 
   it('answers a command at once even at night: someone is waiting for it', async () => {

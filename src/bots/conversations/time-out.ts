@@ -1,6 +1,6 @@
 import type { BotContext } from '../context';
 import type { AnyBotDefinition } from '../define-bot';
-import { runThrough, type HandlerInput, type Middleware } from '../middleware';
+import type { Chain, HandlerInput } from '../middleware';
 import type { ReplySource } from '../create-bot-context';
 import type { ConversationBook, PendingConversation } from './pending';
 
@@ -13,14 +13,14 @@ export type TimeoutOutcome = 'timed out' | 'gone' | 'busy';
 /**
  * A question nobody answered in time: taken (once, across replicas, unless its answer took it first:
  * `gone`; or is running its step: `busy`, for the caller to try again later),
- * its step's `timeout` run with the state through the middleware (the middleware alone for a step
+ * its step's `timeout` run with the state through the deployment's chain (the middleware alone for a step
  * without one), then ended. The question ends even when `timeout` throws: the error is the caller's to log.
  */
 export async function timeOut(
   book: ConversationBook,
   conversation: PendingConversation,
   definition: AnyBotDefinition,
-  middleware: readonly Middleware[],
+  chain: Chain,
   run: RunWithSource,
 ): Promise<TimeoutOutcome> {
   const taken = await book.take(conversation);
@@ -43,7 +43,7 @@ export async function timeOut(
       authorName: conversation.userName,
     };
     // through the middleware even without a handler: an audit log records that the question timed out
-    await run(what, (ctx) => runThrough([...middleware, ...definition.use], input, ctx, () => step?.timeout?.(conversation.state, ctx)), source);
+    await run(what, (ctx) => chain(input, ctx, () => step?.timeout?.(conversation.state, ctx)), source);
   } finally {
     await book.end(conversation);
   }

@@ -8,7 +8,7 @@ export async function alertRoutes(app: FastifyInstance, parts: RuntimeParts): Pr
   // before the routes are declared: the activity is recorded by hooks on them
   parts.alertActivity.watch(app);
   await registerAlertInputs(app, {
-    deployments: new TableAlertDeployments(parts.table, parts.delivery.outbox),
+    deployments: new TableAlertDeployments(parts.table, parts.delivery.outbox, parts.inbox.runner),
     clock: parts.clock,
     // shared with the outbox sender, which records the posts of firing messages in it
     state: parts.delivery.alertState,

@@ -11,7 +11,9 @@ import type { WallRef } from '../../bots/target-entry';
 import type { Clock } from '../../clock';
 import { IntrabotError, InvalidInputError } from '../../errors';
 import type { DeliveryOutcome } from '../../runtime/handle-delivery';
-import { alertEntryOf } from '../../runtime/table-alert-deployments';
+import { alertEntryOf, alertInputOf, sendAlertThroughChain } from '../../runtime/table-alert-deployments';
+import type { BotContext } from '../../bots/context';
+import type { Chain } from '../../bots/middleware';
 import type { KvSpace } from '../../store/kv';
 import type { TemplateEngine } from '../../templates/template-engine';
 import { MemoryClaims } from './memory-claims';
@@ -44,6 +46,10 @@ export interface AlertDoorDeps {
   sink: EntrySink;
   wallOf(name: string): Promise<WallRef>;
   logger: AlertLogger;
+  /** The bot's middleware chain, composed once: alert messages pass through it as in the runtime. */
+  chain: Chain;
+  /** Runs `fn` with a fresh context under the handler time limit, as the runtime's handler runner does. */
+  run(what: string, fn: (ctx: BotContext<unknown>) => Promise<void>): Promise<void>;
 }
 
 /** Post ids the door gives firing posts (far from the ids `testBot` gives employees' posts). */
@@ -53,7 +59,7 @@ const FIRST_POST_ID = 80_001;
  * `testBot`'s alert door: a notification through one of the bot's alert inputs (`bot.yaml` `alerts:`, by
  * input name) as `POST /alerts/:bot/:input` takes it: credentials, the body decoded and read by the
  * input's format adapter, then the runtime's dispatch (dedupe against what was sent before, routing,
- * templates, splitting) into the recording outbox. The inputs' memory is kept across calls, on the fake
+ * templates, splitting) through the bot's middleware into the recording outbox. The inputs' memory is kept across calls, on the fake
  * clock, so a repeat is not posted again and a resolution answers the firing post.
  */
 export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unknown, options?: AlertRequestOptions) => Promise<AlertRun> {
@@ -78,7 +84,11 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
       targetProblem: async () => undefined,
       send: async (message: AlertSendMessage) => {
         const made = await alertEntryOf(message, { manifest: deps.bot.manifest, botUserId: deps.bot.userId, wallOf: (wall) => deps.wallOf(wall) });
-        const queued = await deps.sink.enqueue(made.entry, made.options);
+        let queued: { id: string } | undefined;
+        await deps.run(alertInputOf(message).what, async (ctx) => {
+          queued = await sendAlertThroughChain(deps.chain, ctx, deps.sink, message, made);
+        });
+        if (queued === undefined) return undefined;
         // what the outbox sender does once the platform created the post: its alerts' resolutions answer it
         if (made.entry.kind === 'post' && message.refs?.length) {
           const postId = nextPostId++;

@@ -3,7 +3,7 @@ import type { CommandUser } from '../../bots/commands';
 import type { BotContext } from '../../bots/context';
 import { ANY_JOB, type AnyBotDefinition } from '../../bots/define-bot';
 import type { LoopGuard } from '../../bots/loop-guard';
-import { runThrough, type Middleware } from '../../bots/middleware';
+import type { Chain } from '../../bots/middleware';
 import type { BotManifest } from '../../bots/manifest';
 import { withTimeLimit } from '../../clock/time-limit';
 import type { Clock } from '../../clock';
@@ -25,8 +25,8 @@ export interface TestRunDeps {
   context(source: ReplySource | undefined, signal: AbortSignal): BotContext<unknown>;
   /** The full user for a command's permissions. */
   fetchUser(id: number): Promise<CommandUser>;
-  /** Runtime-wide middleware, around the bot's own. */
-  middleware: readonly Middleware[];
+  /** The runtime-wide middleware around the bot's own, composed once (as a deployment's `chain`). */
+  chain: Chain;
   /** The bot's waiting questions (`ctx.ask`). */
   conversations: ConversationBook;
 }
@@ -46,7 +46,7 @@ export function deliver(deps: TestRunDeps, event: string, envelope: Envelope): P
           await fn(deps.context(source, signal));
         }),
       fetchUser: (id) => deps.fetchUser(id),
-      middleware: deps.middleware,
+      chain: deps.chain,
       conversations: deps.conversations,
     },
   );
@@ -54,7 +54,7 @@ export function deliver(deps: TestRunDeps, event: string, envelope: Envelope): P
 
 /** A job run as the runtime runs one: its own handler or the `'*'` one, under the time limit. */
 export async function runJob(
-  input: { definition: AnyBotDefinition; botName: string; clock: Clock; timeoutMs: number; middleware: readonly Middleware[] },
+  input: { definition: AnyBotDefinition; botName: string; clock: Clock; timeoutMs: number; chain: Chain },
   job: string,
   slot: number,
   context: (signal: AbortSignal) => BotContext<unknown>,
@@ -64,7 +64,7 @@ export async function runJob(
   await withTimeLimit(input.clock, input.timeoutMs, `${input.botName} job ${job}`, async (signal) => {
     const ctx = context(signal);
     const run = { name: job, slot };
-    await runThrough([...input.middleware, ...input.definition.use], { kind: 'job', what: `job ${job}`, job: run }, ctx, () => handler(ctx, run));
+    await input.chain({ kind: 'job', what: `job ${job}`, job: run }, ctx, () => handler(ctx, run));
   });
   return { status: 'handled', what: `job ${job}` };
 }

@@ -30,7 +30,7 @@ import { timeOut } from '../../bots/conversations/time-out';
 import { DurationSchema } from '../../bots/manifest-parts';
 import { parseOrThrow } from '../../validation';
 import { AUDIT_TRAIL, type AuditRecord, type AuditWriter } from '../../bots/audit-log';
-import type { Middleware } from '../../bots/middleware';
+import { compose, type Middleware } from '../../bots/middleware';
 import type { WallRef } from '../../bots/target-entry';
 import { RecordingSink, type Sent } from './recording-sink';
 import { limitClock } from './limit-clock';
@@ -185,6 +185,8 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   const limits = limitClock(clock);
   const wallOf = async (name: string): Promise<WallRef> => (options.walls?.[name] !== undefined ? { wallId: options.walls[name] } : { wallName: name });
   let nextId = 5001;
+  // the runtime-wide middleware around the bot's own, composed once as the runtime does for a deployment
+  const chain = compose([...(options.middleware ?? []), ...loaded.definition.use]);
   let outcome: DeliveryOutcome | undefined;
 
   const context = (source: ReplySource | undefined, signal: AbortSignal): BotContext<unknown> =>
@@ -218,7 +220,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     fetchUser: async (id: number) =>
       user && user.id === id && (user.groups !== undefined || user.is_manager !== undefined) ? user : ((await stubs.api.users.get(id)) as never),
     timeoutMs,
-    middleware: options.middleware ?? [],
+    chain,
     conversations,
   });
 
@@ -244,6 +246,11 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     sink,
     wallOf,
     logger: { warn: (fields, message) => logger.warn(message, fields), error: (fields, message) => logger.error(message, fields) },
+    chain,
+    run: (what, fn) =>
+      withTimeLimit(limits, timeoutMs, `${loaded.name} ${what}`, async (signal) => {
+        await fn(context(undefined, signal));
+      }),
   });
 
   const subscribed = (event: EventName): void => {
@@ -279,11 +286,8 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
     job: (name, jobOptions = {}) =>
       recorded(async () => {
         const slot = jobOptions.slot === undefined ? clock.now() : instantOf(jobOptions.slot, 'slot');
-        const ran = await runJob(
-          { definition: loaded.definition, botName: loaded.name, clock: limits, timeoutMs, middleware: options.middleware ?? [] },
-          name,
-          slot,
-          (signal) => context(undefined, signal),
+        const ran = await runJob({ definition: loaded.definition, botName: loaded.name, clock: limits, timeoutMs, chain }, name, slot, (signal) =>
+          context(undefined, signal),
         );
         if (ran.status === 'ignored') throw new IntrabotError('not_found', ran.reason);
         return ran;
@@ -317,7 +321,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
         clock.advance(ms);
         const due = (await conversations.all()).filter((c) => c.deadline <= clock.now()).sort((a, b) => a.deadline - b.deadline);
         for (const conversation of due) {
-          await timeOut(conversations, conversation, loaded.definition, options.middleware ?? [], (what, fn, source) =>
+          await timeOut(conversations, conversation, loaded.definition, chain, (what, fn, source) =>
             withTimeLimit(limits, timeoutMs, `${loaded.name} ${what}`, async (signal) => {
               await fn(context(source, signal));
             }),

@@ -10,7 +10,7 @@ import { KIND, type UserRecord, type WallRecord } from '../../state/records';
 import { parseIso } from '../../time';
 import { createComment, createPost } from './create';
 import { isApiVisible, publishDuePosts } from './publish';
-import { POSTS_KIND, type PostRecord } from './records';
+import { POSTS_KIND, type CommentRecord, type PostRecord } from './records';
 import { newestFirst } from './wall-posts';
 
 const EmployeePostSchema = z.object({
@@ -68,6 +68,13 @@ export function registerPostsControl(app: FastifyInstance, ctx: SandboxContext):
     const post = ctx.db.get<PostRecord>(POSTS_KIND.posts, input.post_id);
     if (!isApiVisible(post)) throw validationError('post_id', `post ${input.post_id} does not exist or is not live`);
     return reply.code(201).send({ data: serializeComment(ctx, createComment(ctx, post, input.body, user.id)) });
+  });
+
+  // what a test reads back of a bot's answers: outside the API, so polling never spends a token's rate budget
+  app.get('/_sandbox/posts/:id/comments', async (request) => {
+    const postId = idParam((request.params as { id?: string }).id);
+    if (!ctx.db.get(POSTS_KIND.posts, postId)) throw notFound();
+    return { data: ctx.db.filter<CommentRecord>(POSTS_KIND.comments, (c) => c.post_id === postId).map((c) => serializeComment(ctx, c)) };
   });
 
   app.get('/_sandbox/walls/:id/posts', async (request) => {
