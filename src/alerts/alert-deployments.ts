@@ -25,20 +25,28 @@ export interface AlertSendMessage {
 }
 
 /**
- * What the alert inputs need from the bots deployed on each tenant, given once as one object. The runtime
- * implements it over its deployment table and outbox (`TableAlertDeployments` in
- * src/runtime/table-alert-deployments.ts); the alerts layer never reaches into the runtime otherwise.
+ * What the alert inputs need from the bots deployed on each tenant, given once as one object: the
+ * deployment a request names, resolved once per request. The runtime implements it over its deployment
+ * table and outbox (`TableAlertDeployments` in src/runtime/table-alert-deployments.ts); the alerts layer
+ * never reaches into the runtime otherwise.
  */
 export interface AlertDeployments {
-  /** The input a request names, as the tenant sees the bot; undefined when the bot is not deployed there or has no such input. */
-  input(tenant: string, bot: string, input: string): ResolvedAlertInput | undefined;
-  /** The bot's template engine on a tenant: its own `templates/` first, then the shared ones, in the tenant's time zone. */
-  templates(tenant: string, bot: string): TemplateEngine;
+  /** The bot's deployment on a tenant as one of its inputs sees it; undefined when the bot is not deployed there or has no such input. */
+  resolve(tenant: string, bot: string, input: string): AlertDeployment | undefined;
+}
+
+/** One alert input of one bot on one tenant, resolved once for a request: what its dispatch reads and where it sends. */
+export interface AlertDeployment {
+  tenant: string;
+  /** The input, as the tenant sees the bot. */
+  input: ResolvedAlertInput;
+  /** The bot's template engine on the tenant: its own `templates/` first, then the shared ones, in the tenant's time zone. */
+  readonly templates: TemplateEngine;
   /**
    * Why a target cannot receive messages (its wall is not on the tenant), or undefined. Answered from
    * what provisioning stored, never by asking the platform: the tool's answer must not wait for it.
    */
-  targetProblem(tenant: string, bot: string, target: string): Promise<string | undefined>;
+  targetProblem(target: string): Promise<string | undefined>;
   /**
    * Queues one message part durably, through the bot's middleware; resolves once it is persisted, with
    * the outbox entry's id, or undefined when a middleware did not let it through (did not call `next`).

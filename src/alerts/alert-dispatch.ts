@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { AlertDeployments } from './alert-deployments';
+import type { AlertDeployment } from './alert-deployments';
 import type { TemplateEngine } from '../templates/template-engine';
 import type { Alert, AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
@@ -19,14 +19,17 @@ export interface AlertLogger {
 }
 
 export interface AlertDispatchDeps {
-  /** The bots' deployments: inputs, templates, target checks, and where messages are queued. */
-  deployments: AlertDeployments;
   clock: Clock;
   /** The inputs' memory, shared with the outbox sender, which records the posts of firing messages in it (`recordPost`). */
   state: AlertInputState;
   logger: AlertLogger;
   /** The trace context of the request being dispatched (tracing on). */
   trace?: TraceContext | undefined;
+}
+
+/** One request's dispatch: the deps, and the deployment its input belongs to (resolved once for the request). */
+interface Dispatch extends AlertDispatchDeps {
+  deployment: AlertDeployment;
 }
 
 interface TargetPlan {
@@ -43,7 +46,9 @@ interface TargetPlan {
  * exist is skipped (its alerts keep their state too) and, once the others are queued, reported with
  * `AlertTargetMissingError`. Answers the number of messages (parts) queued.
  */
-export async function dispatchGroup(deps: AlertDispatchDeps, tenant: string, input: ResolvedAlertInput, group: AlertGroup): Promise<number> {
+export async function dispatchGroup(dispatchDeps: AlertDispatchDeps, deployment: AlertDeployment, group: AlertGroup): Promise<number> {
+  const deps: Dispatch = { ...dispatchDeps, deployment };
+  const { tenant, input } = deployment;
   const key = groupStateKey(input.input, group.groupKey);
   return deps.state.exclusive(tenant, input.bot, key, async () => {
     const state = await deps.state.load(tenant, input.bot, key);
@@ -57,7 +62,7 @@ export async function dispatchGroup(deps: AlertDispatchDeps, tenant: string, inp
 }
 
 async function planGroup(
-  deps: AlertDispatchDeps,
+  deps: Dispatch,
   tenant: string,
   input: ResolvedAlertInput,
   group: AlertGroup,
@@ -71,7 +76,7 @@ async function planGroup(
   const plans: TargetPlan[] = [];
   const problems: AlertTargetProblem[] = [];
   for (const [target, alerts] of routed) {
-    const problem = await deps.deployments.targetProblem(tenant, input.bot, target);
+    const problem = await deps.deployment.targetProblem(target);
     if (problem === undefined) plans.push(await planTarget(deps, tenant, input, group, { target, alerts }, state));
     else problems.push({ target, problem });
   }
@@ -80,7 +85,7 @@ async function planGroup(
 
 /** Dedupe the target's alerts against what it was last sent, and plan the messages of what changed. */
 async function planTarget(
-  deps: AlertDispatchDeps,
+  deps: Dispatch,
   tenant: string,
   input: ResolvedAlertInput,
   group: AlertGroup,
@@ -88,7 +93,7 @@ async function planTarget(
   state: GroupState,
 ): Promise<TargetPlan> {
   const now = deps.clock.now();
-  const engine = deps.deployments.templates(tenant, input.bot);
+  const engine = deps.deployment.templates;
   const previous = state.targets[target] ?? { seq: 0, alerts: {} };
   const windowMs = input.dedupeWindowMs ?? DEFAULT_DEDUPE_WINDOW_MS;
   // an alert not mentioned within the window is forgotten, so it counts as new when it comes back
@@ -128,7 +133,7 @@ interface QueueOutcome {
 }
 
 /** Sends in order and stops at the first failure: the outbox is likely down, and order matters. */
-async function queueAll(deps: AlertDispatchDeps, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[]): Promise<QueueOutcome> {
+async function queueAll(deps: Dispatch, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[]): Promise<QueueOutcome> {
   const messages = plans.flatMap((plan) => plan.messages);
   const outcome: QueueOutcome = { queued: 0, unsent: new Set() };
   for (const message of messages) {
@@ -147,13 +152,13 @@ async function queueAll(deps: AlertDispatchDeps, tenant: string, input: Resolved
   return outcome;
 }
 
-async function queueMessage(deps: AlertDispatchDeps, tenant: string, input: ResolvedAlertInput, message: PlannedMessage): Promise<number> {
+async function queueMessage(deps: Dispatch, tenant: string, input: ResolvedAlertInput, message: PlannedMessage): Promise<number> {
   let queued = 0;
   for (const [index, text] of message.parts.entries()) {
     const dedupeKey = message.keys[index] as string;
     const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
     const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys } : {};
-    const sent = await deps.deployments.send({
+    const sent = await deps.deployment.send({
       tenant,
       bot: input.bot,
       input: input.input,

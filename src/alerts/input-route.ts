@@ -3,6 +3,7 @@ import { answerWithError } from '../error-response';
 import { parseAlerts } from './adapters/parse-alerts';
 import type { AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
+import type { AlertDeployment, AlertDeployments } from './alert-deployments';
 import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
 import { decodeAlertBody } from './input-body';
@@ -13,14 +14,11 @@ export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
 
 /** What the alert inputs are given once: the dispatch's deps (the deployments, the clock, the state, the logger) and the route's own settings. */
 export interface AlertInputsOptions extends AlertDispatchDeps {
+  /** The bots' deployments: each request's input is resolved here once, in `onRequest`. */
+  deployments: AlertDeployments;
   /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. */
   defaultTenant: string;
   bodyLimit?: number;
-}
-
-interface Located {
-  tenant: string;
-  input: ResolvedAlertInput;
 }
 
 interface AlertParams {
@@ -29,7 +27,7 @@ interface AlertParams {
   input: string;
 }
 
-/** The request decoration that carries the located input from the `onRequest` hook to the handler. */
+/** The request decoration that carries the resolved deployment from the `onRequest` hook to the handler. */
 const LOCATED = 'alertInput';
 
 /**
@@ -48,7 +46,7 @@ const LOCATED = 'alertInput';
  * await registerAlertInputs(app, { deployments, clock, state, logger: app.log });
  */
 export async function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): Promise<void> {
-  const deps: AlertDispatchDeps = { deployments: options.deployments, clock: options.clock, state: options.state, logger: options.logger };
+  const deps: AlertDispatchDeps = { clock: options.clock, state: options.state, logger: options.logger };
   await app.register(async (scope) => {
     scope.decorateRequest(LOCATED, null);
     scope.removeAllContentTypeParsers();
@@ -62,7 +60,7 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
         const found = locate(options, request);
         if (!found) return reply.code(404).send({ error: 'not_found', message: 'no such alert input' });
         if (!authorized(found.input, request)) return refuse(reply, found, options.logger);
-        request.setDecorator<Located>(LOCATED, found);
+        request.setDecorator<AlertDeployment>(LOCATED, found);
         return undefined;
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) => traceHttpServer(request, reply, (trace) => accept({ ...deps, trace }, request, reply)),
@@ -73,20 +71,18 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
 }
 
 async function accept(deps: AlertDispatchDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const found = request.getDecorator<Located>(LOCATED);
+  const found = request.getDecorator<AlertDeployment>(LOCATED);
   nameRequest(deps.trace, { tenant: found.tenant, bot: found.input.bot, alertInput: found.input.input });
   const groups = parseBody(found.input, request);
   let queued = 0;
-  for (const group of groups) queued += await dispatchGroup(deps, found.tenant, found.input, group);
+  for (const group of groups) queued += await dispatchGroup(deps, found, group);
   if (found.input.format === 'slack') return reply.code(200).type('text/plain; charset=utf-8').send('ok');
   return reply.code(202).send({ accepted: countAlerts(groups), queued });
 }
 
-function locate(options: AlertInputsOptions, request: FastifyRequest): Located | undefined {
+function locate(options: AlertInputsOptions, request: FastifyRequest): AlertDeployment | undefined {
   const params = request.params as AlertParams;
-  const tenant = params.tenant ?? options.defaultTenant;
-  const input = options.deployments.input(tenant, params.bot, params.input);
-  return input ? { tenant, input } : undefined;
+  return options.deployments.resolve(params.tenant ?? options.defaultTenant, params.bot, params.input);
 }
 
 function authorized(input: ResolvedAlertInput, request: FastifyRequest): boolean {
@@ -94,7 +90,7 @@ function authorized(input: ResolvedAlertInput, request: FastifyRequest): boolean
   return checkAlertAuth(input.auth, { authorization: request.headers.authorization, queryToken: typeof token === 'string' ? token : undefined });
 }
 
-function refuse(reply: FastifyReply, found: Located, logger: AlertLogger): FastifyReply {
+function refuse(reply: FastifyReply, found: AlertDeployment, logger: AlertLogger): FastifyReply {
   // which input, never what was offered
   logger.warn({ tenant: found.tenant, bot: found.input.bot, input: found.input.input }, 'alert input refused a request with missing or wrong credentials');
   const challenge = authChallenge(found.input.auth);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AlertDeployments, AlertSendMessage } from '../alerts/alert-deployments';
+import type { AlertDeployment, AlertDeployments, AlertSendMessage } from '../alerts/alert-deployments';
 import type { ResolvedAlertInput } from '../alerts/alert-input';
 import { namedWallOf } from '../bots/provision/wall-names';
 import type { BotManifest } from '../bots/manifest';
@@ -16,15 +16,16 @@ import type { TemplateEngine } from '../templates/template-engine';
 import { wallRefOf, type Deployment, type DeploymentTable } from './deployments';
 
 /**
- * The alert inputs' view of the runtime: each request's input, templates and targets come from the
- * deployment its tenant names in the table, and what they render is queued straight into the outbox, the
- * target resolved as for any send (`entryForTarget`), under an id derived from the message's dedupe key: a
- * tool retrying a notification never queues the same part twice. A firing message's post entry carries the
- * refs of its alerts; the sender hands the created post to the alert state (`noteCreated` in delivery.ts),
- * so the alerts' resolutions answer it as a comment.
+ * The alert inputs' view of the runtime: a request's input, templates and targets come from the
+ * deployment its tenant names in the table, looked up once per request (`resolve`), and what they
+ * render is queued through the deployment's chain into the outbox, the target resolved as for any send
+ * (`entryForTarget`), under an id derived from the message's dedupe key: a tool retrying a notification
+ * never queues the same part twice. A firing message's post entry carries the refs of its alerts; the
+ * sender hands the created post to the alert state (`noteCreated` in delivery.ts), so the alerts'
+ * resolutions answer it as a comment.
  *
  * @example
- * await registerAlertInputs(app, { deployments: new TableAlertDeployments(table, outbox), clock, state, logger });
+ * await registerAlertInputs(app, { deployments: new TableAlertDeployments(table, outbox, runner), clock, state, logger });
  */
 export class TableAlertDeployments implements AlertDeployments {
   constructor(
@@ -33,48 +34,68 @@ export class TableAlertDeployments implements AlertDeployments {
     private readonly runner: Pick<HandlerRunner, 'run'>,
   ) {}
 
-  input(tenant: string, bot: string, input: string): ResolvedAlertInput | undefined {
-    return this.table.get(tenant, bot)?.alertInputs.get(input);
+  resolve(tenant: string, bot: string, input: string): AlertDeployment | undefined {
+    const deployment = this.table.get(tenant, bot);
+    const resolved = deployment?.alertInputs.get(input);
+    if (!deployment || !resolved) return undefined;
+    return new DeployedAlertInput(deployment, resolved, {
+      outbox: this.outbox,
+      runner: this.runner,
+      botUserId: () => this.table.provisionedBot(tenant, bot)?.botUserId,
+    });
+  }
+}
+
+interface DeployedAlertInputDeps {
+  outbox: EntrySink;
+  runner: Pick<HandlerRunner, 'run'>;
+  /** The bot's user, as provisioning last recorded it (it may finish after the runtime started). */
+  botUserId(): number | undefined;
+}
+
+/** One alert input of one deployment, for one request. */
+class DeployedAlertInput implements AlertDeployment {
+  readonly tenant: string;
+
+  constructor(
+    private readonly deployment: Deployment,
+    readonly input: ResolvedAlertInput,
+    private readonly deps: DeployedAlertInputDeps,
+  ) {
+    this.tenant = deployment.tenant.config.id;
   }
 
-  templates(tenant: string, bot: string): TemplateEngine {
-    return this.deployment(tenant, bot).templates;
+  get templates(): TemplateEngine {
+    return this.deployment.templates;
   }
 
   /** Answered from the listing provisioning stored: a wall the tenant lacks is refused at once, with no request. */
-  async targetProblem(tenant: string, bot: string, target: string): Promise<string | undefined> {
-    const deployment = this.deployment(tenant, bot);
-    const spec = deployment.manifest.targets[target];
+  async targetProblem(target: string): Promise<string | undefined> {
+    const spec = this.deployment.manifest.targets[target];
     const wall = spec && namedWallOf(spec);
     if (wall === undefined) return undefined;
-    const found = await deployment.tenant.walls.lookup(wall);
-    return found.kind === 'missing' ? `no wall named "${wall}" on tenant ${tenant}` : undefined;
+    const found = await this.deployment.tenant.walls.lookup(wall);
+    return found.kind === 'missing' ? `no wall named "${wall}" on tenant ${this.tenant}` : undefined;
   }
 
   /** One message part into the outbox, as the bot's user (`alertEntryOf`), through the deployment's chain. */
   async send(message: AlertSendMessage): Promise<{ id: string } | undefined> {
-    const deployment = this.deployment(message.tenant, message.bot);
+    const { deployment } = this;
     const made = await alertEntryOf(message, {
       manifest: deployment.manifest,
-      botUserId: this.table.provisionedBot(message.tenant, message.bot)?.botUserId,
+      botUserId: this.deps.botUserId(),
       wallOf: (name, field) => wallRefOf(deployment, name, field),
     });
     let receipt: { id: string } | undefined;
-    await this.runner.run(
+    await this.deps.runner.run(
       deployment,
       alertInputOf(message).what,
       async (ctx) => {
-        receipt = await sendAlertThroughChain(deployment.chain, ctx, this.outbox, message, made);
+        receipt = await sendAlertThroughChain(deployment.chain, ctx, this.deps.outbox, message, made);
       },
       { trace: message.trace },
     );
     return receipt;
-  }
-
-  private deployment(tenant: string, bot: string): Deployment {
-    const deployment = this.table.get(tenant, bot);
-    if (!deployment) throw new IntrabotError('unknown_bot', `bot ${bot} is not deployed to tenant ${tenant}`);
-    return deployment;
   }
 }
 

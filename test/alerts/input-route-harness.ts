@@ -88,21 +88,29 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   };
   const state = new AlertInputState(store);
   // one bot, `alerts`, on every tenant; sends are recorded instead of queued
+  const send = async (message: AlertSendMessage): Promise<{ id: string }> => {
+    await options.gate?.();
+    if (failing.count > 0 && failing.skip-- <= 0) {
+      failing.count -= 1;
+      throw new Error('outbox unavailable');
+    }
+    sent.push(message);
+    return { id: `entry-${sent.length}` };
+  };
   const deployments: AlertDeployments = {
-    input: (_tenant, bot, input) => (bot === 'alerts' ? alertInputFromManifest(manifest, input) : undefined),
-    templates: (tenant, bot) => {
-      options.onTemplates?.(bot, tenant);
-      return engine;
-    },
-    targetProblem: async (tenant, bot, target) => options.targetProblem?.(tenant, bot, target),
-    send: async (message) => {
-      await options.gate?.();
-      if (failing.count > 0 && failing.skip-- <= 0) {
-        failing.count -= 1;
-        throw new Error('outbox unavailable');
-      }
-      sent.push(message);
-      return { id: `entry-${sent.length}` };
+    resolve: (tenant, bot, name) => {
+      const input = bot === 'alerts' ? alertInputFromManifest(manifest, name) : undefined;
+      if (!input) return undefined;
+      return {
+        tenant,
+        input,
+        get templates() {
+          options.onTemplates?.(bot, tenant);
+          return engine;
+        },
+        targetProblem: async (target) => options.targetProblem?.(tenant, bot, target),
+        send,
+      };
     },
   };
   await registerAlertInputs(app, {

@@ -1,5 +1,5 @@
 import { parseAlerts } from '../../alerts/adapters/parse-alerts';
-import type { AlertDeployments, AlertSendMessage } from '../../alerts/alert-deployments';
+import type { AlertDeployment, AlertSendMessage } from '../../alerts/alert-deployments';
 import { dispatchGroup, type AlertLogger } from '../../alerts/alert-dispatch';
 import { alertInputFromManifest, type ResolvedAlertInput } from '../../alerts/alert-input';
 import { AlertInputState } from '../../alerts/alert-input-state';
@@ -78,9 +78,10 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
       ...(input.mapping === undefined ? {} : { mapping: input.mapping }),
     });
     const posts: AlertRun['posts'] = [];
-    const deployments: AlertDeployments = {
-      input: () => input,
-      templates: () => deps.templates,
+    const deployment: AlertDeployment = {
+      tenant: deps.tenant,
+      input,
+      templates: deps.templates,
       targetProblem: async () => undefined,
       send: async (message: AlertSendMessage) => {
         const made = await alertEntryOf(message, { manifest: deps.bot.manifest, botUserId: deps.bot.userId, wallOf: (wall) => deps.wallOf(wall) });
@@ -99,7 +100,7 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
       },
     };
     let queued = 0;
-    for (const group of groups) queued += await dispatchGroup({ deployments, clock: deps.clock, state, logger: deps.logger }, deps.tenant, input, group);
+    for (const group of groups) queued += await dispatchGroup({ clock: deps.clock, state, logger: deps.logger }, deployment, group);
     const accepted = groups.reduce((sum, group) => sum + group.alerts.length, 0);
     const outcome: DeliveryOutcome = { status: 'handled', what: `alert input ${name}: ${accepted} alerts, ${queued} messages` };
     return { accepted, queued, posts, outcome };
