@@ -23,7 +23,7 @@ export const eventKind: SendKind<typeof EventEntrySchema, 'event', SentEvent> = 
   sample: {
     kind: 'event',
     tenant: 'sandbox',
-    event: { title: 'Summer party', description: 'On the roof', starts_at: '2026-07-03T16:00:00Z', ends_at: '2026-07-03T22:00:00Z' },
+    event: { title: 'Summer party', body: 'On the roof', starts_at: '2026-07-03' },
   },
   orderKey: (entry) => `${entry.tenant}:events`,
   checkBody: (entry) => void parseOrThrow(EventCreateSchema, entry.event, 'entry.event'),

@@ -19,7 +19,7 @@ export type SentNotification = { kind: 'notification'; notification: Record<stri
 
 export const notificationKind: SendKind<typeof NotificationEntrySchema, never, SentNotification> = {
   schema: NotificationEntrySchema,
-  sample: { kind: 'notification', tenant: 'sandbox', notification: { title: 'Maintenance tonight', body: 'The intranet is down from 22:00' } },
+  sample: { kind: 'notification', tenant: 'sandbox', notification: { title: 'Maintenance tonight', body: 'The intranet is down from 22:00', groups: [1] } },
   orderKey: (entry) => `${entry.tenant}:notifications`,
   checkBody: (entry) => void parseOrThrow(NotificationCreateSchema, entry.notification, 'entry.notification'),
   async send(entry, ctx) {
