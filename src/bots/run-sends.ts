@@ -1,5 +1,6 @@
 import type { EnqueueOptions } from '../outbox/outbox';
 import type { OutboxEntryInput } from '../outbox/entry';
+import { kindOf } from '../outbox/kinds/send-kinds';
 import type { EntrySink } from './create-bot-context';
 import { defineLocal, HOLD_SENDS_UNTIL, type Middleware } from './middleware';
 
@@ -45,22 +46,7 @@ export function runSink(sink: EntrySink, locals: Record<string, unknown>): Entry
   };
 }
 
-/** Where an entry goes, in a few words. */
+/** Where an entry goes, in a few words (its kind's `destination`). */
 export function destinationOf(entry: OutboxEntryInput): string {
-  switch (entry.kind) {
-    case 'post':
-      return entry.wallId !== undefined ? `wall ${entry.wallId}` : `wall ${entry.wallName ?? '?'}`;
-    case 'comment':
-      return `post ${entry.postId}`;
-    case 'dm':
-      return `user ${entry.userId}`;
-    case 'incoming':
-      return `webhook ${entry.webhook.id}`;
-    case 'award':
-      return `achievement ${entry.achievementId}`;
-    case 'api':
-      return entry.endpointId;
-    default:
-      return entry.kind;
-  }
+  return kindOf(entry).destination(entry);
 }

@@ -1,5 +1,6 @@
 import type { Claims } from '../store/claims';
 import type { KvSpace } from '../store/kv';
+import type { ItemKind } from './kinds/send-kinds';
 
 /**
  * The items the outbox created on the platform, and which attempt each belongs to, kept per tenant in
@@ -12,8 +13,8 @@ import type { KvSpace } from '../store/kv';
  * written beside it in the outbox's kv.
  */
 
-/** What reconciling can read back and claim. */
-export type ItemKind = 'post' | 'comment' | 'announcement' | 'event';
+/** What reconciling can read back and claim: the kinds of send with a `createdItem` (`src/outbox/kinds/`). */
+export type { ItemKind };
 
 export interface CreatedItem {
   kind: ItemKind;

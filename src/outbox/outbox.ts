@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AnnouncementCreateSchema } from '../api/schemas/announcement';
-import { AwardCreateSchema } from '../api/schemas/award';
-import { endpointById } from '../api/schemas/endpoints';
-import type { AnyEndpoint } from '../api/schemas/endpoint';
-import { EventCreateSchema } from '../api/schemas/event';
-import { INCOMING_PAYLOAD_SCHEMAS } from '../api/schemas/incoming-webhook';
-import { NotificationCreateSchema } from '../api/schemas/notification';
 import type { Clock } from '../clock';
-import { IntrabotError, InvalidInputError } from '../errors';
+import { IntrabotError } from '../errors';
 import type { Store } from '../store/store';
 import type { TraceContext } from '../tracing/spans';
 import { traceOutboxEnqueue } from '../tracing/trace-sites';
 import { parseOrThrow } from '../validation';
 import { OnUncertainSchema, OutboxEntrySchema, targetOf, type OnUncertain, type OutboxEntry, type OutboxKind, type OutboxRecord } from './entry';
+import { kindOf } from './kinds/send-kinds';
 
 /** Where the outbox keeps its own notes (media ids, attempt records, digests, stashed files). */
 export const OUTBOX_KV = 'outbox';
@@ -119,7 +113,6 @@ export class Outbox {
   }
 }
 
-/** Checks a body against the endpoint's schema now, so a bad message fails its caller instead of a dead letter later. */
 /**
  * An entry as the outbox takes it: the entry's own schema (texts trimmed), then the body its platform
  * endpoint takes. Throws `InvalidInputError` naming the field; `testBot`'s recording outbox uses it too.
@@ -130,34 +123,9 @@ export function parseEntry(input: unknown): OutboxEntry {
   return entry;
 }
 
+/** Checks a body against the endpoint's schema now (the kind's `checkBody`), so a bad message fails its caller instead of a dead letter later. */
 function checkBody(entry: OutboxEntry): void {
-  switch (entry.kind) {
-    case 'incoming':
-      parseOrThrow(INCOMING_PAYLOAD_SCHEMAS[entry.action], entry.payload, 'entry.payload');
-      return;
-    case 'notification':
-      parseOrThrow(NotificationCreateSchema, entry.notification, 'entry.notification');
-      return;
-    case 'announcement':
-      parseOrThrow(AnnouncementCreateSchema, entry.announcement, 'entry.announcement');
-      return;
-    case 'event':
-      parseOrThrow(EventCreateSchema, entry.event, 'entry.event');
-      return;
-    case 'award':
-      parseOrThrow(AwardCreateSchema, { awards: entry.rows }, 'entry.rows');
-      return;
-    case 'api': {
-      const endpoint = endpointById(entry.endpointId);
-      if (!endpoint || endpoint.method === 'GET') {
-        throw new InvalidInputError('entry.endpointId', `entry.endpointId: ${entry.endpointId} is not a write endpoint of the catalog`);
-      }
-      if (endpoint.body && entry.body !== undefined) parseOrThrow(endpoint.body, entry.body, 'entry.body');
-      return;
-    }
-    default:
-      return;
-  }
+  kindOf(entry).checkBody?.(entry);
 }
 
 /** The line of an entry held on purpose (quiet hours): beside its target's, in order among the held ones. */

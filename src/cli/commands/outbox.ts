@@ -1,6 +1,7 @@
 import { createSystemClock, type Clock } from '../../clock';
 import { isIntrabotError } from '../../errors';
-import { OutboxRecordSchema, type OutboxEntry } from '../../outbox/entry';
+import { OutboxRecordSchema } from '../../outbox/entry';
+import { entryHeadline } from '../../outbox/entry-text';
 import { loadConfig, type RuntimeConfig } from '../../runtime/config';
 import { missingRuntimeStore, openRuntimeStore } from '../../runtime/open-runtime-store';
 import type { QueueEntry, Store } from '../../store';
@@ -52,29 +53,7 @@ function readArgs(args: string[]): OutboxArgs | string {
 export function describeEntry(payload: unknown): string {
   const parsed = OutboxRecordSchema.safeParse(payload);
   if (!parsed.success) return '(not an outbox entry)';
-  return `${parsed.data.entry.kind}: ${clip(summaryOf(parsed.data.entry))}`;
-}
-
-function summaryOf(entry: OutboxEntry): string {
-  switch (entry.kind) {
-    case 'post':
-    case 'comment':
-      return entry.body;
-    case 'dm':
-      return entry.text;
-    case 'incoming':
-      return typeof entry.payload.text === 'string' ? entry.payload.text : String(entry.payload.title ?? entry.action);
-    case 'notification':
-      return String(entry.notification.title ?? '');
-    case 'announcement':
-      return String(entry.announcement.title ?? '');
-    case 'event':
-      return String(entry.event.title ?? '');
-    case 'award':
-      return `${entry.rows.length} row(s) on achievement ${entry.achievementId}`;
-    case 'api':
-      return entry.endpointId;
-  }
+  return `${parsed.data.entry.kind}: ${clip(entryHeadline(parsed.data.entry))}`;
 }
 
 function clip(text: string, max = 60): string {
