@@ -2,7 +2,7 @@ import type { EnqueueOptions } from '../outbox/outbox';
 import type { OutboxEntryInput } from '../outbox/entry';
 import { kindOf } from '../outbox/kinds/send-kinds';
 import type { EntrySink } from './create-bot-context';
-import { defineLocal, HOLD_SENDS_UNTIL, type Middleware } from './middleware';
+import { defineLocal, HOLD_SENDS_UNTIL } from './middleware';
 
 /** One thing a run queued: its kind, where it goes (`wall 3`, `post 7`, `user 12`, `webhook ops/oncall`) and its outbox id. */
 export interface RunSend {
@@ -16,15 +16,6 @@ export interface RunSend {
 /** What the current run has queued so far, in order: read by middleware after `next()` (the audit log). */
 export const RUN_SENDS = defineLocal<RunSend[]>('intrabot.runSends');
 
-/** The bot a run's sends are queued for (set by `tagSendsWithBot`): the outbox holds them while it is paused. */
-export const SENDS_FOR_BOT = defineLocal<string>('intrabot.sendsForBot');
-
-/** The runtime's outermost middleware: what a run queues names its bot, whatever kind of message it is. */
-export const tagSendsWithBot: Middleware = async (_input, ctx, next) => {
-  SENDS_FOR_BOT.set(ctx, ctx.bot.name);
-  await next();
-};
-
 /**
  * The sink of one run: each send waits until `HOLD_SENDS_UNTIL` when a middleware set it (quiet
  * hours), and is listed in `RUN_SENDS` once queued.
@@ -35,8 +26,7 @@ export function runSink(sink: EntrySink, locals: Record<string, unknown>): Entry
     enqueue: async (entry, options: EnqueueOptions = {}) => {
       const until = HOLD_SENDS_UNTIL.get(ctx);
       const held = until === undefined ? options : { ...options, notBeforeMs: Math.max(until, options.notBeforeMs ?? 0), held: true };
-      const bot = SENDS_FOR_BOT.get(ctx);
-      const receipt = await sink.enqueue(entry, bot === undefined ? held : { ...held, bot });
+      const receipt = await sink.enqueue(entry, held);
       const sends = RUN_SENDS.get(ctx) ?? [];
       sends.push({ kind: entry.kind, to: destinationOf(entry), entryId: receipt.id, ...(until === undefined ? {} : { heldUntil: held.notBeforeMs! }) });
       RUN_SENDS.set(ctx, sends);

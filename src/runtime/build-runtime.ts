@@ -2,7 +2,6 @@ import { basename, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { Middleware } from '../bots/middleware';
-import { tagSendsWithBot } from '../bots/run-sends';
 import type { Clock } from '../clock';
 import type { OnRateNotice } from '../api/rate-notice';
 import type { Store } from '../store/store';
@@ -97,15 +96,14 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   // a bot whose manifest failed has no name yet: its folder's name is the name `intrabot new` gives it
   const notLoaded = new Set(registry.failures.map((failure) => failure.name ?? basename(failure.dir)));
   const held = heldBotNames(notLoaded, registry.bots);
-  // every trigger of a deployment runs through one chain: the runtime's own tag, the configured middleware, the bot's `use`
-  const chain = [tagSendsWithBot, ...middleware];
+  // every trigger of a deployment runs through one chain: the configured middleware, then the bot's `use`
   const table = new DeploymentTable({
     tenants,
     bots: registry.bots,
     store,
     clock,
     held,
-    middleware: chain,
+    middleware,
     templatesDir: deps.templatesDir ?? resolve('templates'),
   });
   const address = new RuntimeAddress(config);

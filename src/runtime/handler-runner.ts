@@ -118,7 +118,7 @@ export class HandlerRunner {
       },
       config: deployment.config,
       api: tracedApi(tenant.api, trace),
-      sink: observedSink(tracedSink(this.deps.sink, trace), options.onSend),
+      sink: runOutbox(this.deps.sink, { bot: bot.name, trace, onSend: options.onSend }),
       kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
       templates: deployment.templates,
       log: botLogger(trace === undefined ? log : log.child(traceLogFields(trace))),
@@ -133,24 +133,19 @@ export class HandlerRunner {
   }
 }
 
-/** The sink telling `onSend` each entry once it is queued. */
-function observedSink(sink: EntrySink, onSend: ((entry: OutboxEntryInput) => void) | undefined): EntrySink {
-  if (onSend === undefined) return sink;
+/**
+ * The outbox as one run of `bot` sees it, the one seam every send of the run passes: each entry names
+ * its bot (the outbox holds it while the bot is paused, whatever kind of message it is), goes under the
+ * run's span when traced, and is told to `onSend` once queued (the delivery history).
+ */
+function runOutbox(sink: EntrySink, run: { bot: string; trace: TraceContext | undefined; onSend: ((entry: OutboxEntryInput) => void) | undefined }): EntrySink {
+  const { bot, trace, onSend } = run;
   return {
     enqueue: async (entry, options) => {
-      const receipt = await sink.enqueue(entry, options);
-      onSend(entry);
+      const receipt = await sink.enqueue(entry, { ...options, bot, ...(trace === undefined ? {} : { trace }) });
+      onSend?.(entry);
       return receipt;
     },
-    stashMedia: (data) => sink.stashMedia(data),
-  };
-}
-
-/** The outbox as one traced run sees it: what it queues goes under the run's span (without one, the outbox itself). */
-function tracedSink(sink: EntrySink, trace: TraceContext | undefined): EntrySink {
-  if (trace === undefined) return sink;
-  return {
-    enqueue: (entry, options) => sink.enqueue(entry, { ...options, trace }),
     stashMedia: (data) => sink.stashMedia(data),
   };
 }
