@@ -52,13 +52,16 @@ const HOOK_PATH = '/hooks/sandbox/slow';
 const SAMPLED = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
 /** To try another inbox batch window than the store's default (an experiment, not the target run). */
 const BATCH_WINDOW_MS = process.env.BENCH_INBOX_WINDOW_MS ? Number(process.env.BENCH_INBOX_WINDOW_MS) : undefined;
+/** Another checkout of intrabot (with its node_modules), measured beside this tree's in the same rounds: before ÷ after a change. */
+const BASELINE = process.env.INTRABOT_BENCH_BASELINE || undefined;
 
-type SideName = 'bare' | 'sqlite' | 'untraced' | 'traced' | 'sampled' | 'redis' | 'peer';
+type SideName = 'bare' | 'sqlite' | 'untraced' | 'baseline' | 'traced' | 'sampled' | 'redis' | 'peer';
 
 const LABELS: Record<SideName, string> = {
   bare: 'bare Fastify route',
   sqlite: 'intrabot, SQLite store',
   untraced: 'intrabot, SQLite store, tracing off (bench/traced.ts)',
+  baseline: 'intrabot of INTRABOT_BENCH_BASELINE, SQLite store, tracing off (its bench/traced.ts)',
   traced: 'intrabot, SQLite store, tracing on (OTLP/HTTP)',
   sampled: 'intrabot, SQLite store, tracing on, 1 in 10 sampled',
   redis: 'intrabot, Redis store',
@@ -100,6 +103,8 @@ interface Servers {
   traced: TracedProcess;
   /** The same with `OTEL_TRACES_SAMPLER=parentbased_traceidratio` at 0.1: what sampling buys (information). */
   sampled: TracedProcess;
+  /** Another checkout's runtime, run as `untraced` is (`INTRABOT_BENCH_BASELINE`): before ÷ after in one run. */
+  baseline?: TracedProcess;
   redis?: { runtime: BenchRuntime; peer: PeerProcess; client: Redis };
   /** Why the Redis store and the peer were not measured. */
   redisSkipped?: string;
@@ -124,6 +129,11 @@ async function main(): Promise<void> {
     const sampled = await TracedProcess.start(nodeFlags(), { tracing: true, env: SAMPLED });
     closers.push(() => sampled.close());
     const servers: Servers = { bare, sqlite, untraced, traced, sampled };
+    if (BASELINE !== undefined) {
+      servers.baseline = await TracedProcess.start(nodeFlags(), { tracing: false, checkout: BASELINE });
+      closers.push(() => servers.baseline!.close());
+      console.log(`  baseline: the runtime of ${BASELINE}, tracing off, against this tree's (the 'untraced' side)`);
+    }
     const url = benchRedisUrl();
     const connection = await connectRedis(url);
     if ('reason' in connection) {
@@ -171,6 +181,8 @@ async function sidesOf(servers: Servers): Promise<Side[]> {
     { name: 'traced', origin: servers.traced.origin, target: servers.traced.target, signing: 'platform', processCpuUs: () => servers.traced.cpuUs() },
     { name: 'sampled', origin: servers.sampled.origin, target: servers.sampled.target, signing: 'platform', processCpuUs: () => servers.sampled.cpuUs() },
   ];
+  const { baseline } = servers;
+  if (baseline) sides.push({ name: 'baseline', origin: baseline.origin, target: baseline.target, signing: 'platform', processCpuUs: () => baseline.cpuUs() });
   if (servers.redis) {
     const { runtime, peer, client } = servers.redis;
     const redisCpu = (): Promise<number> => redisCpuUs(client);
@@ -355,7 +367,7 @@ interface RunFacts {
 
 function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFacts): void {
   const phases = (name: SideName): Phase[] => rounds.flatMap((r) => (r[name] ? [r[name]] : []));
-  const present = (['bare', 'sqlite', 'untraced', 'traced', 'sampled', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
+  const present = (['bare', 'sqlite', 'untraced', 'baseline', 'traced', 'sampled', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
   /** Per round: `a`'s req/s over `b`'s, and `b`'s CPU per request over `a`'s (how many of `a`'s requests one of `b`'s costs). */
   const measured = (a: SideName, b: SideName): number[] => rounds.map((r) => r[a]!.rps / r[b]!.rps);
   const capacity = (a: SideName, b: SideName): number[] => rounds.map((r) => r[b]!.cpuUsPerRequest / r[a]!.cpuUsPerRequest);
@@ -421,6 +433,15 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
             name: 'every delivery traced ÷ off, two processes (SQLite)',
             value: `${round(median(measured('traced', 'untraced')), 2)}x req/s (per round ${perRound(measured('traced', 'untraced'))}), ${round(median(capacity('traced', 'untraced')), 2)}x capacity`,
             unit: "(information: the target is the paired figure, free of two processes' luck)",
+          },
+        ]
+      : []),
+    ...(present.includes('baseline')
+      ? [
+          {
+            name: "this tree ÷ INTRABOT_BENCH_BASELINE's, SQLite store, tracing off, each in a process of its own",
+            value: `${round(median(measured('untraced', 'baseline')), 2)}x req/s (per round ${perRound(measured('untraced', 'baseline'))}), ${round(median(capacity('untraced', 'baseline')), 2)}x capacity (per round ${perRound(capacity('untraced', 'baseline'))})`,
+            unit: '(information: before and after a change, in alternating rounds of one run)',
           },
         ]
       : []),

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { TracedMessage } from '../traced';
 import { benchFile } from './child';
 import type { DeliveryTarget } from './deliveries';
@@ -11,9 +12,18 @@ export class TracedProcess {
     readonly target: DeliveryTarget,
   ) {}
 
-  /** `tracing: false`: the same runtime with tracing off. `env`: more `OTEL_*` variables for its SDK (a sampler). */
-  static async start(nodeFlags: readonly string[], options: { tracing: boolean; env?: Readonly<Record<string, string>> }): Promise<TracedProcess> {
-    const child = new LineChild(`the tracing-${options.tracing ? 'on' : 'off'} runtime`, benchFile('traced.ts'), nodeFlags, options.env);
+  /**
+   * `tracing: false`: the same runtime with tracing off. `env`: more `OTEL_*` variables for its SDK (a
+   * sampler). `checkout`: the `bench/traced.ts` of another checkout of intrabot (its own `src/`), for a
+   * before/after comparison in one run.
+   */
+  static async start(
+    nodeFlags: readonly string[],
+    options: { tracing: boolean; env?: Readonly<Record<string, string>>; checkout?: string },
+  ): Promise<TracedProcess> {
+    const file = options.checkout === undefined ? benchFile('traced.ts') : join(options.checkout, 'bench', 'traced.ts');
+    const label = options.checkout === undefined ? `the tracing-${options.tracing ? 'on' : 'off'} runtime` : `the runtime of ${options.checkout}`;
+    const child = new LineChild(label, file, nodeFlags, options.env);
     try {
       const { port, target } = await child.request<{ port: number; target: DeliveryTarget }>(
         { op: 'start', tracing: options.tracing } satisfies TracedMessage,
