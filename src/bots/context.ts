@@ -100,6 +100,19 @@ export type AnnouncementInput = z.input<typeof AnnouncementCreateSchema>;
 export type EventInput = z.input<typeof EventCreateSchema>;
 
 /**
+ * The methods of `ctx` that queue one kind of send from one argument: each is made from its kind's
+ * `contextMethod` (src/outbox/kinds/), and declared here, where a bot's author reads what `ctx` offers.
+ */
+export interface KindMethods {
+  /** A notification in employees' activity feeds. */
+  notify(notification: NotificationInput): Promise<SendReceipt>;
+  /** Publishes an announcement. */
+  announce(announcement: AnnouncementInput): Promise<SendReceipt>;
+  /** Creates a calendar event (a draft unless `is_published` or `publish_at` says otherwise). */
+  createEvent(event: EventInput): Promise<SendReceipt>;
+}
+
+/**
  * What every handler, command and job receives. Everything sent goes through the durable outbox:
  * a method resolves once the message is queued, and the runtime delivers it under the rate limit.
  *
@@ -111,7 +124,7 @@ export type EventInput = z.input<typeof EventCreateSchema>;
  *   },
  * }
  */
-export interface BotContext<Config = Record<string, unknown>> {
+export interface BotContext<Config = Record<string, unknown>> extends KindMethods {
   /** Post on a wall target (as the bot user) or through an incoming-webhook target. */
   post(target: TargetRef, message: OutgoingMessage): Promise<SendReceipt>;
   /**
@@ -137,12 +150,6 @@ export interface BotContext<Config = Record<string, unknown>> {
   chat(target: string | number, message: OutgoingMessage): Promise<SendReceipt>;
   /** Renders a template of this bot (or the shared `templates/`) with the tenant's zone and locale. */
   render(template: string, data?: Record<string, unknown>): Promise<string>;
-  /** A notification in employees' activity feeds. */
-  notify(notification: NotificationInput): Promise<SendReceipt>;
-  /** Publishes an announcement. */
-  announce(announcement: AnnouncementInput): Promise<SendReceipt>;
-  /** Creates a calendar event (a draft unless `is_published` or `publish_at` says otherwise). */
-  createEvent(event: EventInput): Promise<SendReceipt>;
   readonly api: BotApi;
   readonly store: BotStore;
   readonly log: BotLogger;

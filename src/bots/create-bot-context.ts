@@ -5,11 +5,21 @@ import { localDate } from '../clock/local-date';
 import { InvalidInputError } from '../errors';
 import type { EnqueueOptions } from '../outbox/outbox';
 import type { OutboxEntryInput, PostMedia } from '../outbox/entry';
+import { SEND_KINDS } from '../outbox/kinds/send-kinds';
 import type { KvSpace } from '../store/kv';
 import type { TemplateEngine } from '../templates';
 import type { TraceContext } from '../tracing/spans';
 import { parseOrThrow } from '../validation';
-import { OutgoingMessageSchema, type BotContext, type BotLogger, type BotStore, type OutgoingMessage, type SendReceipt, type TargetRef } from './context';
+import {
+  OutgoingMessageSchema,
+  type BotContext,
+  type BotLogger,
+  type KindMethods,
+  type BotStore,
+  type OutgoingMessage,
+  type SendReceipt,
+  type TargetRef,
+} from './context';
 import type { BotManifest } from './manifest';
 import { ask } from './conversations/ask';
 import type { ConversationBook, PendingConversation } from './conversations/pending';
@@ -188,9 +198,7 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
       return send(name, message);
     },
     render: async (template, data = {}) => deps.templates.render(template, data),
-    notify: async (notification) => sink.enqueue({ kind: 'notification', ...base, notification: notification as never }),
-    announce: async (announcement) => sink.enqueue({ kind: 'announcement', ...base, announcement: announcement as never }),
-    createEvent: async (event) => sink.enqueue({ kind: 'event', ...base, event: event as never }),
+    ...(kindMethods(sink, tenant.id) as unknown as KindMethods),
     api: deps.api,
     store: botStore(deps.kv),
     log: deps.log,
@@ -205,6 +213,16 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
     locals,
     traceContext: deps.trace,
   };
+}
+
+/** The `ctx` methods of the kinds of send that declare one (`contextMethod`): each queues its kind's entry. */
+function kindMethods(sink: EntrySink, tenant: string): Record<string, (input: unknown) => Promise<SendReceipt>> {
+  const methods: Record<string, (input: unknown) => Promise<SendReceipt>> = {};
+  for (const kind of SEND_KINDS) {
+    const method = kind.contextMethod;
+    if (method) methods[method.name] = async (input) => sink.enqueue(method.entry(tenant, input as never));
+  }
+  return methods;
 }
 
 function chatTargetName(manifest: BotManifest, chatId: number): string {

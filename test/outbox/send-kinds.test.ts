@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createBotContext } from '../../src/bots/create-bot-context';
+import { BotManifestSchema } from '../../src/bots/manifest';
 import { RUN_SENDS, runSink } from '../../src/bots/run-sends';
+import type { OutboxEntryInput } from '../../src/outbox/entry';
+import { createTemplateEngine } from '../../src/templates';
 import { runOutboxCommand } from '../../src/cli/commands/outbox';
 import { AdjustableClock } from '../../src/clock';
 import type { OutboxRow } from '../../src/console/console-views';
@@ -121,5 +125,30 @@ describe.each(SEND_KINDS.map((kind) => [nameOf(kind), kind] as const))('the %s k
     }
     await sink.enqueue(kind.sample);
     expect(sink.sent).toEqual([kindOf(entry).record?.(entry)]);
+  });
+
+  it('is queued by its ctx method when it declares one (contextMethod): the sample, from its one field', async () => {
+    const method = kind.contextMethod;
+    if (method === undefined) return;
+    const fields = Object.keys(kind.sample).filter((key) => key !== 'kind' && key !== 'tenant');
+    expect(fields, `${name} has a ctx method of one argument: its sample has one field besides kind and tenant`).toHaveLength(1);
+    const queued: OutboxEntryInput[] = [];
+    const ctx = createBotContext({
+      tenant: { id: kind.sample.tenant, timezone: 'Europe/Berlin' },
+      clock: new AdjustableClock({ start: 0, frozen: true }),
+      bot: { name: 'probe', manifest: BotManifestSchema.parse({ name: 'probe', display_name: 'Probe' }), userId: 9 },
+      config: {},
+      api: {} as never,
+      sink: { enqueue: async (entry) => (queued.push(entry), { id: 'e1' }), stashMedia: async () => 'blob' },
+      kv: {} as never,
+      templates: createTemplateEngine({ dirs: [], timezone: 'Europe/Berlin', locale: 'en-GB' }),
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      signal: new AbortController().signal,
+      wallOf: async (wall) => ({ wallName: wall }),
+    });
+    const call = (ctx as unknown as Record<string, (input: unknown) => Promise<unknown>>)[method.name];
+    expect(typeof call, `ctx.${method.name}`).toBe('function');
+    await call!((kind.sample as Record<string, unknown>)[fields[0]!]);
+    expect(queued).toEqual([kind.sample]);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AnnouncementCreateSchema } from '../../api/schemas/announcement';
 import { endpoints } from '../../api/schemas/endpoints';
-import { JsonValueSchema } from '../../store/json';
+import { JsonValueSchema, type JsonValue } from '../../store/json';
 import { parseOrThrow } from '../../validation';
 import { reconcileTitled } from '../find-created';
 import { callOnce } from '../send-client';
@@ -33,4 +33,5 @@ export const announcementKind: SendKind<typeof AnnouncementEntrySchema, 'announc
   summary: (entry) => titledSummary(entry.announcement, ['body', 'text', 'content']),
   destination: () => 'announcement',
   record: (entry): SentAnnouncement => ({ kind: 'announcement', announcement: entry.announcement }),
+  contextMethod: { name: 'announce', entry: (tenant, announcement: Record<string, JsonValue>) => ({ kind: 'announcement', tenant, announcement }) },
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoints } from '../../api/schemas/endpoints';
 import { EventCreateSchema } from '../../api/schemas/event';
-import { JsonValueSchema } from '../../store/json';
+import { JsonValueSchema, type JsonValue } from '../../store/json';
 import { parseOrThrow } from '../../validation';
 import { reconcileTitled } from '../find-created';
 import { callOnce } from '../send-client';
@@ -37,4 +37,5 @@ export const eventKind: SendKind<typeof EventEntrySchema, 'event', SentEvent> = 
   summary: (entry) => titledSummary(entry.event, ['description', 'body']),
   destination: () => 'event',
   record: (entry): SentEvent => ({ kind: 'event', event: entry.event }),
+  contextMethod: { name: 'createEvent', entry: (tenant, event: Record<string, JsonValue>) => ({ kind: 'event', tenant, event }) },
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoints } from '../../api/schemas/endpoints';
 import { NotificationCreateSchema } from '../../api/schemas/notification';
-import { JsonValueSchema } from '../../store/json';
+import { JsonValueSchema, type JsonValue } from '../../store/json';
 import { parseOrThrow } from '../../validation';
 import { callOnce } from '../send-client';
 import { TenantSchema } from './entry-fields';
@@ -29,4 +29,5 @@ export const notificationKind: SendKind<typeof NotificationEntrySchema, never, S
   summary: (entry) => titledSummary(entry.notification, ['text', 'body', 'message']),
   destination: () => 'notification',
   record: (entry): SentNotification => ({ kind: 'notification', notification: entry.notification }),
+  contextMethod: { name: 'notify', entry: (tenant, notification: Record<string, JsonValue>) => ({ kind: 'notification', tenant, notification }) },
 };

@@ -53,6 +53,19 @@ export interface SendKind<S extends EntrySchema = EntrySchema, C extends string 
   destination(entry: z.infer<S>): string;
   /** The entry as `testBot` records it (`Sent`). Absent: `testBot` refuses a handler that queues one. */
   record?(entry: z.infer<S>): R;
+  /**
+   * The method of a bot's `ctx` that queues an entry of this kind from one argument (`ctx.notify(...)`):
+   * the handler context adds it for every kind that has one; its declaration, with its TSDoc, is in
+   * `BotContext` (src/bots/context.ts). Absent: the kind has no method of its own, or a richer one
+   * written in the context (posts, replies, direct messages).
+   */
+  readonly contextMethod?: ContextMethod<z.input<S>>;
+}
+
+/** A `ctx` method of a kind: its name, and the entry one call queues. */
+export interface ContextMethod<E> {
+  readonly name: string;
+  entry(tenant: string, input: never): E;
 }
 
 /** What a kind's schema must be: `z.strictObject({ kind: z.literal(...), tenant, ... })`, refinements allowed. */
