@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
+import { runDeliveries } from '../../src/cli/commands/deliveries';
 import { startPair, testBot, type Pair } from '../../src/testing';
+import { captureIo, pairEnv } from '../cli/cli-io';
 import { PAYLOAD_SCHEMAS, PostCreatedPayloadSchema } from '../../src/webhooks/payloads';
 import { postCreatedEnvelope, signedDelivery } from '../helpers/deliveries';
 
@@ -54,6 +56,19 @@ describe('event payloads checked before a handler gets them', () => {
     await pair.settle();
     expect(await handled(id)).toEqual([]);
     expect(await pair.runtime.inspect().store.outbox.list()).toEqual([]);
+  });
+
+  it('shows the dead letter and the field it lacks in intrabot deliveries --dead and the console timeline', async () => {
+    const id = await deliverWithoutWallName(990_004);
+    const reason = (await deadLettered(id))!.deadReason!;
+    expect(reason).toMatch(/^payload\.wall_name: /);
+    const io = captureIo(pairEnv(pair, 'bots'));
+    expect(await runDeliveries(['--dead', '--json'], io)).toBe(0);
+    const listed = JSON.parse(io.out) as { payload: { deliveryId: string }; deadReason?: string }[];
+    expect(listed.find((e) => e.payload.deliveryId === id)?.deadReason).toBe(reason);
+    const answer = await fetch(`${pair.runtime.inspect().url}/console/api/deliveries?status=dead`);
+    const rows = ((await answer.json()) as { rows: { deliveryId: string; status: string; detail: string | null; entryId: string | null }[] }).rows;
+    expect(rows.find((row) => row.deliveryId === id)).toMatchObject({ status: 'dead', detail: reason, entryId: expect.any(String) });
   });
 
   it('is handled when replayed once intrabot reads the payload (an upgrade), and dead-lettered again before', async () => {
