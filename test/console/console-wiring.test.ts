@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_SECTIONS } from '../../src/console/console-views';
-import { consoleDepsFrom } from '../../src/runtime/console-wiring';
+import { consoleDepsFrom } from '../../src/console/runtime-wiring';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
-import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../src/runtime/audit-trail';
-import { DELIVERY_LOG_SPACE, DeliveryLog } from '../../src/runtime/delivery-log';
-import { RateBudgetHistory } from '../../src/runtime/rate-budget-history';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../src/runtime/ingest/audit-trail';
+import { DELIVERY_LOG_SPACE, DeliveryLog } from '../../src/runtime/ingest/delivery-log';
+import { RateBudgetHistory } from '../../src/runtime/operations/rate-budget-history';
 import { startPair, type Pair } from '../../src/testing';
 
 const firing = readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8');

@@ -15,7 +15,7 @@ import type { OutboxRow } from '../../src/console/console-views';
 import { OUTBOX_KINDS } from '../../src/outbox/entry';
 import { kindOf, SEND_KINDS, type SendSummary } from '../../src/outbox/kinds';
 import { Outbox, parseEntry } from '../../src/outbox/outbox';
-import { consoleDepsFrom, type ConsoleWiringParts } from '../../src/runtime/console-wiring';
+import { consoleDepsFrom, type ConsoleWiringParts } from '../../src/console/runtime-wiring';
 import { openStore, sqliteStorePath, type Store } from '../../src/store';
 import { RecordingSink } from '../../src/testing/test-bot/recording-sink';
 import { captureIo } from '../cli/cli-io';

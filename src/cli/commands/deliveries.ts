@@ -1,10 +1,10 @@
 import { createSystemClock, type Clock } from '../../clock';
-import type { RuntimeConfig } from '../../runtime/config';
-import { withRuntimeStore } from '../../runtime/open-runtime-store';
-import { DELIVERY_LOG_SPACE, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../runtime/delivery-log';
+import type { RuntimeConfig } from '../../runtime/config/config';
+import { withRuntimeStore } from '../../runtime/start/open-runtime-store';
+import { DELIVERY_LOG_SPACE, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../runtime/ingest/delivery-log';
 import type { InboxEntry } from '../../store/inbox';
 import type { AuditRecord } from '../../bots/audit-log';
-import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../runtime/audit-trail';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../runtime/ingest/audit-trail';
 import type { Store } from '../../store/store';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';

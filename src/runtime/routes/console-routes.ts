@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerConsole } from '../../console/console-plugin';
-import { consoleDepsFrom } from '../console-wiring';
+import { consoleDepsFrom } from '../../console/runtime-wiring';
 import type { RuntimeParts } from '../runtime-parts';
 
 /** `/console/`: the web console (loopback, or the admin token outside sandbox mode). */
