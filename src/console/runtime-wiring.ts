@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { IntrabotError } from '../errors';
 import { apiRoot, apiUrl } from '../api/api-url';
 import { rateLimitKey } from '../api/rate-limiter';
@@ -6,6 +7,8 @@ import { endpoints } from '../api/schemas/endpoints';
 import { configuredIncomingSecretName } from '../bots/target-entry';
 import { incomingSecretName } from '../bots/provision/provision-bot';
 import type { ConsoleDeps } from './console-deps';
+import { registerConsole } from './console-plugin';
+import type { ConsoleTenant, ConsoleWiringParts } from './console-wiring-parts';
 import type { DeliveryQuery, OutboxQuery } from './console-views';
 import { alertsView } from './views/alert-views';
 import { auditView } from './views/audit-view';
@@ -15,17 +18,11 @@ import { outboxView, type DigestInput, type OutboxSources } from './views/outbox
 import { rateView, type RateKeyLabel } from './views/rate-view';
 import { digestKey } from '../outbox/coalesce';
 import { OUTBOX_KV } from '../outbox/outbox';
-import type { TenantConfig } from '../runtime/config/config';
-import type { RuntimeParts } from '../runtime/runtime-parts';
 
-/** The runtime's parts the console reads and acts on. */
-export type ConsoleWiringParts = Pick<
-  RuntimeParts,
-  'config' | 'clock' | 'host' | 'store' | 'table' | 'registry' | 'scheduler' | 'rateHistory' | 'alertActivity' | 'pauses' | 'status'
-> & {
-  inbox: Pick<RuntimeParts['inbox'], 'deliveryLog' | 'auditTrail'> & { worker: Pick<RuntimeParts['inbox']['worker'], 'wake'> };
-  delivery: { sender: Pick<RuntimeParts['delivery']['sender'], 'wake'> };
-};
+/** `/console/`: the web console (loopback, or the admin token outside sandbox mode), over the runtime's parts. */
+export async function consoleRoutes(app: FastifyInstance, parts: ConsoleWiringParts): Promise<void> {
+  registerConsole(app, consoleDepsFrom(parts));
+}
 
 /** How many entries of each list the console reads at most (the newest deliveries, the oldest outbox entries). */
 const READ_LIMIT = 1_000;
@@ -39,8 +36,8 @@ const LABELS_TTL_MS = 10_000;
 const SANDBOX_PROXY_KEY = 'sandbox-proxy-key';
 
 /**
- * Builds the console's data sources and actions from the runtime's parts (the one place that knows
- * both). The alert routes record their activity in `parts.alertActivity`.
+ * Builds the console's data sources and actions from the runtime's parts, as `ConsoleWiringParts` narrows
+ * them (the one place that knows both). The alert routes record their activity in `parts.alertActivity`.
  *
  * @example
  * registerConsole(app, consoleDepsFrom(parts));
@@ -205,7 +202,7 @@ async function rateLabels(parts: ConsoleWiringParts): Promise<Map<string, RateKe
 }
 
 /** The path the API client posts an incoming webhook's messages to (its rate-limit key is a hash of it). */
-function incomingPath(tenant: TenantConfig, token: string): string {
+function incomingPath(tenant: ConsoleTenant, token: string): string {
   return apiUrl(apiRoot(tenant.base_url), fillPath(endpoints['incomingWebhooks.send'].path, { token })).pathname;
 }
 

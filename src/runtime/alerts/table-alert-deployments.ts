@@ -29,7 +29,7 @@ import { wallRefOf, type Deployment, type DeploymentTable } from '../deployments
  */
 export class TableAlertDeployments implements AlertDeployments {
   constructor(
-    private readonly table: DeploymentTable,
+    private readonly table: Pick<DeploymentTable, 'get' | 'provisionedBot'>,
     private readonly outbox: EntrySink,
     private readonly runner: Pick<HandlerRunner, 'run'>,
   ) {}

@@ -109,9 +109,15 @@ async function handleRecorded(deps: RecordedDeps, item: InboxItem, trace: TraceC
   }
 }
 
+/** What recording a delivery uses: the inbox, and the counter of what was received. */
+export interface AcceptDeps {
+  store: Pick<Store, 'inbox'>;
+  metrics: Pick<RuntimeMetrics, 'deliveriesReceived'>;
+}
+
 /** A delivery the receiver checked (or the `receive` door was given): durably into the inbox, counted. Resolves once it is safe to acknowledge. */
 export async function acceptDelivery(
-  deps: { store: Store; metrics: RuntimeMetrics },
+  deps: AcceptDeps,
   delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope' | 'event'> &
     Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson' | 'trace'>>,
 ): Promise<{ duplicate: boolean }> {
