@@ -130,9 +130,9 @@ async function list(
 
 /**
  * One of the runtime's recent histories, newest first: through its admin route when the runtime is up,
- * else read from the store. `handled` is the delivery log (src/runtime/delivery-log.ts): what each bot
+ * else read from the store. `handled` is the delivery log (src/runtime/ingest/delivery-log.ts): what each bot
  * did with a delivery, or why it ignored it; `audit` what bots using the `auditLog` middleware did
- * (src/runtime/audit-trail.ts).
+ * (src/runtime/ingest/audit-trail.ts).
  */
 async function history<T>(
   state: 'handled' | 'audit',

@@ -80,7 +80,7 @@ export function boundBy(known: KnownLabels): Bound {
     for (const [name, value] of Object.entries(labels) as [LabelName, string | number][]) {
       const set = sets[name];
       // a programming error, not input: a metric declared a label the bound does not know
-      if (set === undefined) throw new Error(`metric label ${name} has no bounded set (src/runtime/metric-labels.ts)`);
+      if (set === undefined) throw new Error(`metric label ${name} has no bounded set (src/runtime/operations/metric-labels.ts)`);
       const text = String(value);
       out[name] = set.has(text) ? text : OTHER_LABEL;
     }
