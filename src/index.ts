@@ -85,8 +85,8 @@ export { TemplateError } from './templates/template-error';
 // running intrabot inside your own process
 export { buildRuntime } from './runtime/build-runtime';
 export type { Runtime, RuntimeDeps } from './runtime/build-runtime';
-export { loadConfig } from './runtime/config';
-export type { RuntimeConfig, TenantConfig } from './runtime/config';
+export { loadConfig } from './runtime/config/config';
+export type { RuntimeConfig, TenantConfig } from './runtime/config/config';
 export { createSandbox } from './sandbox/sandbox';
 export type { Sandbox, SandboxOptions } from './sandbox/sandbox';
 export { createApiClient } from './api/create-api-client';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { sqliteStorePath } from '../../src/store/open-store';
 import { openRedisStore } from '../../src/store/redis/redis-store';

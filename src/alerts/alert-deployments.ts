@@ -27,7 +27,7 @@ export interface AlertSendMessage {
 /**
  * What the alert inputs need from the bots deployed on each tenant, given once as one object: the
  * deployment a request names, resolved once per request. The runtime implements it over its deployment
- * table and outbox (`TableAlertDeployments` in src/runtime/table-alert-deployments.ts); the alerts layer
+ * table and outbox (`TableAlertDeployments` in src/runtime/alerts/table-alert-deployments.ts); the alerts layer
  * never reaches into the runtime otherwise.
  */
 export interface AlertDeployments {

@@ -1,4 +1,4 @@
-import { readSettingFiles } from '../runtime/setting-files';
+import { readSettingFiles } from '../runtime/config/setting-files';
 
 /**
  * What a CLI command reads and writes, and the small helpers that make its output readable: colours

@@ -1,4 +1,4 @@
-import { loadConfig, type RuntimeConfig, type TenantConfig } from '../runtime/config';
+import { loadConfig, type RuntimeConfig, type TenantConfig } from '../runtime/config/config';
 
 /**
  * How CLI commands reach a running runtime: its loopback admin routes at

@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '../runtime/config';
+import type { RuntimeConfig } from '../runtime/config/config';
 
 /**
  * How CLI commands show an instant: in the tenant's time zone (the one its schedules and "today"

@@ -4,7 +4,8 @@ import type { AlertsView, BotsView, DeliveriesView, DeliveryQuery, JobStarted, J
 
 /**
  * What the console reads and does, as a narrow set of functions: the plugin knows nothing of the
- * runtime's insides (src/runtime/console-wiring.ts builds these from them), and tests pass fakes.
+ * runtime's insides (src/console/runtime-wiring.ts builds these from the runtime's parts, as
+ * console-wiring-parts.ts narrows them), and tests pass fakes.
  * Every answer is a view of `console-views.ts`: ids, names, states and reasons, never a secret.
  */
 export interface ConsoleDeps {

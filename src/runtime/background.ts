@@ -2,8 +2,8 @@ import type { Clock, TimerHandle } from '../clock';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import type { DeploymentTable } from './deployments';
-import { HEARTBEAT_MS, heartbeat, pollMissed, recoverMissed } from './recovery';
-import type { SecretRotations } from './secret-rotations';
+import { HEARTBEAT_MS, heartbeat, pollMissed, recoverMissed } from './ingest/recovery';
+import type { SecretRotations } from './rotation/secret-rotations';
 
 export interface BackgroundDeps {
   store: Store;

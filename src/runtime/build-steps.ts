@@ -4,14 +4,14 @@ import { commandOverlaps } from '../bots/command-overlaps';
 import { loadBots, type BotRegistry } from '../bots/registry';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
-import { usableInMode } from './bot-mode-check';
-import { checkEnabledNames, skipReason } from './bot-selection';
+import { usableInMode } from './config/bot-mode-check';
+import { checkEnabledNames, skipReason } from './config/bot-selection';
 import type { RuntimeDeps } from './build-runtime';
-import { botsSettingName } from './config';
-import { statusLabel } from './metric-labels';
-import type { RuntimeMetrics } from './metrics';
-import type { ProvisioningProgress } from './provisioning-progress';
-import { RateBudgetHistory } from './rate-budget-history';
+import { botsSettingName } from './config/config';
+import { statusLabel } from './operations/metric-labels';
+import type { RuntimeMetrics } from './operations/metrics';
+import type { ProvisioningProgress } from './start/provisioning-progress';
+import { RateBudgetHistory } from './operations/rate-budget-history';
 import { buildTenants, type TenantRuntime } from './tenants';
 
 /**

@@ -10,7 +10,7 @@ import type { Clock } from '../clock';
 import type { Store } from '../store/store';
 import { createTemplateEngine, type TemplateEngine } from '../templates';
 import type { ReceiverTarget } from '../webhooks/receiver';
-import { SigningSecrets } from './signing-secrets';
+import { SigningSecrets } from './rotation/signing-secrets';
 import type { TenantRuntime } from './tenants';
 
 /**

@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from './config';
+import type { RuntimeConfig } from './config/config';
 
 /**
  * Where the platform reaches this runtime (signed `/files` URLs, webhook endpoints): the configured

@@ -9,14 +9,14 @@ import type { Store } from '../store/store';
 import type { AcceptedDelivery } from '../webhooks/receiver';
 import { normaliseDelivery } from '../webhooks/normalise';
 import type { BackgroundWork } from './background';
-import type { RuntimeConfig } from './config';
-import { acceptDelivery } from './inbox-pipeline';
-import { provisionAll, provisionedBefore } from './provisioning';
-import { releaseNotLoadedHolds } from './not-loaded-holds';
-import type { ProvisioningProgress } from './provisioning-progress';
+import type { RuntimeConfig } from './config/config';
+import { acceptDelivery } from './ingest/inbox-pipeline';
+import { provisionAll, provisionedBefore } from './start/provisioning';
+import { releaseNotLoadedHolds } from './ingest/not-loaded-holds';
+import type { ProvisioningProgress } from './start/provisioning-progress';
 import { isAllowedWebhookUrl } from '../api/schemas/webhook';
-import { isTransient, listenFailure, platformFailure, publicUrlFailure } from './start-failure';
-import { DEFAULT_START_WAIT_S, waitForPlatform } from './start-retry';
+import { isTransient, listenFailure, platformFailure, publicUrlFailure } from './start/start-failure';
+import { DEFAULT_START_WAIT_S, waitForPlatform } from './start/start-retry';
 import type { RuntimeParts } from './runtime-parts';
 
 /** What a runtime is made of, for people and tests to read; nothing here is a door to change it. */

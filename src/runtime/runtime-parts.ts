@@ -4,27 +4,17 @@ import type { Clock } from '../clock';
 import type { SharedRateLimiter } from '../api/shared-rate-limiter';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { Store } from '../store/store';
-import type { AlertActivity } from './alert-activity';
-import type { BotPauses } from './bot-pauses';
-import type { RuntimeConfig } from './config';
-import type { DeliveryParts } from './delivery';
+import type { AlertActivity } from './alerts/alert-activity';
+import type { BotPauses } from './pause/bot-pauses';
+import type { RuntimeConfig } from './config/config';
+import type { DeliveryParts } from './sending/delivery';
 import type { DeploymentTable } from './deployments';
-import type { InboxParts } from './inbox-pipeline';
-import type { RuntimeMetrics } from './metrics';
-import type { ProvisioningProgress } from './provisioning-progress';
-import type { RateBudgetHistory } from './rate-budget-history';
+import type { InboxParts } from './ingest/inbox-pipeline';
+import type { RuntimeMetrics } from './operations/metrics';
+import type { RateBudgetHistory } from './operations/rate-budget-history';
 import type { RuntimeAddress } from './runtime-address';
-import type { SecretRotations } from './secret-rotations';
-
-/** Whether the runtime can do its job: provisioned and started (false while starting, and once stopping). */
-export class RuntimeStatus {
-  ready = false;
-  /** What start-up waits for while the platform fails transiently (shown by `/readyz`). */
-  waiting: string | undefined;
-
-  /** Start-up provisioning's bots done and waits for budget (shown by `/readyz`, the log and the console). */
-  constructor(readonly provisioning: ProvisioningProgress) {}
-}
+import type { SecretRotations } from './rotation/secret-rotations';
+import type { RuntimeStatus } from './start/runtime-status';
 
 /**
  * What the build steps of `buildRuntime` make, read by the routes and the lifecycle: named parts, built

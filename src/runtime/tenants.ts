@@ -6,7 +6,7 @@ import type { SentRequest } from '../api/sent-request';
 import { WALLS_KV, WallNames } from '../bots/provision/wall-names';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
-import type { TenantConfig } from './config';
+import type { TenantConfig } from './config/config';
 import type { Logger } from '../log';
 
 /** One tenant as the runtime holds it: its configuration, its paced API client, its walls by name. */

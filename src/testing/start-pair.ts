@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AdjustableClock } from '../clock';
 import { buildRuntime, type Runtime } from '../runtime/build-runtime';
-import { loadConfig } from '../runtime/config';
+import { loadConfig } from '../runtime/config/config';
 import { createSandbox, type Sandbox } from '../sandbox/sandbox';
 import type { RunRecord } from '../scheduler/run-record';
 import type { Store } from '../store/store';

@@ -4,7 +4,7 @@ import { commandOverlaps, type CommandBot } from '../../src/bots/command-overlap
 import { parseManifest } from '../../src/bots/manifest-loader';
 import type { Logger } from '../../src/log';
 import { loadDeployableBots } from '../../src/runtime/build-steps';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 
 // issue #24: two bots answered one /hello; neither author could see it from their own bot
 function bot(name: string, yaml: string, commands: string[] = ['hello']): CommandBot {

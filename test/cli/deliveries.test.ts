@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDeliveries } from '../../src/cli/commands/deliveries';
-import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../src/runtime/audit-trail';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../src/runtime/ingest/audit-trail';
 import { zonedTime } from '../../src/cli/time';
 import type { InboxEntry } from '../../src/store/inbox';
 import { startPair, type Pair } from '../../src/testing';

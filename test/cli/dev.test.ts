@@ -9,7 +9,7 @@ import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { SandboxControl } from '../../src/testing';
 import { captureIo, freePort, type CapturedIo } from './cli-io';
 import { settleStore } from '../helpers/settle';
-import { NOT_LOADED_NOTE } from '../../src/runtime/not-loaded-holds';
+import { NOT_LOADED_NOTE } from '../../src/runtime/ingest/not-loaded-holds';
 
 describe('intrabot dev', () => {
   let tmp: string;

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerMessage, cliConfig, createRuntimeClient, isListening, pickTenant } from '../../src/cli/runtime-client';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 import { captureIo, freePort } from './cli-io';
 
 describe('runtime client', () => {

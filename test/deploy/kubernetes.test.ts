@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { ENV_KEYS, loadConfig } from '../../src/runtime/config';
-import { FILE_SETTINGS } from '../../src/runtime/setting-files';
-import { TENANT_ENV } from '../../src/runtime/setting-names';
+import { ENV_KEYS, loadConfig } from '../../src/runtime/config/config';
+import { FILE_SETTINGS } from '../../src/runtime/config/setting-files';
+import { TENANT_ENV } from '../../src/runtime/config/setting-names';
 
 const DIR = 'deploy/kubernetes';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { SILENT_LOGGER } from '../../src/log';
-import { BotPauses } from '../../src/runtime/bot-pauses';
+import { BotPauses } from '../../src/runtime/pause/bot-pauses';
 import type { DeploymentTable } from '../../src/runtime/deployments';
 import { openStore, type Store } from '../../src/store';
 import { HELD_NOTE, holdIfPaused, PAUSED_BOTS_SPACE, PausedBots } from '../../src/store/paused-bots';

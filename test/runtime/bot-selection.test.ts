@@ -8,8 +8,8 @@ import { scaffoldFiles } from '../../src/cli/commands/new';
 import { AdjustableClock } from '../../src/clock';
 import { ConfigError } from '../../src/errors';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { skipReason } from '../../src/runtime/bot-selection';
-import { loadConfig } from '../../src/runtime/config';
+import { skipReason } from '../../src/runtime/config/bot-selection';
+import { loadConfig } from '../../src/runtime/config/config';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'intrabot-bot-selection-'));
 const example = { name: 'birthday', example: true };

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors';
-import { loadConfig } from '../../src/runtime/config';
-import { SettingsError } from '../../src/runtime/config-problems';
+import { loadConfig } from '../../src/runtime/config/config';
+import { SettingsError } from '../../src/runtime/config/config-problems';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'intrabot-config-problems-'));
 const KEY = 'all-problems-test-key-not-for-production';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'intrabot-secrets-config-'));
 const CONNECTED = { INTRABOT_BASE_URL: 'https://acme.example.com', INTRABOT_TOKEN: 'svc_abc', INTRABOT_SECRET_KEY: 'configured-secrets-test-key' };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
 import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 import { openStore, type Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
 import { sign } from '../../src/webhooks/signature';

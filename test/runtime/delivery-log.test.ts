@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
-import { DELIVERY_LOG_PER_BOT, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../src/runtime/delivery-log';
+import { DELIVERY_LOG_PER_BOT, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../src/runtime/ingest/delivery-log';
 import type { InboxItem } from '../../src/store/inbox';
 import { tempStore } from '../helpers/temp-store';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
-import { runDoctor } from '../../src/runtime/doctor';
+import { runDoctor } from '../../src/runtime/operations/doctor';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { startPair, type Pair } from '../../src/testing';
 

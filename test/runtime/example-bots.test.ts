@@ -11,7 +11,7 @@ import { bannerInput, bannerText } from '../../src/cli/start-banner';
 import { AdjustableClock } from '../../src/clock';
 import { ConfigError } from '../../src/errors';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 import { loggerOptions } from '../../src/runtime/logger';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { captureIo, freePort } from '../cli/cli-io';

@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { SandboxControl } from '../../src/testing';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
-import { InboxWorker } from '../../src/runtime/inbox-worker';
+import { InboxWorker } from '../../src/runtime/ingest/inbox-worker';
 import type { Inbox, InboxEntry } from '../../src/store/inbox';
 import type { QueueLease } from '../../src/store/queue';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
-import { allowedLabelValues, boundBy, FIXED_LABEL_VALUES, OTHER_LABEL, statusLabel, type LabelName } from '../../src/runtime/metric-labels';
-import { RuntimeMetrics } from '../../src/runtime/metrics';
-import { recordQueueGauges } from '../../src/runtime/queue-gauges';
+import { allowedLabelValues, boundBy, FIXED_LABEL_VALUES, OTHER_LABEL, statusLabel, type LabelName } from '../../src/runtime/operations/metric-labels';
+import { RuntimeMetrics } from '../../src/runtime/operations/metrics';
+import { recordQueueGauges } from '../../src/runtime/operations/queue-gauges';
 import { openStore } from '../../src/store';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
 

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src';
-import { loadConfig } from '../../src/runtime/config';
-import { loadMiddlewareModules } from '../../src/runtime/middleware-modules';
+import { loadConfig } from '../../src/runtime/config/config';
+import { loadMiddlewareModules } from '../../src/runtime/config/middleware-modules';
 import { startPair, type Pair } from '../../src/testing';
 
 // issue #16, item 2: runtime-wide middleware from a module named in intrabot.yaml / INTRABOT_MIDDLEWARE

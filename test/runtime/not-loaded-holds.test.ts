@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
-import { heldBotNames, holdIfNotLoaded, NOT_LOADED_NOTE, releaseNotLoadedHolds } from '../../src/runtime/not-loaded-holds';
+import { heldBotNames, holdIfNotLoaded, NOT_LOADED_NOTE, releaseNotLoadedHolds } from '../../src/runtime/ingest/not-loaded-holds';
 import type { Store } from '../../src/store';
 import { HOLD_MS } from '../../src/store/paused-bots';
 import { tempStore } from '../helpers/temp-store';

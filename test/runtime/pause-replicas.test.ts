@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { openStore, type Store } from '../../src/store';
 import { HELD_NOTE } from '../../src/store/paused-bots';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
-import { loadConfig } from '../../src/runtime/config';
+import { loadConfig } from '../../src/runtime/config/config';
 import { intrabotPlugin } from '../../src/runtime/plugin';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import type { Logger } from '../../src/log';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { loadConfig } from '../../src/runtime/config';
-import { describeProvisioning, LOGGED_WAIT_MS, ProvisioningProgress, QUIET_START_MS } from '../../src/runtime/provisioning-progress';
+import { loadConfig } from '../../src/runtime/config/config';
+import { describeProvisioning, LOGGED_WAIT_MS, ProvisioningProgress, QUIET_START_MS } from '../../src/runtime/start/provisioning-progress';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { SandboxControl } from '../../src/testing';
 

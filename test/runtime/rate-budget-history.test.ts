@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../src/api/rate-limiter';
 import { AdjustableClock } from '../../src/clock';
-import { RateBudgetHistory } from '../../src/runtime/rate-budget-history';
+import { RateBudgetHistory } from '../../src/runtime/operations/rate-budget-history';
 
 function recordingLimiter(): RateLimiter & { calls: string[] } {
   const calls: string[] = [];

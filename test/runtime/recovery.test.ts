@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { openRuntimeStore } from '../../src/runtime/open-runtime-store';
+import { openRuntimeStore } from '../../src/runtime/start/open-runtime-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directoryRefs } from '../../src/sandbox/seed/directory-refs';
 import { startPair, type Item, type Pair } from '../../src/testing';

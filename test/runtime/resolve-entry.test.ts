@@ -3,7 +3,7 @@ import type { ProvisionResult } from '../../src/bots/provision/provisioner';
 import type { WallNames } from '../../src/bots/provision/wall-names';
 import { InvalidInputError } from '../../src/errors';
 import { classifyFailure } from '../../src/outbox/retry-plan';
-import { BotUserPendingError, entryResolver } from '../../src/runtime/resolve-entry';
+import { BotUserPendingError, entryResolver } from '../../src/runtime/sending/resolve-entry';
 
 const provisioned: ProvisionResult = {
   tenant: 'default',

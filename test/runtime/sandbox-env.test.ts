@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
-import { loadConfig } from '../../src/runtime/config';
-import { withSandboxEnv } from '../../src/runtime/sandbox-env';
+import { loadConfig } from '../../src/runtime/config/config';
+import { withSandboxEnv } from '../../src/runtime/config/sandbox-env';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 
 /** A checkout with a sandbox.env and one bot whose manifest needs a value only that file gives. */

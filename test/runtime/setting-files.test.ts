@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/runtime/config';
-import { SettingsError } from '../../src/runtime/config-problems';
-import { FILE_SETTINGS, readSettingFiles } from '../../src/runtime/setting-files';
+import { loadConfig } from '../../src/runtime/config/config';
+import { SettingsError } from '../../src/runtime/config/config-problems';
+import { FILE_SETTINGS, readSettingFiles } from '../../src/runtime/config/setting-files';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'intrabot-setting-files-'));
 const KEY = 'setting-files-test-key-not-for-production';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
-import { FILE_URL_TTL_MS, SignedFiles } from '../../src/runtime/signed-files';
+import { FILE_URL_TTL_MS, SignedFiles } from '../../src/runtime/sending/signed-files';
 import type { Store } from '../../src/store';
 import { startPair, type Pair } from '../../src/testing';
 import { tempStore } from '../helpers/temp-store';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { webhookSecretName } from '../../src/bots/provision/provision-bot';
-import { FRESH_READ_GAP_MS, SigningSecrets } from '../../src/runtime/signing-secrets';
+import { FRESH_READ_GAP_MS, SigningSecrets } from '../../src/runtime/rotation/signing-secrets';
 
 /** A secrets store that counts its reads. */
 function countingStore(initial: Record<string, string>) {

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiNetworkError, ApiServerError, ApiTimeoutError } from '../../src/api/errors';
 import { AdjustableClock } from '../../src/clock';
 import { openStore } from '../../src/store/open-store';
-import { loadConfig } from '../../src/runtime/config';
-import { provisionedBefore } from '../../src/runtime/provisioning';
-import { StartupError, isTransient, platformFailure } from '../../src/runtime/start-failure';
+import { loadConfig } from '../../src/runtime/config/config';
+import { provisionedBefore } from '../../src/runtime/start/provisioning';
+import { StartupError, isTransient, platformFailure } from '../../src/runtime/start/start-failure';
 
 const TOKEN_PATH = { method: 'GET', path: '/api/open/v1/token' };
 const networkFault = (code: string) => new ApiNetworkError(TOKEN_PATH, false, { cause: Object.assign(new Error(`connect ${code} 127.0.0.1:9`), { code }) });

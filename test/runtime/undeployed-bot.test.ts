@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { botNotDeployed, BotNotDeployedError, UnknownBotError, type BotsFound } from '../../src/runtime/undeployed-bot';
+import { botNotDeployed, BotNotDeployedError, UnknownBotError, type BotsFound } from '../../src/runtime/jobs/undeployed-bot';
 
 const FOUND: BotsFound = {
   bots: [{ name: 'kudos' }, { name: 'reports' }],

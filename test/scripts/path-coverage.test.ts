@@ -9,7 +9,7 @@ describe('path-coverage', () => {
     const [event] = await measurePaths({ paths: ['event'], samplingRuns: 0 });
     expect(event?.outcome).toMatch(/^comment \d+ "pong" on post \d+$/);
     const files = event!.files.map((f) => f.file);
-    expect(files).toEqual(expect.arrayContaining(['runtime/routes/hook-routes.ts', 'webhooks/receiver.ts', 'outbox/sender.ts', 'api/client.ts']));
+    expect(files).toEqual(expect.arrayContaining(['runtime/ingest/hook-routes.ts', 'webhooks/receiver.ts', 'outbox/sender.ts', 'api/client.ts']));
     expect(files.filter((f) => f.startsWith('sandbox/') || f.startsWith('testing/'))).toEqual([]);
     expect(event!.fileCount).toBe(files.length);
     expect(event!.functionCount).toBe(event!.files.reduce((n, f) => n + f.functions.length, 0));

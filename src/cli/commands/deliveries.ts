@@ -1,10 +1,10 @@
 import { createSystemClock, type Clock } from '../../clock';
-import type { RuntimeConfig } from '../../runtime/config';
-import { withRuntimeStore } from '../../runtime/open-runtime-store';
-import { DELIVERY_LOG_SPACE, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../runtime/delivery-log';
+import type { RuntimeConfig } from '../../runtime/config/config';
+import { withRuntimeStore } from '../../runtime/start/open-runtime-store';
+import { DELIVERY_LOG_SPACE, DELIVERY_LOG_TTL_MS, DeliveryLog, type HandledDelivery } from '../../runtime/ingest/delivery-log';
 import type { InboxEntry } from '../../store/inbox';
 import type { AuditRecord } from '../../bots/audit-log';
-import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../runtime/audit-trail';
+import { AUDIT_TRAIL_SPACE, AuditTrail } from '../../runtime/ingest/audit-trail';
 import type { Store } from '../../store/store';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
@@ -130,9 +130,9 @@ async function list(
 
 /**
  * One of the runtime's recent histories, newest first: through its admin route when the runtime is up,
- * else read from the store. `handled` is the delivery log (src/runtime/delivery-log.ts): what each bot
+ * else read from the store. `handled` is the delivery log (src/runtime/ingest/delivery-log.ts): what each bot
  * did with a delivery, or why it ignored it; `audit` what bots using the `auditLog` middleware did
- * (src/runtime/audit-trail.ts).
+ * (src/runtime/ingest/audit-trail.ts).
  */
 async function history<T>(
   state: 'handled' | 'audit',

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AdjustableClock } from '../../clock';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
-import type { RuntimeConfig } from '../../runtime/config';
+import type { RuntimeConfig } from '../../runtime/config/config';
 import { createSandbox, type Sandbox } from '../../sandbox/sandbox';
 import type { CliCommand } from '../command';
 import { cliConfig } from '../runtime-client';

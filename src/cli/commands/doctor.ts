@@ -1,6 +1,6 @@
 import { AdjustableClock } from '../../clock';
-import { runDoctor, type Check } from '../../runtime/doctor';
-import { openRuntimeStore } from '../../runtime/open-runtime-store';
+import { runDoctor, type Check } from '../../runtime/operations/doctor';
+import { openRuntimeStore } from '../../runtime/start/open-runtime-store';
 import type { CliCommand } from '../command';
 import { readFlags } from '../read-flags';
 import { processIo, type CliIo } from '../output';

@@ -1,7 +1,7 @@
 import { createSystemClock, type Clock } from '../../clock';
 import { isIntrabotError } from '../../errors';
-import { loadConfig } from '../../runtime/config';
-import { withRuntimeStore } from '../../runtime/open-runtime-store';
+import { loadConfig } from '../../runtime/config/config';
+import { withRuntimeStore } from '../../runtime/start/open-runtime-store';
 import { JobRecords, KEPT_RUNS, listJobs, type JobListing, type RunRecord } from '../../scheduler';
 import type { Store } from '../../store';
 import type { CliCommand } from '../command';

@@ -2,7 +2,7 @@ import { formatPlan, isChange, type ProvisionResult } from '../../bots/provision
 import { createSystemClock, type Clock } from '../../clock';
 import { ConfigError } from '../../errors';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
-import type { RuntimeConfig } from '../../runtime/config';
+import type { RuntimeConfig } from '../../runtime/config/config';
 import type { CliCommand } from '../command';
 import { readFlags } from '../read-flags';
 import { messageOf, paint, processIo, progress, type CliIo, type Paint } from '../output';

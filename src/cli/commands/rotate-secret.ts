@@ -1,4 +1,4 @@
-import type { RotationPlan } from '../../runtime/rotation-plan';
+import type { RotationPlan } from '../../runtime/rotation/rotation-plan';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, table, type CliIo } from '../output';
 import { adminRefusal, answerMessage, cliConfig, createRuntimeClient, pickTenant, tenantProblem } from '../runtime-client';

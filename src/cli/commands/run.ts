@@ -1,8 +1,8 @@
 import { createSystemClock, type Clock } from '../../clock';
 import { OutboxRecordSchema } from '../../outbox/entry';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
-import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
-import { botNotDeployed } from '../../runtime/undeployed-bot';
+import type { RuntimeConfig, TenantConfig } from '../../runtime/config/config';
+import { botNotDeployed } from '../../runtime/jobs/undeployed-bot';
 import type { RunRecord } from '../../scheduler/run-record';
 import type { QueueEntry } from '../../store/queue';
 import type { CliCommand } from '../command';

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AdjustableClock } from '../../clock';
-import { loadConfig, type RuntimeConfig } from '../../runtime/config';
-import { listenFailure, publicUrlFailure, startupMessage } from '../../runtime/start-failure';
+import { loadConfig, type RuntimeConfig } from '../../runtime/config/config';
+import { listenFailure, publicUrlFailure, startupMessage } from '../../runtime/start/start-failure';
 import { buildRuntime, type Runtime } from '../../runtime/build-runtime';
 import { createSandbox, type Sandbox } from '../../sandbox/sandbox';
 import type { CliCommand } from '../command';
@@ -65,7 +65,7 @@ async function serve(io: CliIo): Promise<number> {
 
 /**
  * Starts the sandbox (in sandbox mode) and the runtime; on a fatal error prints one message naming the
- * setting to fix (src/runtime/start-failure.ts), closes whatever was already listening and resolves to 1.
+ * setting to fix (src/runtime/start/start-failure.ts), closes whatever was already listening and resolves to 1.
  */
 async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string; tracing: TracingHandle } | number> {
   const fail = (error: unknown): number => {

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { deploysTo, manifestForTenant, type BotManifest } from '../../bots/manifest';
 import { loadBotDirs } from '../../bots/manifest-loader';
-import type { RuntimeConfig } from '../../runtime/config';
-import { withSandboxEnv } from '../../runtime/sandbox-env';
+import type { RuntimeConfig } from '../../runtime/config/config';
+import { withSandboxEnv } from '../../runtime/config/sandbox-env';
 import type { ReportName } from '../../webhooks/events';
 
 /**

@@ -1,6 +1,6 @@
 import { createApiClient } from '../../api/create-api-client';
 import { createSystemClock } from '../../clock';
-import type { RuntimeConfig, TenantConfig } from '../../runtime/config';
+import type { RuntimeConfig, TenantConfig } from '../../runtime/config/config';
 import type { EventName, ReportName } from '../../webhooks/events';
 import { botManifestFor, wallsOf } from './bot-manifest';
 import { REFS_USED, SAMPLE_COMMAND, samplePayload, type RefName, type TriggerRefs } from './sample-payloads';

@@ -4,7 +4,7 @@ import type { AuditRecord } from '../../bots/audit-log';
 
 /**
  * The console's audit log (issue #16): what bots using the `auditLog` middleware did, as the store keeps
- * it (src/runtime/audit-trail.ts). Its schema lives here rather than in console-views.ts, beside the
+ * it (src/runtime/ingest/audit-trail.ts). Its schema lives here rather than in console-views.ts, beside the
  * one function that builds it.
  */
 

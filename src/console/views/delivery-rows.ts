@@ -2,7 +2,7 @@ import { HELD_NOTE } from '../../store/paused-bots';
 import type { InboxEntry } from '../../store/inbox';
 import { DeliveryStatusSchema, type DeliveriesView, type DeliveryQuery, type DeliveryRow, type DeliveryStatus } from '../console-views';
 
-/** A delivery a bot is done with, as the runtime's recent history keeps it (src/runtime/delivery-log.ts). */
+/** A delivery a bot is done with, as the runtime's recent history keeps it (src/runtime/ingest/delivery-log.ts). */
 export interface HandledInput {
   tenant: string;
   bot: string;

@@ -1,6 +1,6 @@
 import type { RateBudgetEntry, RateBudgetView } from '../console-views';
 
-/** One limiter key's history (src/runtime/rate-budget-history.ts `RateKeyHistory`). */
+/** One limiter key's history (src/runtime/operations/rate-budget-history.ts `RateKeyHistory`). */
 export interface RateKeyInput {
   key: string;
   last: { limit: number; remaining: number; resetAtMs: number | undefined; at: number } | undefined;

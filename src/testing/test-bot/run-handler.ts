@@ -7,7 +7,7 @@ import type { Chain } from '../../bots/middleware';
 import type { BotManifest } from '../../bots/manifest';
 import { withTimeLimit } from '../../clock/time-limit';
 import type { Clock } from '../../clock';
-import { deliverToBot, type DeliveryOutcome } from '../../runtime/handle-delivery';
+import { deliverToBot, type DeliveryOutcome } from '../../runtime/ingest/handle-delivery';
 import type { Envelope } from '../../webhooks/envelope';
 import type { ConversationBook } from '../../bots/conversations/pending';
 

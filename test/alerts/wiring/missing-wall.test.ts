@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDoctor } from '../../../src/runtime/doctor';
+import { runDoctor } from '../../../src/runtime/operations/doctor';
 import { startPair, type Pair } from '../../../src/testing';
 import { firingAlert, postAlert } from './alert-requests';
 

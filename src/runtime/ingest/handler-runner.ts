@@ -1,0 +1,151 @@
+import { createBotContext, type EntrySink, type ReplySource } from '../../bots/create-bot-context';
+import { AUDIT_TRAIL, type AuditWriter } from '../../bots/audit-log';
+import { botLogger } from '../../bots/bot-logger';
+import { CLAIM_ONCE, type ClaimOnce } from '../../bots/claim-once';
+import type { BotContext } from '../../bots/context';
+import { ANY_JOB } from '../../bots/define-bot';
+import type { Clock } from '../../clock';
+import { withTimeLimit } from '../../clock/time-limit';
+import { IntrabotError } from '../../errors';
+import type { Logger } from '../../log';
+import type { JobRunRequest } from '../../scheduler/job-runner';
+import type { Store } from '../../store/store';
+import type { OutboxEntryInput } from '../../outbox/entry';
+import { traceLogFields, type TraceContext } from '../../tracing/spans';
+import { traceHandler } from '../../tracing/trace-sites';
+import { tracedApi } from '../../api/create-api-client';
+import { wallRefOf, type DeploymentTable, type Deployment } from '../deployments';
+import type { ConversationBook } from '../../bots/conversations/pending';
+import type { ConversationTimeouts } from './conversation-timeouts';
+
+/** Serves local files to the platform at signed URLs (incoming-webhook media). */
+export interface FileServer {
+  urlFor(file: { path: string } | { data: Uint8Array; filename: string }): Promise<string>;
+}
+
+export interface HandlerRunnerDeps {
+  table: DeploymentTable;
+  clock: Clock;
+  store: Pick<Store, 'kv' | 'claims'>;
+  /** Where sends go: the outbox. */
+  sink: EntrySink;
+  logger: Logger;
+  /** A handler's time limit (DESIGN.md: a hang is that bot's failure alone). */
+  timeoutMs: number;
+  files?: FileServer | undefined;
+  /** Where the `auditLog` middleware writes (handed to every run through `ctx.locals`). */
+  audit?: AuditWriter | undefined;
+  /** Where `ctx.ask` keeps questions, and what times them out. */
+  conversations?: ConversationTimeouts | undefined;
+}
+
+/** How one handler run is made: where `ctx.reply` answers, its log, and `ctx.progress` for jobs. */
+export interface RunOptions {
+  source?: ReplySource | undefined;
+  log?: Logger | undefined;
+  progress?: ((text: string) => void) | undefined;
+  /** The trace context of the step that runs it (the inbox item's, the job's): the run's span goes under it. */
+  trace?: TraceContext | undefined;
+  /** Told each entry the run queues (the delivery history keeps what a handler said). */
+  onSend?: ((entry: OutboxEntryInput) => void) | undefined;
+}
+
+/**
+ * Runs a bot's code: builds the handler context for a deployment (sends into the outbox, the bot's store,
+ * templates, targets), and runs a handler under its time limit. The one place a context is made, for
+ * deliveries and jobs alike.
+ */
+export class HandlerRunner {
+  constructor(private readonly deps: HandlerRunnerDeps) {}
+
+  /** Runs `fn` with a fresh context under the handler time limit; a throw or a timeout rejects (the inbox retries). */
+  async run(deployment: Deployment, what: string, fn: (ctx: BotContext<unknown>) => unknown, options: RunOptions = {}): Promise<void> {
+    const names = { tenant: deployment.tenant.config.id, bot: deployment.bot.name, what };
+    await traceHandler(names, options.trace, (trace) =>
+      withTimeLimit(this.deps.clock, this.deps.timeoutMs, `${deployment.bot.name} ${what}`, async (signal) => {
+        await fn(this.context(deployment, signal, { ...options, trace }));
+      }),
+    );
+  }
+
+  /** The logger of one deployment's runs, bound to the bot and tenant (and what `bindings` add). */
+  logger(deployment: Deployment, bindings: Record<string, unknown> = {}): Logger {
+    return this.deps.logger.child({ bot: deployment.bot.name, tenant: deployment.tenant.config.id, ...bindings });
+  }
+
+  /** Whether a bot on a tenant has a job of that name (its own handler, or a `'*'` one). */
+  hasJob(tenant: string, bot: string, job: string): boolean {
+    const jobs = this.deps.table.get(tenant, bot)?.bot.definition.jobs;
+    return jobs !== undefined && (jobs[job] !== undefined || jobs[ANY_JOB] !== undefined);
+  }
+
+  /** The names of a bot's job handlers on a tenant (not the `'*'` one). */
+  jobNames(tenant: string, bot: string): string[] {
+    return Object.keys(this.deps.table.get(tenant, bot)?.bot.definition.jobs ?? {}).filter((name) => name !== ANY_JOB);
+  }
+
+  /** Runs one job for the scheduler's job runner, which owns its time limit and its run record. */
+  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress' | 'trace'>): Promise<void> {
+    const deployment = this.deps.table.get(run.tenant, run.bot);
+    if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
+    const jobs = deployment.bot.definition.jobs;
+    const job = jobs[run.job] ?? jobs[ANY_JOB];
+    if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
+    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace });
+    const jobRun = { name: run.job, slot: run.slotMs };
+    await deployment.chain({ kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
+  }
+
+  /** A deployment's waiting questions (`ctx.ask`), for its answers. */
+  conversations(deployment: Deployment): ConversationBook | undefined {
+    return this.deps.conversations?.book(deployment);
+  }
+
+  /** A handler's context on a deployment; traced, its sends, API calls and log lines go under `options.trace`. */
+  context(deployment: Deployment, signal: AbortSignal, options: RunOptions = {}): BotContext<unknown> {
+    const { tenant, bot, manifest } = deployment;
+    const { files, conversations } = this.deps;
+    const { trace } = options;
+    const log = options.log ?? this.logger(deployment);
+    const steps = Object.keys(bot.definition.conversations);
+    return createBotContext({
+      tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
+      clock: this.deps.clock,
+      bot: { name: bot.name, manifest, userId: this.deps.table.provisionedBot(tenant.config.id, bot.name)?.botUserId },
+      locals: {
+        ...(this.deps.audit ? { [AUDIT_TRAIL.name]: this.deps.audit } : {}),
+        [CLAIM_ONCE.name]: ((key, ttlMs) => this.deps.store.claims.claim(`bot:${tenant.config.id}:${bot.name}:${key}`, ttlMs)) satisfies ClaimOnce,
+      },
+      config: deployment.config,
+      api: tracedApi(tenant.api, trace),
+      sink: runOutbox(this.deps.sink, { bot: bot.name, trace, onSend: options.onSend }),
+      kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
+      templates: deployment.templates,
+      log: botLogger(trace === undefined ? log : log.child(traceLogFields(trace))),
+      signal,
+      wallOf: (name, field) => wallRefOf(deployment, name, field),
+      ...(files ? { fileUrl: (file: Parameters<FileServer['urlFor']>[0]) => files.urlFor(file) } : {}),
+      source: options.source,
+      progress: options.progress,
+      trace,
+      ...(conversations ? { conversations: { book: conversations.book(deployment), steps, opened: (c) => conversations.arm(c) } } : {}),
+    });
+  }
+}
+
+/**
+ * The outbox as one run of `bot` sees it, the one seam every send of the run passes: each entry names
+ * its bot (the outbox holds it while the bot is paused, whatever kind of message it is), goes under the
+ * run's span when traced, and is told to `onSend` once queued (the delivery history).
+ */
+function runOutbox(sink: EntrySink, run: { bot: string; trace: TraceContext | undefined; onSend: ((entry: OutboxEntryInput) => void) | undefined }): EntrySink {
+  const { bot, trace, onSend } = run;
+  return {
+    enqueue: async (entry, options) => {
+      const receipt = await sink.enqueue(entry, { ...options, bot, ...(trace === undefined ? {} : { trace }) });
+      onSend?.(entry);
+      return receipt;
+    },
+    stashMedia: (data) => sink.stashMedia(data),
+  };
+}

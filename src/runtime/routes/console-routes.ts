@@ -1,9 +1,0 @@
-import type { FastifyInstance } from 'fastify';
-import { registerConsole } from '../../console/console-plugin';
-import { consoleDepsFrom } from '../console-wiring';
-import type { RuntimeParts } from '../runtime-parts';
-
-/** `/console/`: the web console (loopback, or the admin token outside sandbox mode). */
-export async function consoleRoutes(app: FastifyInstance, parts: RuntimeParts): Promise<void> {
-  registerConsole(app, consoleDepsFrom(parts));
-}
