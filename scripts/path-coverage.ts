@@ -3,7 +3,7 @@
  * most 35 files of `src/` (excluding the sandbox and testing) ... and no call back up a layer; the cron
  * and alert paths likewise").
  *
- *   npx tsx scripts/path-coverage.ts [event|cron|alert|all] [--json] [--list] [--functions] [--samples=N]
+ *   npx tsx scripts/path-coverage.ts [event|cron|alert|all] [--json] [--list] [--functions] [--samples=N] [--callers=N]
  *   npm run measure:paths          (all paths, the table)
  *
  * Method
@@ -51,9 +51,32 @@
  * it is listed (library frames between them skipped), and shared code calling into a layer apart. It is
  * a lower bound: a call made between two samples is not seen, so the list may grow from run to run.
  *
- * Not measured: issue #25's "function-valued dependencies carrying state" and "the deployment is resolved
- * once per trigger"; `--functions` prints each file's functions with their call counts (those of
- * src/runtime/deployments.ts among them), which is where to look for the last.
+ * Function-valued dependencies carrying state (issue #25: "at most 5" per path; before the refactor "23
+ * callbacks carrying state, assembled in 6 files" on the event path, "5 scheduler closures" on cron):
+ * closures built in one file and called from code in another while the trigger runs
+ * (scripts/path-coverage/closures.ts).
+ * - Closures that ran: the window's functions (V8's ranges in the JavaScript tsx made, mapped through its
+ *   inline source map to the `.ts` file) that are arrow functions, function expressions, object literal
+ *   methods or function declarations inside another function; a class's methods, constructor, accessors
+ *   and field initializers are not, nor module-scope functions (ordinary calls across files).
+ * - Escape their file (static): the closure's value followed through its file with TypeScript's language
+ *   service (variables, object and array literals, properties, returns and their calls, parameters of the
+ *   file's functions) until it is an argument of a function declared or implemented in another file, or
+ *   a name another file reads. A library keeps it (an array's `map`, a timer, a promise's `then`), but
+ *   for `Object.freeze`/`assign`, containers' `set`/`push` and a `Proxy`'s traps.
+ * - Called from another file (the count against the target): after the sampling runs, `--callers=N` more
+ *   triggers (default 3) run with a breakpoint at each closure that ran whose condition notes the nearest
+ *   `src/` frame below it (library frames skipped) and never pauses: exact for those triggers, not a
+ *   sample. A closure called there only by its own file or from a library's queue (a timer, a resolved
+ *   promise) is not counted; closures called from another file that the static check sees no way out
+ *   for (a zod transform, called by the schema's parse) are listed apart.
+ * - "made in N files": the files those closures are made in. `--list` lists them: file:line, the function
+ *   they are made in, the property or parameter they are handed over as, the first file they reach, and
+ *   their callers in other files with the calls.
+ *
+ * Not measured: issue #25's "the deployment is resolved once per trigger"; `--functions` prints each
+ * file's functions with their call counts (those of src/runtime/deployments.ts among them), which is
+ * where to look for it.
  *
  * Run it under tsx (as above): vitest's module transform adds a function per export, which V8 counts, so
  * in-process figures under vitest (test/scripts/path-coverage.test.ts) are higher.
@@ -64,6 +87,7 @@ import { textReport } from './path-coverage/report';
 
 export { measurePaths } from './path-coverage/measure';
 export type { FileRun, MeasureOptions, PathMeasurement } from './path-coverage/measure';
+export type { ClosureFindings, ClosureRun } from './path-coverage/closures';
 export { PATH_NAMES, type PathName } from './path-coverage/triggers';
 
 interface Args {
@@ -72,13 +96,16 @@ interface Args {
   list: boolean;
   functions: boolean;
   samplingRuns: number | undefined;
+  callerRuns: number | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { paths: [...PATH_NAMES], json: false, list: false, functions: false, samplingRuns: undefined };
+  const args: Args = { paths: [...PATH_NAMES], json: false, list: false, functions: false, samplingRuns: undefined, callerRuns: undefined };
   for (const arg of argv) {
     const samples = /^--samples=(\d+)$/.exec(arg);
+    const callers = /^--callers=(\d+)$/.exec(arg);
     if (samples) args.samplingRuns = Number(samples[1]);
+    else if (callers) args.callerRuns = Number(callers[1]);
     else if (arg === '--json') args.json = true;
     else if (arg === '--list') args.list = true;
     else if (arg === '--functions') args.functions = true;
@@ -86,7 +113,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if ((PATH_NAMES as readonly string[]).includes(arg)) args.paths = [arg as PathName];
     else
       throw new Error(
-        `path-coverage: unknown argument "${arg}" (usage: path-coverage.ts [event|cron|alert|all] [--json] [--list] [--functions] [--samples=N])`,
+        `path-coverage: unknown argument "${arg}" (usage: path-coverage.ts [event|cron|alert|all] [--json] [--list] [--functions] [--samples=N] [--callers=N])`,
       );
   }
   return args;
@@ -94,7 +121,11 @@ function parseArgs(argv: readonly string[]): Args {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const paths = await measurePaths({ paths: args.paths, ...(args.samplingRuns === undefined ? {} : { samplingRuns: args.samplingRuns }) });
+  const paths = await measurePaths({
+    paths: args.paths,
+    ...(args.samplingRuns === undefined ? {} : { samplingRuns: args.samplingRuns }),
+    ...(args.callerRuns === undefined ? {} : { callerRuns: args.callerRuns }),
+  });
   process.stdout.write(args.json ? `${JSON.stringify({ paths }, null, 2)}\n` : `${textReport(paths, args)}\n`);
 }
 

@@ -1,6 +1,7 @@
 import { Session } from 'node:inspector/promises';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RanRange } from './closures';
 
 /** A function of a `src/` file that ran in a window, with how often V8 counted it. */
 export interface RanFunction {
@@ -23,6 +24,7 @@ interface V8Function {
   ranges: V8Range[];
 }
 interface V8Script {
+  scriptId: string;
   url: string;
   functions: V8Function[];
 }
@@ -44,6 +46,12 @@ interface CpuProfile {
   nodes: CpuProfileNode[];
 }
 
+/** What ran in a window: per file, and each function's range in its script (for the closures). */
+export interface Taken {
+  files: RanFiles;
+  ranges: RanRange[];
+}
+
 /** Files under `src/` that are not counted: the emulated platform and the test helpers. */
 const NOT_COUNTED = [/^sandbox\//, /^testing\//];
 
@@ -55,6 +63,8 @@ const NOT_COUNTED = [/^sandbox\//, /^testing\//];
 export class CoverageWindow {
   private readonly session = new Session();
   private sampling = false;
+  private debugging = false;
+  private readonly sources = new Map<string, Promise<string>>();
 
   constructor(private readonly srcDir: string) {}
 
@@ -83,22 +93,110 @@ export class CoverageWindow {
   }
 
   /** What ran since the last reset, in the counted files of `src/`. */
-  async take(): Promise<RanFiles> {
+  async take(): Promise<Taken> {
     const { result } = (await this.session.post('Profiler.takePreciseCoverage')) as { result: V8Script[] };
     const files: RanFiles = new Map();
+    const ranges: RanRange[] = [];
     for (const script of result) {
       const file = this.srcFileOf(script.url);
       if (file === undefined || NOT_COUNTED.some((re) => re.test(file))) continue;
-      const ran = script.functions.filter(ranIn).map((f) => ({ name: f.functionName, calls: f.ranges[0]?.count ?? 0 }));
+      const ranFunctions = script.functions.filter(ranIn);
+      const ran = ranFunctions.map((f) => ({ name: f.functionName, calls: f.ranges[0]?.count ?? 0 }));
       // a module loaded twice (vitest beside a native import) is one file: its runs add up
       if (ran.length > 0) files.set(file, [...(files.get(file) ?? []), ...ran]);
+      for (const f of ranFunctions) {
+        const range = f.ranges[0];
+        if (range) ranges.push({ file, scriptId: script.scriptId, name: f.functionName, startOffset: range.startOffset, endOffset: range.endOffset });
+      }
     }
-    return files;
+    return { files, ranges };
+  }
+
+  /**
+   * The source V8 ran for a script (tsx's or vite-node's JavaScript, with its inline source map). It
+   * turns the debugger on (until `watchCallers(...).stop()`): call it after a window, not in one.
+   */
+  scriptSource(scriptId: string): Promise<string> {
+    let source = this.sources.get(scriptId);
+    if (!source) {
+      source = this.debuggerOn().then(async () => {
+        const { scriptSource } = (await this.session.post('Debugger.getScriptSource', { scriptId })) as { scriptSource: string };
+        return scriptSource;
+      });
+      source.catch(() => this.sources.delete(scriptId));
+      this.sources.set(scriptId, source);
+    }
+    return source;
+  }
+
+  /**
+   * Who calls each of `functions` from now until `stop()`: a breakpoint at each one's first breakable
+   * place, whose condition notes the caller (the nearest frame of a `src/` file below it, library frames
+   * skipped) and is false, so nothing pauses. Exact for the calls made meanwhile, unlike the profile's
+   * samples; slower, so never in a window. `stop()` removes the breakpoints and turns the debugger off.
+   */
+  async watchCallers(functions: ReadonlyArray<WatchedFunction>): Promise<{ stop(): Promise<Map<string, ObservedCalls>> }> {
+    await this.debuggerOn();
+    const observed = new Map<string, ObservedCalls>();
+    const note = (key: string): void => {
+      const caller = callerOutside((url) => this.srcFileOf(url));
+      const calls = observed.get(key) ?? { calls: 0, from: new Map<string, number>() };
+      calls.calls += 1;
+      if (caller) calls.from.set(caller, (calls.from.get(caller) ?? 0) + 1);
+      observed.set(key, calls);
+    };
+    (globalThis as Record<string, unknown>)[CALLER_HOOK] = note;
+    const breakpoints: string[] = [];
+    const lines = new Map<string, number[]>();
+    for (const fn of functions) {
+      let starts = lines.get(fn.scriptId);
+      if (!starts) lines.set(fn.scriptId, (starts = lineStarts(await this.scriptSource(fn.scriptId))));
+      const place = (offset: number): { scriptId: string; lineNumber: number; columnNumber: number } => {
+        let lineNumber = starts.findIndex((start) => start > offset) - 1;
+        if (lineNumber < 0) lineNumber = lineNumber === -2 ? starts.length - 1 : 0;
+        return { scriptId: fn.scriptId, lineNumber, columnNumber: offset - starts[lineNumber]! };
+      };
+      const { locations } = (await this.session.post('Debugger.getPossibleBreakpoints', {
+        start: place(fn.startOffset),
+        end: place(fn.endOffset),
+        restrictToFunction: true,
+      })) as { locations: Array<{ scriptId: string; lineNumber: number; columnNumber: number }> };
+      const first = locations[0];
+      if (!first) continue;
+      const condition = `globalThis[${JSON.stringify(CALLER_HOOK)}]?.(${JSON.stringify(fn.key)}), false`;
+      try {
+        const { breakpointId } = (await this.session.post('Debugger.setBreakpoint', { location: first, condition })) as { breakpointId: string };
+        breakpoints.push(breakpointId);
+      } catch {
+        // two functions starting at one place (a breakpoint there already): the first one's is kept
+      }
+    }
+    return {
+      stop: async () => {
+        for (const breakpointId of breakpoints) await this.session.post('Debugger.removeBreakpoint', { breakpointId });
+        delete (globalThis as Record<string, unknown>)[CALLER_HOOK];
+        await this.debuggerOff();
+        return observed;
+      },
+    };
+  }
+
+  private async debuggerOn(): Promise<void> {
+    if (this.debugging) return;
+    this.debugging = true;
+    await this.session.post('Debugger.enable');
+  }
+
+  private async debuggerOff(): Promise<void> {
+    if (!this.debugging) return;
+    this.debugging = false;
+    await this.session.post('Debugger.disable');
   }
 
   async stop(): Promise<void> {
     if (this.sampling) await this.session.post('Profiler.stop');
     this.sampling = false;
+    await this.debuggerOff();
     await this.session.post('Profiler.stopPreciseCoverage');
     await this.session.post('Profiler.disable');
     this.session.disconnect();
@@ -121,6 +219,60 @@ export class CoverageWindow {
     if (rel.startsWith('..') || rel === '' || !/\.[cm]?ts$/.test(rel)) return undefined;
     return rel.split(sep).join('/');
   }
+}
+
+/** A function to watch the callers of, by its range in its script (as coverage gives it). */
+export interface WatchedFunction {
+  key: string;
+  scriptId: string;
+  startOffset: number;
+  endOffset: number;
+}
+
+/** A watched function's calls, and of them those from other `src/` files, by caller (`file function`). */
+export interface ObservedCalls {
+  calls: number;
+  from: Map<string, number>;
+}
+
+/** The global the breakpoints' conditions call (set only while `watchCallers` watches). */
+const CALLER_HOOK = '__pathCoverageCaller';
+
+function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/**
+ * From a breakpoint's condition: the caller of the function paused in, as `file function`, when it is in
+ * another `src/` file than the function. The stack is the hook, the condition's `eval`, the function,
+ * then its callers; frames outside `src/` (libraries, Node) between them are skipped.
+ */
+function callerOutside(fileOf: (url: string) => string | undefined): string | undefined {
+  const prepare = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
+  let frames: NodeJS.CallSite[] = [];
+  try {
+    Error.stackTraceLimit = 40;
+    Error.prepareStackTrace = (_error, callSites) => callSites;
+    const holder: { stack?: unknown } = {};
+    Error.captureStackTrace(holder);
+    frames = holder.stack as NodeJS.CallSite[];
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  }
+  const evalAt = frames.findIndex((frame) => frame.isEval() || !frame.getFileName());
+  const own = frames[evalAt + 1];
+  const ownFile = own && fileOf(own.getFileName() ?? '');
+  if (evalAt < 0 || ownFile === undefined) return undefined;
+  for (const frame of frames.slice(evalAt + 2)) {
+    const file = fileOf(frame.getFileName() ?? '');
+    if (file === undefined) continue;
+    return file === ownFile ? undefined : `${file} ${frame.getFunctionName() ?? '(anonymous)'}`;
+  }
+  return undefined;
 }
 
 /**

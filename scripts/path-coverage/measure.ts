@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { ClosureAnalysis, closureFindings, rangeKey, type ClosureFindings, type RanRange } from './closures';
 import { CoverageWindow, type RanFiles, type RanFunction, type SampledCall } from './coverage';
 import { callFindings, layerFindings, layerOf, sandboxReach, type CallEdge, type ImportEdge } from './layers';
 import { startRig, type Rig } from './rig';
@@ -43,6 +44,12 @@ export interface PathMeasurement {
   sampledCalls: { climbs: CallEdge[]; sharedIntoLayers: CallEdge[] };
   /** Counted files that ran in an idle window of the same length right after (no trigger). */
   idleFiles: string[];
+  /**
+   * Issue #25's "function-valued dependencies carrying state": closures that ran in the window and whose
+   * value goes out of the file they are made in (static), and of them those called from another file in
+   * `callerRuns` more triggers (observed with breakpoints).
+   */
+  closures: ClosureFindings;
 }
 
 export interface MeasureOptions {
@@ -54,6 +61,11 @@ export interface MeasureOptions {
    * layer (default 4; 0: the measured window's samples only).
    */
   samplingRuns?: number;
+  /**
+   * Triggers after the sampling runs in which each closure that ran in the window is watched for its
+   * callers (default 3; 0: no callers, only the static check).
+   */
+  callerRuns?: number;
   /** The repository (default: this script's). */
   root?: string;
 }
@@ -71,6 +83,7 @@ export async function measurePaths(options: MeasureOptions = {}): Promise<PathMe
   try {
     rig = await startRig(root);
     const reach = sandboxReach(srcDir);
+    const analysis = new ClosureAnalysis(srcDir, (scriptId) => coverage.scriptSource(scriptId));
     const results: PathMeasurement[] = [];
     let run = 0;
     for (const path of options.paths ?? PATH_NAMES) {
@@ -78,6 +91,16 @@ export async function measurePaths(options: MeasureOptions = {}): Promise<PathMe
       for (let i = 0; i < (options.warmups ?? 1); i++) await triggerOnce(rig, trigger, run++);
       const measured = await measureOnce(rig, coverage, trigger, run++);
       for (let i = 0; i < (options.samplingRuns ?? 4); i++) measured.calls.push(...(await sampleOnce(rig, coverage, trigger, run++)));
+      // after the window: the closures' sources (the debugger on), then their callers in more triggers
+      const closures = await analysis.closures(measured.ranges);
+      const callerRuns = options.callerRuns ?? 3;
+      const watched = callerRuns > 0 ? closures.flatMap((c) => c.ranges.map((r) => ({ ...r, key: rangeKey(r) }))) : [];
+      const watch = await coverage.watchCallers(watched);
+      try {
+        for (let i = 0; i < callerRuns; i++) await triggerOnce(rig, trigger, run++);
+      } finally {
+        measured.closures = closureFindings(closures, await watch.stop(), callerRuns);
+      }
       results.push(describePath(srcDir, trigger, measured, reach));
     }
     return results;
@@ -123,8 +146,11 @@ interface Measured {
   outcome: string;
   windowMs: number;
   ran: RanFiles;
+  /** The ranges of the functions that ran, in their scripts. */
+  ranges: RanRange[];
   idle: RanFiles;
   calls: SampledCall[];
+  closures?: ClosureFindings;
 }
 
 /** The CPU profile's sampling interval in a window (V8's default is 1 ms: too coarse to see short calls). */
@@ -140,14 +166,14 @@ async function measureOnce(rig: Rig, coverage: CoverageWindow, trigger: PathTrig
   await settled(rig.watch);
   // what the last answer set in motion in this turn (a log line, a metric) belongs to the trigger too
   await new Promise((resolve) => setImmediate(resolve));
-  const ran = await coverage.take();
+  const { files: ran, ranges } = await coverage.take();
   const windowMs = performance.now() - started;
   const calls = await coverage.sampledCalls();
   await rig.quiet();
   await coverage.reset();
   await sleep(windowMs);
-  const idle = await coverage.take();
-  return { outcome, windowMs, ran, idle, calls };
+  const { files: idle } = await coverage.take();
+  return { outcome, windowMs, ran, ranges, idle, calls };
 }
 
 /** The trigger's send went out, and every lease the queues handed out since the reset is back, the lanes idle. */
@@ -178,6 +204,7 @@ function describePath(srcDir: string, trigger: PathTrigger, measured: Measured, 
     ...findings,
     sampledCalls: callFindings(uniqueCalls(measured.calls)),
     idleFiles: [...measured.idle.keys()].sort(),
+    closures: measured.closures ?? closureFindings([], new Map(), 0),
   };
 }
 
