@@ -9,7 +9,7 @@ import type { DeploymentTable } from '../deployments';
 import { handleDelivery, type DeliveryHandlerDeps, type DeliveryOutcome } from './handle-delivery';
 import { HandlerRunner } from './handler-runner';
 import { ConversationTimeouts } from './conversation-timeouts';
-import { InboxWorker } from './inbox-worker';
+import { InboxWorker, type InboxLease, type InboxWorkerOptions } from './inbox-worker';
 import { OTHER_LABEL, type RuntimeMetrics } from '../operations/metrics';
 import type { InboxItem } from '../../store/inbox';
 import { holdIfPaused } from '../../store/paused-bots';
@@ -61,17 +61,9 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
   });
   const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
   const recorded: RecordedDeps = { table, runner, loopGuard: delivery.loopGuard, metrics: deps.metrics, deliveryLog, logger: deps.logger };
-  const worker = new InboxWorker({
-    inbox: store.inbox,
-    clock,
-    handle: (item) => traceInboxItem(item, (trace) => handleRecorded(recorded, item, trace)),
-    hold: async (lease) =>
-      (await holdIfNotLoaded(deps.held ?? NONE_HELD, store.inbox, lease, clock.now())) ||
-      holdIfPaused(delivery.paused, store.inbox, lease, lease.payload, clock.now()),
-    starting: (lease) => observeLag(deps.metrics, lease, clock.now()),
-    logger: deps.logger,
-    ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
-  });
+  const worker = new InboxWorker(
+    new RecordedInbox({ ...recorded, inbox: store.inbox, clock, held: deps.held ?? NONE_HELD, paused: delivery.paused, pollMs: deps.pollMs }),
+  );
   return { runner, worker, deliveryLog, auditTrail, conversations };
 }
 
@@ -88,6 +80,47 @@ interface RecordedDeps extends DeliveryHandlerDeps {
   metrics: RuntimeMetrics;
   deliveryLog: DeliveryLog;
   logger: Logger;
+}
+
+interface RecordedInboxDeps extends RecordedDeps {
+  inbox: Store['inbox'];
+  clock: Clock;
+  /** Bots that failed to load: their deliveries wait for a runtime that loads them. */
+  held: ReadonlySet<string>;
+  paused: DeliveryParts['paused'];
+  pollMs?: number | undefined;
+}
+
+/**
+ * What the inbox worker is given, as named steps rather than callbacks: `hold` (a bot not loaded or
+ * paused keeps its delivery), `starting` (the delivery lag), `handle` (the item through its bot, traced,
+ * timed, counted and written to the delivery history).
+ */
+class RecordedInbox implements InboxWorkerOptions {
+  readonly inbox: Store['inbox'];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly pollMs?: number;
+
+  constructor(private readonly deps: RecordedInboxDeps) {
+    this.inbox = deps.inbox;
+    this.clock = deps.clock;
+    this.logger = deps.logger;
+    if (deps.pollMs) this.pollMs = deps.pollMs;
+  }
+
+  async hold(lease: InboxLease): Promise<boolean> {
+    const now = this.clock.now();
+    return (await holdIfNotLoaded(this.deps.held, this.inbox, lease, now)) || holdIfPaused(this.deps.paused, this.inbox, lease, lease.payload, now);
+  }
+
+  starting(lease: InboxLease): void {
+    observeLag(this.deps.metrics, lease, this.clock.now());
+  }
+
+  handle(item: InboxItem): Promise<DeliveryOutcome> {
+    return traceInboxItem(item, (trace) => handleRecorded(this.deps, item, trace));
+  }
 }
 
 /** One inbox item through its bot, timed and counted, and written to the delivery history (best effort: a history for people). */

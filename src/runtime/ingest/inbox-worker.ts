@@ -6,7 +6,7 @@ import { renewOnJump } from '../../clock/keep-alive';
 import type { Inbox, InboxEntry, InboxItem } from '../../store/inbox';
 import type { QueueLease } from '../../store/queue';
 
-type InboxLease = QueueLease<InboxEntry>;
+export type InboxLease = QueueLease<InboxEntry>;
 
 export interface InboxWorkerOptions {
   inbox: Inbox;
