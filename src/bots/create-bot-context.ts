@@ -215,14 +215,12 @@ export function createBotContext<Config>(deps: BotContextDeps<Config>): BotConte
   };
 }
 
-/** The `ctx` methods of the kinds of send that declare one (`contextMethod`): each queues its kind's entry. */
+/** The kinds of send with a `ctx` method of their own (`contextMethod`), found once. */
+const KIND_METHODS = SEND_KINDS.flatMap((kind) => (kind.contextMethod ? [kind.contextMethod] : []));
+
+/** The `ctx` methods of the kinds of send that declare one: each queues its kind's entry. */
 function kindMethods(sink: EntrySink, tenant: string): Record<string, (input: unknown) => Promise<SendReceipt>> {
-  const methods: Record<string, (input: unknown) => Promise<SendReceipt>> = {};
-  for (const kind of SEND_KINDS) {
-    const method = kind.contextMethod;
-    if (method) methods[method.name] = async (input) => sink.enqueue(method.entry(tenant, input as never));
-  }
-  return methods;
+  return Object.fromEntries(KIND_METHODS.map((method) => [method.name, async (input: unknown) => sink.enqueue(method.entry(tenant, input as never))]));
 }
 
 function chatTargetName(manifest: BotManifest, chatId: number): string {

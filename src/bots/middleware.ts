@@ -82,11 +82,6 @@ export function compose(middleware: readonly Middleware[]): Chain {
   };
 }
 
-/** Runs `handler` through `chain` once (`compose(chain)` for a chain used once). */
-export async function runThrough(chain: readonly Middleware[], input: HandlerInput, ctx: BotContext<any>, handler: () => unknown): Promise<void> {
-  await compose(chain)(input, ctx, handler);
-}
-
 /** A typed slot of `ctx.locals`: what one middleware sets and later steps read, with its type. */
 export interface LocalKey<T> {
   readonly name: string;

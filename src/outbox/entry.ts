@@ -12,16 +12,7 @@ import { kindOf, OutboxEntrySchema, type OutboxEntry } from './kinds/send-kinds'
  * their registry (`SEND_KINDS`), re-exported here.
  */
 export { OutboxEntrySchema, OUTBOX_KINDS, type OutboxEntry, type OutboxEntryInput, type OutboxKind } from './kinds/send-kinds';
-export { PostMediaSchema, sendingBotUser, type PostMedia } from './kinds/entry-fields';
-export { PostEntrySchema, sendableWallId } from './kinds/post';
-export { CommentEntrySchema } from './kinds/comment';
-export { DmEntrySchema } from './kinds/dm';
-export { IncomingEntrySchema } from './kinds/incoming';
-export { NotificationEntrySchema } from './kinds/notification';
-export { AnnouncementEntrySchema } from './kinds/announcement';
-export { EventEntrySchema } from './kinds/event';
-export { AwardEntrySchema } from './kinds/award';
-export { ApiEntrySchema } from './kinds/api';
+export type { PostMedia } from './kinds/entry-fields';
 
 /** What to do when a write the platform cannot read back may or may not have arrived. */
 export const OnUncertainSchema = z.enum(['resend', 'drop']);

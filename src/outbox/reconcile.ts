@@ -12,18 +12,7 @@ import type { SendClient } from './send-client';
  * Each kind that can be read back says how (`reconcile`, `src/outbox/kinds/`); the searches are in
  * `find-created.ts`.
  */
-export {
-  findCreatedComment,
-  findCreatedPost,
-  findCreatedTitled,
-  RECONCILE_SKEW_MS,
-  type ClaimItem,
-  type FindCommentInput,
-  type FindPostInput,
-  type FindTitledInput,
-  type ReconcileInput,
-  type ReconcileResult,
-} from './find-created';
+export { RECONCILE_SKEW_MS } from './find-created';
 
 /**
  * Looks for the effect of an earlier attempt of `entry` made since `sinceMs`. Posts, comments,

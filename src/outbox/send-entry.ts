@@ -1,9 +1,8 @@
 import { kindOf, type OutboxEntry } from './kinds/send-kinds';
 import type { SendEntryContext, SendOutcome } from './kinds/send-kind';
 
-// what a send needs and answers, and the media upload, are shared by the kinds (`src/outbox/kinds/`)
+// what a send needs and answers is shared by the kinds (`src/outbox/kinds/`)
 export type { SendEntryContext, SendOutcome, TokenUser } from './kinds/send-kind';
-export { mediaKey, uploadOnce, type UploadOnceInput } from './upload-once';
 
 /** Sends one entry with a single attempt (its kind's `send`); throws the client's error class on failure. */
 export async function sendEntry(entry: OutboxEntry, ctx: SendEntryContext): Promise<SendOutcome> {

@@ -5,7 +5,7 @@ import { alertRoutes, type AlertRouteDeps } from './alerts/alert-routes';
 import { handleError, handleNotFound } from './error-handler';
 import { deliveryRoutes } from './ingest/delivery-routes';
 import { hookRoutes, type HookRouteDeps } from './ingest/hook-routes';
-import { reportRoutes, type ReportRouteDeps } from './ingest/report-routes';
+import { reportRoutes } from './ingest/report-routes';
 import { jobRoutes } from './jobs/job-routes';
 import { adminRoutes, type AdminRouteDeps } from './operations/admin-routes';
 import { opsRoutes, type OpsRouteDeps } from './operations/ops-routes';
@@ -22,8 +22,9 @@ import type { RuntimeParts } from './runtime-parts';
 export async function mountRoutes(app: FastifyInstance, parts: RuntimeParts, options: { ownsApp: boolean }): Promise<void> {
   app.setErrorHandler(handleError);
   if (options.ownsApp) app.setNotFoundHandler(handleNotFound);
-  await app.register(hookRoutes, hookDeps(parts));
-  await app.register(reportRoutes, reportDeps(parts));
+  const signed = signedRouteDeps(parts);
+  await app.register(hookRoutes, signed);
+  await app.register(reportRoutes, signed);
   await app.register(opsRoutes, opsDeps(parts));
   await app.register(consoleRoutes, consoleParts(parts));
   await app.register(alertRoutes, alertDeps(parts));
@@ -31,12 +32,8 @@ export async function mountRoutes(app: FastifyInstance, parts: RuntimeParts, opt
   await app.register(adminRoutes, adminDeps(parts));
 }
 
-function hookDeps(parts: RuntimeParts): HookRouteDeps {
-  const { clock, table, store, metrics } = parts;
-  return { clock, table, store, metrics, worker: parts.inbox.worker };
-}
-
-function reportDeps(parts: RuntimeParts): ReportRouteDeps {
+/** The signed routes' parts: events (`/hooks`) and reports (`/reports`) are received the same way. */
+function signedRouteDeps(parts: RuntimeParts): HookRouteDeps {
   const { clock, table, store, metrics } = parts;
   return { clock, table, store, metrics, worker: parts.inbox.worker };
 }

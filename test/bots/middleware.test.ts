@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBot, type AuditRecord, type HandlerInput, type Middleware } from '../../src';
 import { renderAudit } from '../../src/cli/commands/deliveries';
-import { runThrough } from '../../src/bots/middleware';
+import { compose } from '../../src/bots/middleware';
 import { formatWait } from '../../src/bots/cooldown';
 import { cooldown } from '../../src';
 import { startPair, testBot, type Pair, type TestBot } from '../../src/testing';
@@ -162,13 +162,13 @@ describe('alert messages through a failing middleware', () => {
   });
 });
 
-describe('runThrough', () => {
+describe('compose', () => {
   const input: HandlerInput = { kind: 'job', what: 'job x', job: { name: 'x', slot: 0 } };
   const ctx = { locals: {} } as never;
 
   it('runs the handler alone when the chain is empty', async () => {
     let ran = 0;
-    await runThrough([], input, ctx, () => ran++);
+    await compose([])(input, ctx, () => ran++);
     expect(ran).toBe(1);
   });
 
@@ -178,7 +178,7 @@ describe('runThrough', () => {
       await next();
       await next();
     };
-    await expect(runThrough([twice], input, ctx, () => ran++)).rejects.toThrow(/next\(\) called twice/);
+    await expect(compose([twice])(input, ctx, () => ran++)).rejects.toThrow(/next\(\) called twice/);
     expect(ran).toBe(1);
   });
 
@@ -193,7 +193,7 @@ describe('runThrough', () => {
       }
     };
     await expect(
-      runThrough([watch], input, ctx, () => {
+      compose([watch])(input, ctx, () => {
         throw new Error('broken');
       }),
     ).rejects.toThrow('broken');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiServerError } from '../../src/api/errors';
 import { AdjustableClock } from '../../src/clock';
-import { uploadOnce } from '../../src/outbox/send-entry';
+import { uploadOnce } from '../../src/outbox/upload-once';
 import type { SendClient } from '../../src/outbox/send-client';
 import { openTempStore } from './helpers';
 import { openPlatformRig, type PlatformRig } from './platform-rig';

@@ -6,10 +6,13 @@ import type { RuntimeMetrics } from '../operations/metrics';
 import { acceptDelivery, type AcceptDeps } from './inbox-pipeline';
 import type { InboxWorker } from './inbox-worker';
 
-/** What the hook route uses: where a delivery's secrets and tenant are looked up, the inbox it is recorded in, and the counters. */
+/**
+ * What the signed routes use (events here, reports in `report-routes.ts`): where a delivery's secrets and
+ * tenant are looked up, the inbox it is recorded in, the worker to wake, and the counters.
+ */
 export interface HookRouteDeps extends AcceptDeps {
   clock: Clock;
-  table: Pick<DeploymentTable, 'receiverTarget'>;
+  table: Pick<DeploymentTable, 'receiverTarget' | 'reportTarget'>;
   metrics: Pick<RuntimeMetrics, 'deliveriesReceived' | 'deliveriesRejected'>;
   worker: Pick<InboxWorker, 'wake'>;
 }
