@@ -1,4 +1,8 @@
-export { openStore, sqliteStorePath, StoreConfigSchema } from './open-store';
+export { openStore, sqliteStorePath } from './open-store';
+export { registerStoreBackend, storeBackendKinds } from './store-backends';
+export type { StoreBackendFactory } from './store-backends';
+export { assembleStore } from './assemble-store';
+export type { StoreBackend } from './backend';
 export type { StoreConfig, StoreDeps } from './open-store';
 export type { Store } from './store';
 export { AcceptInputSchema, InboxEntrySchema, InboxItemSchema, DEFAULT_DEDUPE_TTL_MS } from './inbox';

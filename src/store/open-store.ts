@@ -1,15 +1,14 @@
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { Clock } from '../clock';
-import { parseOrThrow } from '../validation';
-import { openSqliteStore } from './sqlite/sqlite-store';
+import './builtin-backends';
+import type { PostgresStoreConfig } from './postgres/postgres-config';
+import type { RedisStoreConfig } from './redis/redis-config';
+import type { SqliteStoreConfig } from './sqlite/sqlite-config';
 import type { Store } from './store';
+import { storeFactoryFor } from './store-backends';
 
-export const StoreConfigSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('sqlite'), path: z.string().min(1) }),
-  z.object({ kind: z.literal('redis'), url: z.string().min(1), prefix: z.string().min(1).default('intrabot') }),
-]);
-export type StoreConfig = z.input<typeof StoreConfigSchema>;
+/** A store's config: its backend's `kind` and that backend's settings (any registered backend's). */
+export type StoreConfig = SqliteStoreConfig | RedisStoreConfig | PostgresStoreConfig | ({ kind: string } & Record<string, unknown>);
 
 export interface StoreDeps {
   clock: Clock;
@@ -25,18 +24,15 @@ export function sqliteStorePath(dataDir: string): string {
 }
 
 /**
- * Opens the configured store and runs its migrations.
+ * Opens the configured store and runs its migrations: the backend registered under the config's `kind`
+ * (`registerStoreBackend`), its config checked by that backend's schema (a bad field is named).
  *
  * @example
- * const store = process.env.INTRABOT_REDIS_URL
- *   ? await openStore({ kind: 'redis', url: process.env.INTRABOT_REDIS_URL }, { clock, secretKey })
+ * const store = process.env.INTRABOT_DATABASE_URL
+ *   ? await openStore({ kind: 'postgres', url: process.env.INTRABOT_DATABASE_URL }, { clock, secretKey })
  *   : await openStore({ kind: 'sqlite', path: sqliteStorePath(dataDir) }, { clock, secretKey });
  */
 export async function openStore(config: StoreConfig, deps: StoreDeps): Promise<Store> {
-  const parsed = parseOrThrow(StoreConfigSchema, config, 'store');
-  const common = { clock: deps.clock, secretKey: deps.secretKey, ...(deps.dedupeTtlMs ? { dedupeTtlMs: deps.dedupeTtlMs } : {}) };
-  if (parsed.kind === 'sqlite') return openSqliteStore({ path: parsed.path, ...common });
-  // loaded on demand: a single-process runtime never pays for the Redis client's memory
-  const { openRedisStore } = await import('./redis/redis-store');
-  return openRedisStore({ url: parsed.url, prefix: parsed.prefix, ...common });
+  const { factory, config: checked } = storeFactoryFor(config);
+  return factory.open(checked, deps);
 }

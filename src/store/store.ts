@@ -16,7 +16,8 @@ import type { Secrets } from './secrets';
  * await store.close();
  */
 export interface Store {
-  readonly kind: 'sqlite' | 'redis';
+  /** The backend's name (`sqlite`, `redis`, `postgres`). */
+  readonly kind: string;
   readonly inbox: Inbox;
   readonly outbox: OutboxQueue;
   readonly claims: Claims;

@@ -1,0 +1,22 @@
+import { DEFAULT_DEDUPE_TTL_MS } from './inbox';
+import { RedisStoreConfigSchema } from './redis/redis-config';
+import { SqliteStoreConfigSchema } from './sqlite/sqlite-config';
+import { openSqliteStore } from './sqlite/sqlite-store';
+import { registerStoreBackend } from './store-backends';
+
+// the embedded default; the others are loaded when opened, so a single-process runtime never pays for
+// a database client's memory
+registerStoreBackend({
+  kind: 'sqlite',
+  configSchema: SqliteStoreConfigSchema,
+  open: async (config, deps) => openSqliteStore({ path: config.path, clock: deps.clock, secretKey: deps.secretKey, dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS }),
+});
+
+registerStoreBackend({
+  kind: 'redis',
+  configSchema: RedisStoreConfigSchema,
+  open: async (config, deps) => {
+    const { openRedisStore } = await import('./redis/redis-store');
+    return openRedisStore({ url: config.url, prefix: config.prefix, clock: deps.clock, secretKey: deps.secretKey, dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS });
+  },
+});
