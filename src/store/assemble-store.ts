@@ -24,7 +24,7 @@ import {
   type QueueLease,
   type TypedQueueEntry,
 } from './queue';
-import { readInboxEntry } from './queue-backed-inbox';
+import { readInboxEntry } from './read-inbox-entry';
 import { RateKeySchema, RateObservationSchema, RateWindowSchema, type RateDecision, type RateObservation, type RateWindow, type SharedRateBudget } from './rate-budget';
 import { createSecrets } from './secrets';
 import type { Store } from './store';
@@ -36,7 +36,7 @@ export interface AssembleDeps {
   secretKey?: string | undefined;
 }
 
-const IdSchema = z.string().min(1);
+const IdSchema = z.string();
 
 /**
  * The store the runtime uses, over a backend: every argument checked here, once, naming the field, before

@@ -158,13 +158,12 @@ describe('sqlite store', () => {
   it('forgets dedupe keys past their TTL, in memory and on disk, and keeps the live ones', async () => {
     const store = openSqliteStore({ path, clock, dedupeTtlMs: 60_000 });
     stores.push(store);
-    const inbox = store.inbox as unknown as { sweep(): void; liveDedupeKeys: number };
     await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'old', envelope: {} });
     clock.advance(30_000);
     await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'new', dedupeKey: 'post.created:1', envelope: {} });
     clock.advance(30_000);
-    inbox.sweep();
-    expect(inbox.liveDedupeKeys).toBe(2);
+    store.sweepInbox();
+    expect(store.liveDedupeKeys()).toBe(2);
     expect(
       store.db
         .prepare('SELECT keys FROM inbox_dedupe ORDER BY seq')

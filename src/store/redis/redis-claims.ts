@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
-import { ClaimKeySchema, ClaimOptionsSchema, TtlMsSchema, type ClaimOptions, type Claims } from '../claims';
+import type { BackendClaims } from '../backend';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
 import { LuaScript } from './lua-script';
 
@@ -40,7 +39,7 @@ return 1`);
  * hosts, so a holder's process cannot be checked from here: a lock lasts until its TTL, and its holder
  * keeps it short and renews it.
  */
-export class RedisClaims implements Claims {
+export class RedisClaims implements BackendClaims {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -48,8 +47,7 @@ export class RedisClaims implements Claims {
     private readonly clock: Clock,
   ) {}
 
-  async claim(key: string, ttlMs: number, options: ClaimOptions = {}): Promise<boolean> {
-    parseOrThrow(ClaimOptionsSchema, options, 'options');
+  async claim(key: string, ttlMs: number): Promise<boolean> {
     return (await TAKE.run(this.redis, [this.keyOf(key)], this.args(ttlMs))) === 1;
   }
 
@@ -62,11 +60,10 @@ export class RedisClaims implements Claims {
   }
 
   private keyOf(key: string): string {
-    return this.keys.claim(parseOrThrow(ClaimKeySchema, key, 'key'));
+    return this.keys.claim(key);
   }
 
   private args(ttlMs: number): (string | number)[] {
-    parseOrThrow(TtlMsSchema, ttlMs, 'ttlMs');
     const now = this.clock.now();
     return [now, `${now + ttlMs} ${this.owner}`, ttlMs + GC_MARGIN_MS];
   }

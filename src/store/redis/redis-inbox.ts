@@ -1,14 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
+import type { AcceptRecord, BackendInbox } from '../backend';
 import { dedupeKeys } from '../dedupe-keys';
-import { AcceptInputSchema, inboxItemJson, type AcceptInput, type AcceptResult } from '../inbox';
+import type { AcceptResult } from '../inbox';
 import { newEntryId } from '../queue';
 import { WriteBatcher } from '../write-batcher';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
 import { ACCEPT } from './queue-scripts';
-import type { RedisQueue } from './redis-queue';
-import { QueueBackedInbox } from '../queue-backed-inbox';
+import { RedisQueue } from './redis-queue';
 
 /** A delivery ready for the accept script: its keys and stored form made before it joins a batch. */
 interface Prepared {
@@ -36,17 +35,16 @@ export const REDIS_ACCEPT_BATCH_BYTES = 1_048_576;
  * Durability before the 200 is Redis's: run it with `appendonly yes` (and `appendfsync everysec` or
  * `always`) in production.
  */
-export class RedisInbox extends QueueBackedInbox<RedisQueue> {
+export class RedisInbox extends RedisQueue implements BackendInbox {
   private readonly batcher: WriteBatcher<Prepared, AcceptResult>;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly keys: RedisKeys,
-    queue: RedisQueue,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly dedupeTtlMs: number,
   ) {
-    super(queue);
+    super(redis, keys, 'inbox', clock);
     this.batcher = new WriteBatcher({
       commit: (items) => this.commit(items),
       windowMs: 0,
@@ -56,15 +54,13 @@ export class RedisInbox extends QueueBackedInbox<RedisQueue> {
     });
   }
 
-  async accept(raw: AcceptInput): Promise<AcceptResult> {
-    // validated and serialised before batching, so one bad delivery cannot fail its batch-mates
-    const input = parseOrThrow(AcceptInputSchema, raw, 'delivery');
-    const keys = dedupeKeys(input);
-    const json = inboxItemJson(input);
+  /** Checked and serialised before it gets here (`assembleStore`), so one bad delivery cannot fail its batch-mates. */
+  async accept(record: AcceptRecord): Promise<AcceptResult> {
+    const keys = dedupeKeys(record);
     return this.batcher.submit({
       deliveryKey: this.keys.dedupe(keys.delivery),
       dedupeKey: keys.dedupe === undefined ? '' : this.keys.dedupe(keys.dedupe),
-      json,
+      json: record.json,
     });
   }
 
@@ -75,7 +71,7 @@ export class RedisInbox extends QueueBackedInbox<RedisQueue> {
 
   private async commit(items: Prepared[]): Promise<AcceptResult[]> {
     const now = this.clock.now();
-    const args: (string | number)[] = [this.queue.q, now, now + this.dedupeTtlMs, this.dedupeTtlMs + GC_MARGIN_MS];
+    const args: (string | number)[] = [this.q, now, now + this.dedupeTtlMs, this.dedupeTtlMs + GC_MARGIN_MS];
     for (const item of items) args.push(item.deliveryKey, item.dedupeKey, newEntryId(now), item.json);
     const answers = (await ACCEPT.run(this.redis, [], args)) as (number | string)[];
     return items.map((_, i): AcceptResult => {

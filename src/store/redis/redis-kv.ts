@@ -1,9 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
-import { InvalidInputError } from '../../errors';
-import { parseOrThrow } from '../../validation';
+import type { BackendKv } from '../backend';
 import type { JsonValue } from '../json';
-import { KvKeySchema, KvSetOptionsSchema, type KvItem, type KvSetOptions, type KvSpace } from '../kv';
+import type { KvItem } from '../kv';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
 
 interface Stored {
@@ -16,7 +15,7 @@ interface Stored {
  * One namespace: a string key per item (JSON `{v, e}`) plus a zset of its keys for prefix listing
  * (ZRANGEBYLEX). Expiry is judged by the injected clock; PEXPIRE only collects garbage.
  */
-export class RedisKvSpace implements KvSpace {
+export class RedisKvSpace implements BackendKv {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -25,29 +24,27 @@ export class RedisKvSpace implements KvSpace {
   ) {}
 
   async get(key: string): Promise<JsonValue | undefined> {
-    const raw = await this.redis.get(this.keys.kv(this.ns, parseOrThrow(KvKeySchema, key, 'key')));
+    const raw = await this.redis.get(this.keys.kv(this.ns, key));
     return this.live(raw)?.v;
   }
 
-  async set(key: string, value: JsonValue, options: KvSetOptions = {}): Promise<void> {
-    parseOrThrow(KvKeySchema, key, 'key');
-    const { ttlMs } = parseOrThrow(KvSetOptionsSchema, options, 'options');
-    if (JSON.stringify(value) === undefined) throw new InvalidInputError('value', 'value: expected a JSON value');
-    const stored: Stored = { v: value, e: ttlMs === undefined ? null : this.clock.now() + ttlMs };
+  async set(key: string, json: string, ttlMs: number | undefined): Promise<void> {
+    // the stored form is `Stored` as JSON, made around the value's text (not parsed and written again)
+    const stored = `{"v":${json},"e":${ttlMs === undefined ? 'null' : this.clock.now() + ttlMs}}`;
     const tx = this.redis.multi();
-    if (ttlMs === undefined) tx.set(this.keys.kv(this.ns, key), JSON.stringify(stored));
-    else tx.set(this.keys.kv(this.ns, key), JSON.stringify(stored), 'PX', ttlMs + GC_MARGIN_MS);
+    if (ttlMs === undefined) tx.set(this.keys.kv(this.ns, key), stored);
+    else tx.set(this.keys.kv(this.ns, key), stored, 'PX', ttlMs + GC_MARGIN_MS);
     tx.zadd(this.keys.kvIndex(this.ns), 0, key);
     await tx.exec();
   }
 
   async delete(key: string): Promise<boolean> {
-    const full = this.keys.kv(this.ns, parseOrThrow(KvKeySchema, key, 'key'));
+    const full = this.keys.kv(this.ns, key);
     const result = await this.redis.multi().get(full).del(full).zrem(this.keys.kvIndex(this.ns), key).exec();
     return this.live((result?.[0]?.[1] as string | null) ?? null) !== undefined;
   }
 
-  async list(prefix = ''): Promise<KvItem[]> {
+  async list(prefix: string): Promise<KvItem[]> {
     const index = this.keys.kvIndex(this.ns);
     // 0xFF never occurs in UTF-8, so "[prefix" .. "[prefix\xFF" spans exactly the keys starting with prefix
     const [min, max] = prefix === '' ? ['-', '+'] : [Buffer.from(`[${prefix}`), Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])])];

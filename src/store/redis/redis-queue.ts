@@ -1,24 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
 import { IntrabotError } from '../../errors';
-import { parseOrThrow } from '../../validation';
+import type { z } from 'zod';
+import type { BackendOutbox, ListQueueOptions } from '../backend';
 import {
-  EnqueueInputSchema,
-  LeaseMsSchema,
-  NotBeforeSchema,
-  ReasonSchema,
-  TargetSchema,
-  ReserveMaxSchema,
-  ListQueueInputSchema,
   LOST_LEASES_REASON,
   MAX_LOST_LEASES,
   newEntryId,
   newId,
   readStoredPayload,
-  type EnqueueInput,
+  type EnqueueInputSchema,
   type LeaseRef,
-  type ListQueueInput,
-  type OutboxQueue,
   type QueueEntry,
   type QueueLease,
 } from '../queue';
@@ -53,20 +45,19 @@ export function hashToEntry(h: Record<string, string>, now: number): QueueEntry 
  * dead-letter list that can be listed, requeued and dropped entry by entry. Each operation is one Lua
  * script, so replicas never both take an entry and a completion never races a redelivery.
  */
-export class RedisQueue implements OutboxQueue {
+export class RedisQueue implements BackendOutbox {
   readonly q: string;
 
   constructor(
-    private readonly redis: Redis,
+    protected readonly redis: Redis,
     keys: RedisKeys,
     name: string,
-    private readonly clock: Clock,
+    protected readonly clock: Clock,
   ) {
     this.q = keys.queue(name);
   }
 
-  async enqueue(raw: EnqueueInput): Promise<QueueEntry> {
-    const input = parseOrThrow(EnqueueInputSchema, raw, 'entry');
+  async enqueue(input: z.output<typeof EnqueueInputSchema>): Promise<QueueEntry> {
     const now = this.clock.now();
     const id = input.id ?? newEntryId(now);
     const args = [this.q, id, input.target, JSON.stringify(input.payload), now, input.notBeforeMs ?? now];
@@ -74,13 +65,7 @@ export class RedisQueue implements OutboxQueue {
     return (await this.get(id))!;
   }
 
-  async reserve(leaseMs: number): Promise<QueueLease | null> {
-    return (await this.reserveMany(leaseMs, 1))[0] ?? null;
-  }
-
   async reserveMany(leaseMs: number, max: number): Promise<QueueLease[]> {
-    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
-    parseOrThrow(ReserveMaxSchema, max, 'max');
     const leases: QueueLease[] = [];
     let poisoned: number;
     do {
@@ -115,31 +100,22 @@ export class RedisQueue implements OutboxQueue {
   }
 
   async retry(lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, error, 'error');
     return (await RETRY.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, error])) === 1;
   }
 
   async defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, note, 'note');
     return (await DEFER.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, note])) === 1;
   }
 
   async setAside(lease: LeaseRef, target: string, notBeforeMs: number, note: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, note, 'note');
-    parseOrThrow(TargetSchema, target, 'target');
     return (await SET_ASIDE.run(this.redis, [], [this.q, lease.id, lease.leaseToken, target, notBeforeMs, note])) === 1;
   }
 
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
-    parseOrThrow(ReasonSchema, reason, 'reason');
     return (await DEAD_LETTER.run(this.redis, [], [this.q, lease.id, lease.leaseToken, reason])) === 1;
   }
 
   async extend(lease: LeaseRef, leaseMs: number): Promise<boolean> {
-    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
     const until = this.clock.now() + leaseMs;
     return (await EXTEND.run(this.redis, [], [this.q, lease.id, lease.leaseToken, until])) === 1;
   }
@@ -149,8 +125,7 @@ export class RedisQueue implements OutboxQueue {
     return h.id ? hashToEntry(h, this.clock.now()) : undefined;
   }
 
-  async list(raw: ListQueueInput = {}): Promise<QueueEntry[]> {
-    const input = parseOrThrow(ListQueueInputSchema, raw, 'list');
+  async list(input: ListQueueOptions): Promise<QueueEntry[]> {
     const ids = await this.listIds(input.state, input.target, input.limit);
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.hgetall(`${this.q}e:${id}`);

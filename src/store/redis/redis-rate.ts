@@ -1,11 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
 import { newId } from '../queue';
 import {
-  RateKeySchema,
-  RateObservationSchema,
-  RateWindowSchema,
   missingSpend,
   PLATFORM_LIMIT_TTL_MS,
   phantomStamp,
@@ -79,22 +75,19 @@ export class RedisRate implements SharedRateBudget {
   ) {}
 
   async take(key: string, window: RateWindow): Promise<RateDecision> {
-    const { limit, windowMs, spacingMs, burst } = parseOrThrow(RateWindowSchema, window, 'window');
-    const checked = parseOrThrow(RateKeySchema, key, 'key');
+    const { limit, windowMs, spacingMs, burst } = window;
     const args = [this.clock.now(), windowMs, limit, newId(), windowMs + GC_MARGIN_MS, spacingMs ?? 0, burst ?? 1];
-    const [ok, waitMs] = (await TAKE.run(this.redis, [this.keys.rate(checked), this.keys.rateLimit(checked)], args)) as [number, number];
+    const [ok, waitMs] = (await TAKE.run(this.redis, [this.keys.rate(key), this.keys.rateLimit(key)], args)) as [number, number];
     return { ok: ok === 1, waitMs };
   }
 
-  async observe(key: string, raw: RateObservation): Promise<void> {
-    const observation = parseOrThrow(RateObservationSchema, raw, 'observation');
-    const checked = parseOrThrow(RateKeySchema, key, 'key');
+  async observe(key: string, observation: RateObservation): Promise<void> {
     const now = this.clock.now();
     const spent = missingSpend(observation, 0);
     const platformLimit = observation.platformLimit ?? 0;
     if (spent === 0 && platformLimit === 0) return;
     const at = phantomStamp(now, observation);
     const args = [now, observation.windowMs, spent, at, `${newId()}:`, observation.windowMs + GC_MARGIN_MS, platformLimit, PLATFORM_LIMIT_TTL_MS];
-    await OBSERVE.run(this.redis, [this.keys.rate(checked), this.keys.rateLimit(checked)], args);
+    await OBSERVE.run(this.redis, [this.keys.rate(key), this.keys.rateLimit(key)], args);
   }
 }

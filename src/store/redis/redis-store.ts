@@ -1,11 +1,9 @@
 import { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
+import { assembleStore } from '../assemble-store';
+import type { StoreBackend } from '../backend';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
-import { KvNamespaceSchema, type KvSpace } from '../kv';
-import { createProvisioningState } from '../provisioning';
 import { newClaimOwner } from '../claim-owner';
-import { createSecrets } from '../secrets';
 import type { Store } from '../store';
 import { StoreUnavailableError } from '../store-errors';
 import { RedisKeys } from './keys';
@@ -92,21 +90,16 @@ function safeHost(url: string): string {
 
 function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): RedisStore {
   const { clock } = options;
-  const inboxQueue = new RedisQueue(redis, keys, 'inbox', clock);
-  const kv = (namespace: string): KvSpace => new RedisKvSpace(redis, keys, parseOrThrow(KvNamespaceSchema, namespace, 'namespace'), clock);
-  const inbox = new RedisInbox(redis, keys, inboxQueue, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS);
+  const inbox = new RedisInbox(redis, keys, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS);
   let closed = false;
-  return {
+  const backend: StoreBackend = {
     kind: 'redis',
-    redis,
-    prefix: keys.prefix,
     inbox,
     outbox: new RedisQueue(redis, keys, 'outbox', clock),
     claims: new RedisClaims(redis, keys, newClaimOwner(), clock),
     rate: new RedisRate(redis, keys, clock),
-    secrets: createSecrets(redisSecretStorage(redis, keys), options.secretKey),
-    provisioning: createProvisioningState(kv, clock),
-    kv,
+    secrets: redisSecretStorage(redis, keys),
+    kv: (namespace) => new RedisKvSpace(redis, keys, namespace, clock),
     schemaVersion: () => redisSchemaVersion(redis, keys),
     ping: () => ping(redis),
     close: async () => {
@@ -118,4 +111,5 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+  return Object.assign(assembleStore(backend, { clock, secretKey: options.secretKey }), { redis, prefix: keys.prefix });
 }

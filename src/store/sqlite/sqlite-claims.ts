@@ -1,8 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
+import type { BackendClaims } from '../backend';
 import { ownerIsGone } from '../claim-owner';
-import { ClaimKeySchema, ClaimOptionsSchema, TtlMsSchema, type ClaimOptions, type Claims } from '../claims';
 
 /**
  * Claims in one row each; the upsert only overwrites an expired claim, so exactly one caller gets
@@ -10,7 +9,7 @@ import { ClaimKeySchema, ClaimOptionsSchema, TtlMsSchema, type ClaimOptions, typ
  * whose owner's process is gone is taken over at once; the update names that owner, so of two processes
  * taking it over together only one succeeds.
  */
-export class SqliteClaims implements Claims {
+export class SqliteClaims implements BackendClaims {
   private readonly take: Statement;
   private readonly holder: Statement;
   private readonly takeOver: Statement;
@@ -30,10 +29,10 @@ export class SqliteClaims implements Claims {
     this.free = db.prepare('DELETE FROM claims WHERE key = @key AND owner = @owner AND expires_at > @now');
   }
 
-  async claim(key: string, ttlMs: number, options: ClaimOptions = {}): Promise<boolean> {
+  async claim(key: string, ttlMs: number, options: { lock: boolean }): Promise<boolean> {
     const args = this.args(key, ttlMs);
     if (this.take.run(args).changes === 1) return true;
-    if (!parseOrThrow(ClaimOptionsSchema, options, 'options').lock) return false;
+    if (!options.lock) return false;
     const previous = (this.holder.get(args) as { owner: string } | undefined)?.owner;
     return previous !== undefined && ownerIsGone(previous) && this.takeOver.run({ ...args, previous }).changes === 1;
   }
@@ -47,8 +46,6 @@ export class SqliteClaims implements Claims {
   }
 
   private args(key: string, ttlMs: number): { key: string; owner: string; now: number; until: number } {
-    parseOrThrow(ClaimKeySchema, key, 'key');
-    parseOrThrow(TtlMsSchema, ttlMs, 'ttlMs');
     const now = this.clock.now();
     return { key, owner: this.owner, now, until: now + ttlMs };
   }

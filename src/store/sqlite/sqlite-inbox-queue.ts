@@ -1,20 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
-import {
-  LeaseMsSchema,
-  ListQueueInputSchema,
-  LOST_LEASES_REASON,
-  MAX_LOST_LEASES,
-  NotBeforeSchema,
-  ReasonSchema,
-  ReserveMaxSchema,
-  type LeaseRef,
-  type ListQueueInput,
-  type QueueEntry,
-  type QueueLease,
-  type QueueOps,
-} from '../queue';
+import type { BackendQueue, ListQueueOptions } from '../backend';
+import { LOST_LEASES_REASON, MAX_LOST_LEASES, type LeaseRef, type QueueEntry, type QueueLease } from '../queue';
 import { leaseToken as leaseTokenOf } from './gone-leases';
 import { rowToEntry, type QueueRow } from './sqlite-queue';
 
@@ -36,7 +23,7 @@ const toEntry = (row: InboxRow, now: number): QueueEntry => rowToEntry({ ...row,
  * own target, so one index (due entries by time) serves `reserve`, and an insert appends at the right
  * edge of the table and of that index. Same semantics as the other queues (leases, retries, dead letters).
  */
-export class SqliteInboxQueue implements QueueOps {
+export class SqliteInboxQueue implements BackendQueue {
   private readonly sql: Record<
     'insert' | 'nextDue' | 'lease' | 'complete' | 'retry' | 'defer' | 'deadLetter' | 'extend' | 'get' | 'list' | 'revive' | 'dueNow' | 'drop',
     Statement
@@ -45,7 +32,7 @@ export class SqliteInboxQueue implements QueueOps {
 
   constructor(
     db: Database,
-    private readonly clock: Clock,
+    protected readonly clock: Clock,
     /** Named in every lease token, so a restart can tell leases a crashed process left (`gone-leases.ts`). */
     private readonly owner?: string,
   ) {
@@ -58,13 +45,7 @@ export class SqliteInboxQueue implements QueueOps {
     return idOf(Number(this.sql.insert.run({ payload: payloadJson, now }).lastInsertRowid));
   }
 
-  async reserve(leaseMs: number): Promise<QueueLease | null> {
-    return (await this.reserveMany(leaseMs, 1))[0] ?? null;
-  }
-
   async reserveMany(leaseMs: number, max: number): Promise<QueueLease[]> {
-    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
-    parseOrThrow(ReserveMaxSchema, max, 'max');
     return this.reserveTx(this.clock.now(), leaseMs, max);
   }
 
@@ -90,24 +71,18 @@ export class SqliteInboxQueue implements QueueOps {
   }
 
   async retry(lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, error, 'error');
     return this.held(lease, (seq) => this.sql.retry.run({ seq, token: lease.leaseToken, notBefore: notBeforeMs, error }).changes === 1);
   }
 
   async defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, note, 'note');
     return this.held(lease, (seq) => this.sql.defer.run({ seq, token: lease.leaseToken, notBefore: notBeforeMs, error: note }).changes === 1);
   }
 
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
-    parseOrThrow(ReasonSchema, reason, 'reason');
     return this.held(lease, (seq) => this.sql.deadLetter.run({ seq, token: lease.leaseToken, reason }).changes === 1);
   }
 
   async extend(lease: LeaseRef, leaseMs: number): Promise<boolean> {
-    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
     const until = this.clock.now() + leaseMs;
     return this.held(lease, (seq) => this.sql.extend.run({ seq, token: lease.leaseToken, until }).changes === 1);
   }
@@ -118,8 +93,7 @@ export class SqliteInboxQueue implements QueueOps {
     return row && toEntry(row, this.clock.now());
   }
 
-  async list(raw: ListQueueInput = {}): Promise<QueueEntry[]> {
-    const input = parseOrThrow(ListQueueInputSchema, raw, 'list');
+  async list(input: ListQueueOptions): Promise<QueueEntry[]> {
     const seq = input.target === undefined ? null : (seqOf(input.target) ?? -1);
     const now = this.clock.now();
     const rows = this.sql.list.all({ dead: input.state === 'dead' ? 1 : 0, seq, limit: input.limit }) as InboxRow[];

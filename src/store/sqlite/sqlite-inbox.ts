@@ -1,9 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
-import { AcceptInputSchema, inboxItemJson, type AcceptInput, type AcceptResult } from '../inbox';
+import type { AcceptRecord, BackendInbox } from '../backend';
+import type { AcceptResult } from '../inbox';
 import { dedupeKeys } from '../dedupe-keys';
-import { QueueBackedInbox } from '../queue-backed-inbox';
 import { DedupeLog } from './dedupe-log';
 import { SqliteInboxQueue } from './sqlite-inbox-queue';
 import { WriteBatcher } from '../write-batcher';
@@ -17,32 +16,24 @@ export interface SqliteInboxOptions {
   owner?: string;
 }
 
-type Parsed = ReturnType<typeof AcceptInputSchema.parse>;
-
-/** A delivery ready for the batch: validated, and its stored form made (a delivery that cannot be serialised fails alone). */
-interface Prepared {
-  input: Parsed;
-  json: string;
-}
-
 /**
  * The SQLite inbox: accepts go through a write-behind batcher, so all deliveries read in one event-loop
  * turn share one transaction; each caller's promise resolves once that transaction has committed.
  * A commit appends to two tables (the entries and the dedupe log) and touches a few pages at their ends.
  */
-export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
-  private readonly batcher: WriteBatcher<Prepared, AcceptResult>;
+export class SqliteInbox extends SqliteInboxQueue implements BackendInbox {
+  private readonly batcher: WriteBatcher<AcceptRecord, AcceptResult>;
   private readonly dedupe: DedupeLog;
   private readonly sweepTx: (now: number) => void;
 
   constructor(
     db: Database,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly options: SqliteInboxOptions,
   ) {
-    super(new SqliteInboxQueue(db, clock, options.owner));
+    super(db, clock, options.owner);
     this.dedupe = new DedupeLog(db);
-    const commitBatch = db.transaction((items: Prepared[]) => {
+    const commitBatch = db.transaction((items: AcceptRecord[]) => {
       const now = this.clock.now();
       this.dedupe.catchUp(now);
       const results = items.map((item) => this.acceptOne(item, now));
@@ -69,10 +60,9 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
     db.transaction(() => this.dedupe.catchUp(clock.now()))();
   }
 
-  async accept(raw: AcceptInput): Promise<AcceptResult> {
-    // validated and serialised before batching, so one bad delivery cannot fail its batch-mates
-    const input = parseOrThrow(AcceptInputSchema, raw, 'delivery');
-    return this.batcher.submit({ input, json: inboxItemJson(input) });
+  /** Checked and serialised before it gets here (`assembleStore`), so one bad delivery cannot fail its batch-mates. */
+  async accept(record: AcceptRecord): Promise<AcceptResult> {
+    return this.batcher.submit(record);
   }
 
   /** Commits waiting accepts now (at close). */
@@ -90,13 +80,13 @@ export class SqliteInbox extends QueueBackedInbox<SqliteInboxQueue> {
     return this.dedupe.size;
   }
 
-  private acceptOne({ input, json }: Prepared, now: number): AcceptResult {
-    const keys = dedupeKeys(input);
+  private acceptOne(record: AcceptRecord, now: number): AcceptResult {
+    const keys = dedupeKeys(record);
     if (this.dedupe.has(keys.delivery, now)) return { accepted: false, duplicateOf: 'delivery' };
     if (keys.dedupe && this.dedupe.has(keys.dedupe, now)) return { accepted: false, duplicateOf: 'dedupe_key' };
     const expiresAt = now + this.options.dedupeTtlMs;
     this.dedupe.add(keys.delivery, expiresAt);
     if (keys.dedupe) this.dedupe.add(keys.dedupe, expiresAt);
-    return { accepted: true, id: this.queue.insertNow(json, now) };
+    return { accepted: true, id: this.insertNow(record.json, now) };
   }
 }

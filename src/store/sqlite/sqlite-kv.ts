@@ -1,9 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../clock';
-import { InvalidInputError } from '../../errors';
-import { parseOrThrow } from '../../validation';
+import type { BackendKv } from '../backend';
 import type { JsonValue } from '../json';
-import { KvKeySchema, KvSetOptionsSchema, type KvItem, type KvSetOptions, type KvSpace } from '../kv';
+import type { KvItem } from '../kv';
 
 export interface SqliteKvStatements {
   get: Statement;
@@ -26,7 +25,7 @@ export function prepareKv(db: Database): SqliteKvStatements {
 }
 
 /** One namespace of the `kv` table; expiry is checked against the injected clock on every read. */
-export class SqliteKvSpace implements KvSpace {
+export class SqliteKvSpace implements BackendKv {
   constructor(
     private readonly sql: SqliteKvStatements,
     private readonly ns: string,
@@ -34,24 +33,21 @@ export class SqliteKvSpace implements KvSpace {
   ) {}
 
   async get(key: string): Promise<JsonValue | undefined> {
-    const row = this.sql.get.get({ ns: this.ns, key: parseOrThrow(KvKeySchema, key, 'key'), now: this.clock.now() }) as { value: string } | undefined;
+    const row = this.sql.get.get({ ns: this.ns, key, now: this.clock.now() }) as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as JsonValue) : undefined;
   }
 
-  async set(key: string, value: JsonValue, options: KvSetOptions = {}): Promise<void> {
-    const { ttlMs } = parseOrThrow(KvSetOptionsSchema, options, 'options');
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new InvalidInputError('value', 'value: expected a JSON value');
+  async set(key: string, json: string, ttlMs: number | undefined): Promise<void> {
     const expiresAt = ttlMs === undefined ? null : this.clock.now() + ttlMs;
-    this.sql.set.run({ ns: this.ns, key: parseOrThrow(KvKeySchema, key, 'key'), value: text, expiresAt });
+    this.sql.set.run({ ns: this.ns, key, value: json, expiresAt });
   }
 
   async delete(key: string): Promise<boolean> {
-    const row = this.sql.remove.get({ ns: this.ns, key: parseOrThrow(KvKeySchema, key, 'key'), now: this.clock.now() }) as { live: number } | undefined;
+    const row = this.sql.remove.get({ ns: this.ns, key, now: this.clock.now() }) as { live: number } | undefined;
     return row?.live === 1;
   }
 
-  async list(prefix = ''): Promise<KvItem[]> {
+  async list(prefix: string): Promise<KvItem[]> {
     const rows = this.sql.list.all({ ns: this.ns, prefix, now: this.clock.now() }) as { key: string; value: string }[];
     return rows.map((row) => ({ key: row.key, value: JSON.parse(row.value) as JsonValue }));
   }

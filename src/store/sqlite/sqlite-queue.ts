@@ -1,22 +1,15 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Clock } from '../../clock';
 import { IntrabotError } from '../../errors';
-import { parseOrThrow } from '../../validation';
+import type { z } from 'zod';
+import type { BackendOutbox, ListQueueOptions } from '../backend';
 import {
-  EnqueueInputSchema,
-  LeaseMsSchema,
-  NotBeforeSchema,
-  ReasonSchema,
-  ReserveMaxSchema,
-  TargetSchema,
-  ListQueueInputSchema,
   LOST_LEASES_REASON,
   MAX_LOST_LEASES,
   newEntryId,
   readStoredPayload,
-  type EnqueueInput,
+  type EnqueueInputSchema,
   type LeaseRef,
-  type ListQueueInput,
   type QueueEntry,
   type QueueLease,
 } from '../queue';
@@ -67,7 +60,7 @@ const BEHIND = Number.MAX_SAFE_INTEGER;
  * entries wait or are in flight. Multi-statement steps are IMMEDIATE transactions, so two processes
  * sharing the file cannot both take an entry.
  */
-export class SqliteQueue {
+export class SqliteQueue implements BackendOutbox {
   private readonly sql: Record<string, Statement>;
   private readonly tx: {
     insert: (row: InsertRow) => void;
@@ -113,20 +106,13 @@ export class SqliteQueue {
     }
   }
 
-  async enqueue(raw: EnqueueInput): Promise<QueueEntry> {
-    const input = parseOrThrow(EnqueueInputSchema, raw, 'entry');
+  async enqueue(input: z.output<typeof EnqueueInputSchema>): Promise<QueueEntry> {
     const id = input.id ?? newEntryId(this.clock.now());
     this.tx.insert({ id, target: input.target, payload: input.payload, notBefore: input.notBeforeMs ?? this.clock.now() });
     return this.find(id, this.clock.now())!;
   }
 
-  async reserve(leaseMs: number): Promise<QueueLease | null> {
-    return (await this.reserveMany(leaseMs, 1))[0] ?? null;
-  }
-
   async reserveMany(leaseMs: number, max: number): Promise<QueueLease[]> {
-    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
-    parseOrThrow(ReserveMaxSchema, max, 'max');
     return this.tx.reserve(this.clock.now(), leaseMs, max);
   }
 
@@ -160,23 +146,16 @@ export class SqliteQueue {
   }
 
   async retry(lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, error, 'error');
     const args = { queue: this.queue, id: lease.id, token: lease.leaseToken, notBefore: notBeforeMs, error };
     return this.sql.retry!.run(args).changes === 1;
   }
 
   async defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, note, 'note');
     const args = { queue: this.queue, id: lease.id, token: lease.leaseToken, notBefore: notBeforeMs, error: note };
     return this.sql.defer!.run(args).changes === 1;
   }
 
   async setAside(lease: LeaseRef, target: string, notBeforeMs: number, note: string): Promise<boolean> {
-    parseOrThrow(NotBeforeSchema, notBeforeMs, 'notBeforeMs');
-    parseOrThrow(ReasonSchema, note, 'note');
-    parseOrThrow(TargetSchema, target, 'target');
     return this.tx.aside({ id: lease.id, token: lease.leaseToken, target, notBefore: notBeforeMs, error: note });
   }
 
@@ -191,12 +170,10 @@ export class SqliteQueue {
   }
 
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
-    parseOrThrow(ReasonSchema, reason, 'reason');
     return this.tx.leave(this.sql.deadLetter!, { id: lease.id, token: lease.leaseToken, reason });
   }
 
   async extend(lease: LeaseRef, leaseMs: number): Promise<boolean> {
-    parseOrThrow(LeaseMsSchema, leaseMs, 'leaseMs');
     const until = this.clock.now() + leaseMs;
     return this.sql.extend!.run({ queue: this.queue, id: lease.id, token: lease.leaseToken, until }).changes === 1;
   }
@@ -205,8 +182,7 @@ export class SqliteQueue {
     return this.find(id, this.clock.now());
   }
 
-  async list(raw: ListQueueInput = {}): Promise<QueueEntry[]> {
-    const input = parseOrThrow(ListQueueInputSchema, raw, 'list');
+  async list(input: ListQueueOptions): Promise<QueueEntry[]> {
     const args = { queue: this.queue, dead: input.state === 'dead' ? 1 : 0, target: input.target ?? null, limit: input.limit };
     const now = this.clock.now();
     return (this.sql.list!.all(args) as QueueRow[]).map((row) => rowToEntry(row, now));

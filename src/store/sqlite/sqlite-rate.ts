@@ -1,10 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
 import {
-  RateKeySchema,
-  RateObservationSchema,
-  RateWindowSchema,
   decideTake,
   effectiveWindow,
   liveStamps,
@@ -63,11 +59,11 @@ export class SqliteRate implements SharedRateBudget {
   }
 
   async take(key: string, window: RateWindow): Promise<RateDecision> {
-    return this.takeTx(parseOrThrow(RateKeySchema, key, 'key'), parseOrThrow(RateWindowSchema, window, 'window'), this.clock.now());
+    return this.takeTx(key, window, this.clock.now());
   }
 
   async observe(key: string, observation: RateObservation): Promise<void> {
-    this.observeTx(parseOrThrow(RateKeySchema, key, 'key'), parseOrThrow(RateObservationSchema, observation, 'observation'), this.clock.now());
+    this.observeTx(key, observation, this.clock.now());
   }
 }
 

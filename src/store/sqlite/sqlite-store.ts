@@ -3,14 +3,11 @@ import type { Database as Db } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Clock } from '../../clock';
-import { parseOrThrow } from '../../validation';
+import { assembleStore } from '../assemble-store';
+import type { StoreBackend } from '../backend';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
-import { KvNamespaceSchema, type KvSpace } from '../kv';
-import { createProvisioningState } from '../provisioning';
-import { type OutboxQueue } from '../queue';
 import { newClaimOwner } from '../claim-owner';
 import { releaseLeasesOfGoneOwners } from './gone-leases';
-import { createSecrets } from '../secrets';
 import type { Store } from '../store';
 import { StoreUnavailableError } from '../store-errors';
 import { SQLITE_MIGRATIONS, currentVersion, migrate } from './migrations';
@@ -44,7 +41,14 @@ export interface SqliteStoreStats {
   inboxAccepts: number;
 }
 
-export type SqliteStore = Store & { readonly stats: SqliteStoreStats; readonly db: Db };
+export type SqliteStore = Store & {
+  readonly stats: SqliteStoreStats;
+  readonly db: Db;
+  /** Forgets the dedupe keys past their TTL now (the store's sweeper does it every minute). */
+  sweepInbox(): void;
+  /** Dedupe keys held in memory (tests). */
+  liveDedupeKeys(): number;
+};
 
 /**
  * Opens (creating when missing) the embedded store: one SQLite file in WAL mode.
@@ -106,26 +110,21 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
       stats.inboxAccepts += size;
     },
   });
-  const outbox: OutboxQueue = new SqliteQueue(db, 'outbox', clock, owner);
   const kvSql = prepareKv(db);
-  const kv = (namespace: string): KvSpace => new SqliteKvSpace(kvSql, parseOrThrow(KvNamespaceSchema, namespace, 'namespace'), clock);
   const sweeper = startSweeper(db, clock, () => inbox.sweep());
   const interval = options.checkpointIntervalMs ?? 250;
   const checkpointer = options.path === ':memory:' || interval <= 0 ? undefined : startWalCheckpointer(db, options.path, interval);
   let closed = false;
   // a read of the file (not a constant): it fails when the file cannot be read, or the handle is closed
   const probe = db.prepare('SELECT MAX(version) AS version FROM schema_version');
-  return {
+  const backend: StoreBackend = {
     kind: 'sqlite',
-    db,
-    stats,
     inbox,
-    outbox,
+    outbox: new SqliteQueue(db, 'outbox', clock, owner),
     claims: new SqliteClaims(db, owner, clock),
     rate: new SqliteRate(db, clock),
-    secrets: createSecrets(sqliteSecretStorage(db, clock), options.secretKey),
-    provisioning: createProvisioningState(kv, clock),
-    kv,
+    secrets: sqliteSecretStorage(db, clock),
+    kv: (namespace) => new SqliteKvSpace(kvSql, namespace, clock),
     schemaVersion: async () => currentVersion(db),
     ping: async () => {
       probe.get();
@@ -139,6 +138,7 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
       db.close();
     },
   };
+  return Object.assign(assembleStore(backend, { clock, secretKey: options.secretKey }), { db, stats, sweepInbox: () => inbox.sweep(), liveDedupeKeys: () => inbox.liveDedupeKeys });
 }
 
 /**
