@@ -41,6 +41,8 @@ const CONFIG_ENV = [
   'INTRABOT_BOTS_DIR',
   'INTRABOT_REDIS_URL',
   'INTRABOT_REDIS_PREFIX',
+  'INTRABOT_DATABASE_URL',
+  'INTRABOT_DATABASE_SCHEMA',
   'INTRABOT_SECRET_KEY',
   'INTRABOT_ADMIN_TOKEN',
   'INTRABOT_LOG_LEVEL',
@@ -191,7 +193,7 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
   start: {
     group: 'Run it',
     line: 'The runtime (and the sandbox when no tenant is configured)',
-    flags: [],
+    flags: [{ name: 'no-migrate', text: 'leave the PostgreSQL schema as it is (run intrabot migrate first)' }],
     examples: ['intrabot start', 'INTRABOT_BASE_URL=https://acme.example.com INTRABOT_TOKEN=... intrabot start'],
     env: CONFIG_ENV,
   },

@@ -11,13 +11,18 @@ import { messageOf, processIo, type CliIo } from '../output';
 import { printBanner } from '../start-banner';
 import { startTracing, type TracingHandle, type TracingLogger } from '../../tracing';
 
-const USAGE = 'start';
+const USAGE = 'start [--no-migrate]';
 
-/** `start` takes no arguments: anything given is a mistake worth stopping for, not ignoring. */
-function argumentProblem(argv: string[]): string | undefined {
+interface StartFlags {
+  /** Leave the PostgreSQL schema as it is (`intrabot migrate` brings it up to date). */
+  noMigrate: boolean;
+}
+
+/** `start` takes one flag and no arguments: anything else is a mistake worth stopping for, not ignoring. */
+function readStartFlags(argv: string[]): StartFlags | string {
   try {
-    parseArgs({ args: argv, strict: true, allowPositionals: false, options: {} });
-    return undefined;
+    const { values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { 'no-migrate': { type: 'boolean' } } });
+    return { noMigrate: values['no-migrate'] ?? false };
   } catch (error) {
     return messageOf(error);
   }
@@ -28,17 +33,17 @@ function argumentProblem(argv: string[]): string | undefined {
  * clock (advancing the sandbox's clock moves the runtime's too). Runs until SIGINT or SIGTERM.
  */
 export async function runStart(argv: string[], io: CliIo): Promise<number> {
-  const problem = argumentProblem(argv);
-  if (problem) {
-    io.stderr(`intrabot start: ${problem}\nUsage: intrabot ${USAGE}\n`);
+  const flags = readStartFlags(argv);
+  if (typeof flags === 'string') {
+    io.stderr(`intrabot start: ${flags}\nUsage: intrabot ${USAGE}\n`);
     return 2;
   }
-  return serve(io);
+  return serve(io, flags);
 }
 
 /** The runtime (and the sandbox beside it in sandbox mode) until a signal stops them. */
-async function serve(io: CliIo): Promise<number> {
-  const started = await startAll(io);
+async function serve(io: CliIo, flags: StartFlags): Promise<number> {
+  const started = await startAll(io, flags);
   if (typeof started === 'number') return started;
   const { runtime, sandbox, url, tracing } = started;
   printBanner(url, runtime, sandbox);
@@ -67,7 +72,7 @@ async function serve(io: CliIo): Promise<number> {
  * Starts the sandbox (in sandbox mode) and the runtime; on a fatal error prints one message naming the
  * setting to fix (src/runtime/start/start-failure.ts), closes whatever was already listening and resolves to 1.
  */
-async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string; tracing: TracingHandle } | number> {
+async function startAll(io: CliIo, flags: StartFlags): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string; tracing: TracingHandle } | number> {
   const fail = (error: unknown): number => {
     io.stderr(`intrabot start: ${startupMessage(error)}\n`);
     return 1;
@@ -79,6 +84,7 @@ async function startAll(io: CliIo): Promise<{ runtime: Runtime; sandbox: Sandbox
   } catch (error) {
     return fail(error);
   }
+  if (flags.noMigrate) config.database_migrate = false;
   // the same rule as `provision`: a connected tenant delivers to the public URL, so it must be given
   if (config.mode === 'connected' && !config.public_url) return fail(publicUrlFailure({ config, env: io.env }, 'missing'));
   const clock = new AdjustableClock();

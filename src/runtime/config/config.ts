@@ -49,11 +49,26 @@ export const RuntimeConfigSchema = z.object({
   data_dir: z.string().default('.intrabot'),
   bots_dir: z.string().default('bots'),
   redis_url: z.string().optional(),
+  /** The PostgreSQL store (`postgres://user@host:5432/db`), for several replicas on a database teams already run. */
+  database_url: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+    .optional(),
+  /** The PostgreSQL schema intrabot's tables live in, so the store can share a database. */
+  database_schema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lower-case SQL identifier (letters, digits, _)')
+    .default('intrabot'),
   /** Keys in Redis start with this (several deployments may share one Redis). */
   redis_prefix: z
     .string()
     .regex(/^[A-Za-z0-9:_-]+$/, 'letters, digits, ":", "_" and "-" only')
     .default('intrabot'),
+  /**
+   * Whether the runtime brings the PostgreSQL schema up to date when it opens the store (default); false
+   * (`intrabot start --no-migrate`) leaves that to `intrabot migrate`, run once per release.
+   */
+  database_migrate: z.boolean().default(true),
   secret_key: z.string().optional(),
   admin_token: z.string().optional(),
   /**
@@ -97,6 +112,8 @@ export const ENV_KEYS = {
   INTRABOT_BOTS_DIR: 'bots_dir',
   INTRABOT_REDIS_URL: 'redis_url',
   INTRABOT_REDIS_PREFIX: 'redis_prefix',
+  INTRABOT_DATABASE_URL: 'database_url',
+  INTRABOT_DATABASE_SCHEMA: 'database_schema',
   INTRABOT_SECRET_KEY: 'secret_key',
   INTRABOT_ADMIN_TOKEN: 'admin_token',
   INTRABOT_LOG_LEVEL: 'log_level',
@@ -133,6 +150,10 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   const result = RuntimeConfigSchema.safeParse(merged);
   if (!result.success) for (const issue of result.error.issues) addIssue(problems, issue, merged, sources, env);
   if (merged.mode === 'connected') connectedProblems(merged, { env, fromFile, sources }, problems, options.forStart ?? false);
+  if (merged.redis_url !== undefined && merged.database_url !== undefined) {
+    const [redis, database] = [settingName(['redis_url'], sources), settingName(['database_url'], sources)];
+    problems.add(database, `${redis} and ${database} are both set: the store is one of them (Redis or PostgreSQL); unset the other`);
+  }
   problems.throwIfAny();
   if (!result.success) throw new ConfigError('(config)', 'the configuration is invalid');
   const config = result.data;

@@ -6,11 +6,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 /**
  * The runtime's own settings that hold secrets, each also accepted as `<NAME>_FILE` (the path of a file
  * holding the value), as Docker and Kubernetes mount secrets: the value then never sits in the
- * environment, where `ps e`, crash dumps and `kubectl describe` show it. `INTRABOT_REDIS_URL` is here
- * because its URL carries the password. Secrets a file or a manifest references (`${env:PROXY_KEY}`,
+ * environment, where `ps e`, crash dumps and `kubectl describe` show it. `INTRABOT_REDIS_URL` and
+ * `INTRABOT_DATABASE_URL` are here because their URLs carry the password. Secrets a file or a manifest references (`${env:PROXY_KEY}`,
  * an alert input's token) take `PROXY_KEY_FILE` through the reference itself (src/bots/env-refs.ts).
  */
-export const FILE_SETTINGS = ['INTRABOT_TOKEN', 'INTRABOT_SECRET_KEY', 'INTRABOT_ADMIN_TOKEN', 'INTRABOT_WEBHOOK_SECRETS', 'INTRABOT_REDIS_URL'] as const;
+export const FILE_SETTINGS = ['INTRABOT_TOKEN', 'INTRABOT_SECRET_KEY', 'INTRABOT_ADMIN_TOKEN', 'INTRABOT_WEBHOOK_SECRETS', 'INTRABOT_REDIS_URL', 'INTRABOT_DATABASE_URL'] as const;
 
 export interface SettingFiles {
   /** The environment with each `<NAME>_FILE` read into `<NAME>` (and the `_FILE` variable gone). */

@@ -84,9 +84,16 @@ async function checkStore(store: Store): Promise<Check> {
   try {
     return { name: 'store', status: 'ok', detail: `${store.kind}, schema version ${await store.schemaVersion()}` };
   } catch (error) {
-    return { name: 'store', status: 'fail', detail: message(error), fix: 'check INTRABOT_DATA_DIR permissions or INTRABOT_REDIS_URL' };
+    return { name: 'store', status: 'fail', detail: message(error), fix: STORE_FIX[store.kind] ?? 'check the store settings and that its server answers' };
   }
 }
+
+/** Where to look when the store does not answer, by backend. */
+const STORE_FIX: Readonly<Record<string, string>> = {
+  sqlite: 'check INTRABOT_DATA_DIR permissions and free disk space',
+  redis: 'check INTRABOT_REDIS_URL and that Redis answers there',
+  postgres: 'check INTRABOT_DATABASE_URL, that PostgreSQL answers there, and run intrabot migrate if the schema is behind',
+};
 
 async function checkTenant(input: DoctorInput, tenant: TenantConfig, manifests: ReturnType<typeof manifestForTenant>[], report: Report): Promise<void> {
   const name = (what: string): string => `${tenant.id}: ${what}`;

@@ -1,15 +1,16 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Clock } from '../../clock';
-import { openStore, sqliteStorePath, type Store } from '../../store';
+import { openStore, sqliteStorePath, type Store, type StoreConfig } from '../../store';
 import { resolveSecretKey } from '../../store/secret-key';
 import type { RuntimeConfig } from '../config/config';
 
 /** The settings the store is opened with; every opener reads exactly these. */
-export type RuntimeStoreSettings = Pick<RuntimeConfig, 'data_dir' | 'redis_url' | 'redis_prefix' | 'secret_key' | 'mode'>;
+export type RuntimeStoreSettings = Pick<RuntimeConfig, 'data_dir' | 'redis_url' | 'redis_prefix' | 'database_url' | 'database_schema' | 'database_migrate' | 'secret_key' | 'mode'>;
 
 /**
- * The store the configuration asks for: Redis when `INTRABOT_REDIS_URL` is set (several replicas, keys
- * under `INTRABOT_REDIS_PREFIX`), else the SQLite file under the data directory. The secret key comes
+ * The store the configuration asks for: PostgreSQL when `INTRABOT_DATABASE_URL` is set (tables in
+ * `INTRABOT_DATABASE_SCHEMA`), Redis when `INTRABOT_REDIS_URL` is (keys under `INTRABOT_REDIS_PREFIX`),
+ * else the SQLite file under the data directory. The first two serve several replicas. The secret key comes
  * from `INTRABOT_SECRET_KEY`, or in sandbox mode from a key file created beside the data.
  *
  * The runtime and every CLI command that reads or changes the store open it here, so a command can
@@ -22,17 +23,23 @@ export async function openRuntimeStore(config: RuntimeStoreSettings, clock: Cloc
     mode: config.mode,
     dataDir: config.data_dir,
   });
-  if (config.redis_url) return openStore({ kind: 'redis', url: config.redis_url, prefix: config.redis_prefix }, { clock, secretKey });
-  return openStore({ kind: 'sqlite', path: sqliteStorePath(config.data_dir) }, { clock, secretKey });
+  return openStore(runtimeStoreConfig(config), { clock, secretKey });
+}
+
+/** The store config the settings name (see `openRuntimeStore`). */
+export function runtimeStoreConfig(config: Omit<RuntimeStoreSettings, 'secret_key' | 'mode'>): StoreConfig {
+  if (config.database_url) return { kind: 'postgres', url: config.database_url, schema: config.database_schema, migrate: config.database_migrate };
+  if (config.redis_url) return { kind: 'redis', url: config.redis_url, prefix: config.redis_prefix };
+  return { kind: 'sqlite', path: sqliteStorePath(config.data_dir) };
 }
 
 /**
  * The SQLite file the configuration points at when the runtime never created it, else undefined (it
- * exists, or the store is Redis, which is shared and never created by looking). Commands that only
+ * exists, or the store is Redis or PostgreSQL, which are shared and never created by looking). Commands that only
  * look check this first, so looking never leaves an empty store behind.
  */
-export function missingRuntimeStore(config: Pick<RuntimeConfig, 'data_dir' | 'redis_url'>): string | undefined {
-  if (config.redis_url) return undefined;
+export function missingRuntimeStore(config: Pick<RuntimeConfig, 'data_dir' | 'redis_url' | 'database_url'>): string | undefined {
+  if (config.redis_url || config.database_url) return undefined;
   const path = sqliteStorePath(config.data_dir);
   return existsSync(path) ? undefined : path;
 }
