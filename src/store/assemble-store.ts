@@ -25,7 +25,15 @@ import {
   type TypedQueueEntry,
 } from './queue';
 import { readInboxEntry } from './read-inbox-entry';
-import { RateKeySchema, RateObservationSchema, RateWindowSchema, type RateDecision, type RateObservation, type RateWindow, type SharedRateBudget } from './rate-budget';
+import {
+  RateKeySchema,
+  RateObservationSchema,
+  RateWindowSchema,
+  type RateDecision,
+  type RateObservation,
+  type RateWindow,
+  type SharedRateBudget,
+} from './rate-budget';
 import { createSecrets } from './secrets';
 import type { Store } from './store';
 
@@ -124,7 +132,8 @@ abstract class CheckedQueue<E extends TypedQueueEntry> {
 
 /** A lease as the backend needs it (what `reserve` handed out; checked cheaply, as it is on every delivery's path). */
 function leaseOf(lease: LeaseRef): LeaseRef {
-  if (typeof lease?.id !== 'string' || typeof lease.leaseToken !== 'string') throw new InvalidInputError('lease', 'lease: expected a lease from reserve (id and leaseToken)');
+  if (typeof lease?.id !== 'string' || typeof lease.leaseToken !== 'string')
+    throw new InvalidInputError('lease', 'lease: expected a lease from reserve (id and leaseToken)');
   return lease;
 }
 
@@ -186,7 +195,11 @@ class CheckedClaims implements Claims {
   constructor(private readonly claims: BackendClaims) {}
 
   async claim(key: string, ttlMs: number, options: ClaimOptions = {}): Promise<boolean> {
-    return this.claims.claim(parseOrThrow(ClaimKeySchema, key, 'key'), parseOrThrow(TtlMsSchema, ttlMs, 'ttlMs'), parseOrThrow(ClaimOptionsSchema, options, 'options'));
+    return this.claims.claim(
+      parseOrThrow(ClaimKeySchema, key, 'key'),
+      parseOrThrow(TtlMsSchema, ttlMs, 'ttlMs'),
+      parseOrThrow(ClaimOptionsSchema, options, 'options'),
+    );
   }
 
   async renew(key: string, ttlMs: number): Promise<boolean> {

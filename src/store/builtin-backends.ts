@@ -9,7 +9,8 @@ import { registerStoreBackend } from './store-backends';
 registerStoreBackend({
   kind: 'sqlite',
   configSchema: SqliteStoreConfigSchema,
-  open: async (config, deps) => openSqliteStore({ path: config.path, clock: deps.clock, secretKey: deps.secretKey, dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS }),
+  open: async (config, deps) =>
+    openSqliteStore({ path: config.path, clock: deps.clock, secretKey: deps.secretKey, dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS }),
 });
 
 registerStoreBackend({
@@ -17,6 +18,12 @@ registerStoreBackend({
   configSchema: RedisStoreConfigSchema,
   open: async (config, deps) => {
     const { openRedisStore } = await import('./redis/redis-store');
-    return openRedisStore({ url: config.url, prefix: config.prefix, clock: deps.clock, secretKey: deps.secretKey, dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS });
+    return openRedisStore({
+      url: config.url,
+      prefix: config.prefix,
+      clock: deps.clock,
+      secretKey: deps.secretKey,
+      dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
+    });
   },
 });

@@ -55,10 +55,16 @@ describe('which store the settings choose', () => {
 describe('openStore', () => {
   it('refuses a store kind no backend is registered for, naming the kinds there are', async () => {
     const opening = openStore({ kind: 'mongodb', url: 'mongodb://x' }, { clock: new AdjustableClock() });
-    await expect(opening).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^store\.kind: "mongodb" is not a store backend \(expected one of .*sqlite/) });
+    await expect(opening).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/^store\.kind: "mongodb" is not a store backend \(expected one of .*sqlite/),
+    });
   });
 
   it("checks the config with its backend's schema, naming the field", async () => {
-    await expect(openStore({ kind: 'sqlite', path: '' }, { clock: new AdjustableClock() })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('store.path') });
+    await expect(openStore({ kind: 'sqlite', path: '' }, { clock: new AdjustableClock() })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('store.path'),
+    });
   });
 });

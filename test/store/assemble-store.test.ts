@@ -10,11 +10,13 @@ function recordingBackend(): { backend: StoreBackend; calls: string[]; received:
     new Proxy(
       {},
       {
-        get: (_target, method) => async (...args: unknown[]) => {
-          calls.push(`${name}.${String(method)}`);
-          received.push(args);
-          return method === 'list' || method === 'reserveMany' ? [] : undefined;
-        },
+        get:
+          (_target, method) =>
+          async (...args: unknown[]) => {
+            calls.push(`${name}.${String(method)}`);
+            received.push(args);
+            return method === 'list' || method === 'reserveMany' ? [] : undefined;
+          },
       },
     );
   const backend = {

@@ -72,7 +72,10 @@ async function serve(io: CliIo, flags: StartFlags): Promise<number> {
  * Starts the sandbox (in sandbox mode) and the runtime; on a fatal error prints one message naming the
  * setting to fix (src/runtime/start/start-failure.ts), closes whatever was already listening and resolves to 1.
  */
-async function startAll(io: CliIo, flags: StartFlags): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string; tracing: TracingHandle } | number> {
+async function startAll(
+  io: CliIo,
+  flags: StartFlags,
+): Promise<{ runtime: Runtime; sandbox: Sandbox | undefined; url: string; tracing: TracingHandle } | number> {
   const fail = (error: unknown): number => {
     io.stderr(`intrabot start: ${startupMessage(error)}\n`);
     return 1;

@@ -10,7 +10,14 @@ type Env = Readonly<Record<string, string | undefined>>;
  * `INTRABOT_DATABASE_URL` are here because their URLs carry the password. Secrets a file or a manifest references (`${env:PROXY_KEY}`,
  * an alert input's token) take `PROXY_KEY_FILE` through the reference itself (src/bots/env-refs.ts).
  */
-export const FILE_SETTINGS = ['INTRABOT_TOKEN', 'INTRABOT_SECRET_KEY', 'INTRABOT_ADMIN_TOKEN', 'INTRABOT_WEBHOOK_SECRETS', 'INTRABOT_REDIS_URL', 'INTRABOT_DATABASE_URL'] as const;
+export const FILE_SETTINGS = [
+  'INTRABOT_TOKEN',
+  'INTRABOT_SECRET_KEY',
+  'INTRABOT_ADMIN_TOKEN',
+  'INTRABOT_WEBHOOK_SECRETS',
+  'INTRABOT_REDIS_URL',
+  'INTRABOT_DATABASE_URL',
+] as const;
 
 export interface SettingFiles {
   /** The environment with each `<NAME>_FILE` read into `<NAME>` (and the `_FILE` variable gone). */

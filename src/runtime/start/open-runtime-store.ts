@@ -5,7 +5,10 @@ import { resolveSecretKey } from '../../store/secret-key';
 import type { RuntimeConfig } from '../config/config';
 
 /** The settings the store is opened with; every opener reads exactly these. */
-export type RuntimeStoreSettings = Pick<RuntimeConfig, 'data_dir' | 'redis_url' | 'redis_prefix' | 'database_url' | 'database_schema' | 'database_migrate' | 'secret_key' | 'mode'>;
+export type RuntimeStoreSettings = Pick<
+  RuntimeConfig,
+  'data_dir' | 'redis_url' | 'redis_prefix' | 'database_url' | 'database_schema' | 'database_migrate' | 'secret_key' | 'mode'
+>;
 
 /**
  * The store the configuration asks for: PostgreSQL when `INTRABOT_DATABASE_URL` is set (tables in

@@ -138,7 +138,12 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
       db.close();
     },
   };
-  return Object.assign(assembleStore(backend, { clock, secretKey: options.secretKey }), { db, stats, sweepInbox: () => inbox.sweep(), liveDedupeKeys: () => inbox.liveDedupeKeys });
+  return Object.assign(assembleStore(backend, { clock, secretKey: options.secretKey }), {
+    db,
+    stats,
+    sweepInbox: () => inbox.sweep(),
+    liveDedupeKeys: () => inbox.liveDedupeKeys,
+  });
 }
 
 /**
