@@ -139,6 +139,13 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
     examples: ['intrabot jobs', 'intrabot jobs --runs 5 --json'],
     env: CONFIG_ENV,
   },
+  migrate: {
+    group: 'Operate',
+    line: "Bring the store's schema up to date",
+    flags: [JSON_FLAG],
+    examples: ['intrabot migrate', 'intrabot migrate --json'],
+    env: CONFIG_ENV,
+  },
   new: { group: 'Develop', line: 'Scaffold a new bot', flags: [], examples: ['intrabot new standup'], env: ['INTRABOT_BOTS_DIR'] },
   openapi: {
     group: 'Platform',

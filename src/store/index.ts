@@ -1,6 +1,6 @@
 export { openStore, sqliteStorePath } from './open-store';
-export { registerStoreBackend, storeBackendKinds } from './store-backends';
-export type { StoreBackendFactory } from './store-backends';
+export { migrateStore, registerStoreBackend, storeBackendKinds } from './store-backends';
+export type { MigrationResult, StoreBackendFactory } from './store-backends';
 export { assembleStore } from './assemble-store';
 export type { StoreBackend } from './backend';
 export type { StoreConfig, StoreDeps } from './open-store';

@@ -12,6 +12,17 @@ export interface StoreBackendFactory<Config extends { kind: string } = { kind: s
   kind: string;
   configSchema: z.ZodType<Config, unknown>;
   open(config: Config, deps: StoreDeps): Promise<Store>;
+  /**
+   * Brings the backend's schema up to date without opening a store (`intrabot migrate`), answering the
+   * version before and after. Without it, migrating is opening: the backend migrates at open.
+   */
+  migrate?(config: Config, deps: StoreDeps): Promise<MigrationResult>;
+}
+
+/** What `intrabot migrate` did: the schema version found and the one left (equal when there was nothing to do). */
+export interface MigrationResult {
+  from: number;
+  to: number;
 }
 
 const FACTORIES = new Map<string, StoreBackendFactory>();
@@ -41,4 +52,20 @@ export function storeFactoryFor(config: unknown): { factory: StoreBackendFactory
   const factory = FACTORIES.get(kind);
   if (!factory) throw new InvalidInputError('store.kind', `store.kind: "${kind}" is not a store backend (expected one of ${storeBackendKinds().join(', ')})`);
   return { factory, config: parseOrThrow(factory.configSchema, config, 'store') };
+}
+
+/**
+ * Brings the configured store's schema up to date (`intrabot migrate`): the backend's own `migrate`, or,
+ * for a backend that migrates whenever it opens, one open and close.
+ */
+export async function migrateStore(config: unknown, deps: StoreDeps): Promise<MigrationResult & { kind: string }> {
+  const { factory, config: checked } = storeFactoryFor(config);
+  if (factory.migrate) return { kind: factory.kind, ...(await factory.migrate(checked, deps)) };
+  const store = await factory.open(checked, deps);
+  try {
+    const version = await store.schemaVersion();
+    return { kind: factory.kind, from: version, to: version };
+  } finally {
+    await store.close();
+  }
 }

@@ -10,6 +10,7 @@ import { runDev } from '../../src/cli/commands/dev';
 import { runDoctorCommand } from '../../src/cli/commands/doctor';
 import { createJobsCommand } from '../../src/cli/commands/jobs';
 import { runInit } from '../../src/cli/commands/init';
+import { runMigrate } from '../../src/cli/commands/migrate';
 import { runNew } from '../../src/cli/commands/new';
 import { createOpenApiCommand } from '../../src/cli/commands/openapi';
 import { runOutboxCommand } from '../../src/cli/commands/outbox';
@@ -35,6 +36,7 @@ const RUNNERS: Record<string, (argv: string[], io: CapturedIo) => Promise<number
   doctor: runDoctorCommand,
   init: runInit,
   jobs: (argv, io) => createJobsCommand(io).run(argv),
+  migrate: runMigrate,
   new: runNew,
   openapi: (argv, io) => createOpenApiCommand(io).run(argv),
   outbox: runOutboxCommand,
@@ -46,7 +48,7 @@ const RUNNERS: Record<string, (argv: string[], io: CapturedIo) => Promise<number
   trigger: runTrigger,
 };
 
-const IN_OUR_WORDS = new Set(['api', 'bots', 'deliveries', 'doctor', 'jobs', 'outbox', 'provision', 'rotate-secret', 'run', 'trigger']);
+const IN_OUR_WORDS = new Set(['api', 'bots', 'deliveries', 'doctor', 'jobs', 'migrate', 'outbox', 'provision', 'rotate-secret', 'run', 'trigger']);
 
 describe('unknown flags', () => {
   it('are refused by every command with exit 2 and a message naming the flag, before anything runs', async () => {
