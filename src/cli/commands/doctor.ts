@@ -1,6 +1,6 @@
 import { AdjustableClock } from '../../clock';
-import { runDoctor, type Check } from '../../runtime/operations/doctor';
-import { openRuntimeStore } from '../../runtime/start/open-runtime-store';
+import { runDoctor, storeFailure, type Check } from '../../runtime/operations/doctor';
+import { openRuntimeStore, runtimeStoreConfig } from '../../runtime/start/open-runtime-store';
 import type { CliCommand } from '../command';
 import { readFlags } from '../read-flags';
 import { processIo, type CliIo } from '../output';
@@ -23,13 +23,22 @@ export async function runDoctorCommand(argv: string[], io: CliIo): Promise<numbe
   const config = cliConfig(io, 'doctor');
   if (!config) return 1;
   const clock = new AdjustableClock();
-  const store = await openRuntimeStore(config, clock, io.env);
+  // each check is printed as it completes: a slow platform shows which check waits, never a silent screen
+  const print = (c: Check): void => {
+    io.stdout(`${MARK[c.status]}  ${c.name}: ${c.detail}\n`);
+    if (c.fix && c.status !== 'ok') io.stdout(`      fix: ${c.fix}\n`);
+  };
+  let store: Awaited<ReturnType<typeof openRuntimeStore>>;
   try {
-    // each check is printed as it completes: a slow platform shows which check waits, never a silent screen
-    const print = (c: Check): void => {
-      io.stdout(`${MARK[c.status]}  ${c.name}: ${c.detail}\n`);
-      if (c.fix && c.status !== 'ok') io.stdout(`      fix: ${c.fix}\n`);
-    };
+    store = await openRuntimeStore(config, clock, io.env);
+  } catch (error) {
+    // a store that cannot be opened (a database away, a schema behind) is a failed check like any other
+    const failed = storeFailure(runtimeStoreConfig(config).kind, error);
+    if (json) io.stdout(`${JSON.stringify([failed], null, 2)}\n`);
+    else print(failed);
+    return 1;
+  }
+  try {
     const checks = await runDoctor({
       config,
       clock,

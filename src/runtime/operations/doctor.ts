@@ -84,8 +84,13 @@ async function checkStore(store: Store): Promise<Check> {
   try {
     return { name: 'store', status: 'ok', detail: `${store.kind}, schema version ${await store.schemaVersion()}` };
   } catch (error) {
-    return { name: 'store', status: 'fail', detail: message(error), fix: STORE_FIX[store.kind] ?? 'check the store settings and that its server answers' };
+    return storeFailure(store.kind, error);
   }
+}
+
+/** The store check when the store does not answer (or cannot even be opened), with where to look. */
+export function storeFailure(kind: string, error: unknown): Check {
+  return { name: 'store', status: 'fail', detail: message(error), fix: STORE_FIX[kind] ?? 'check the store settings and that its server answers' };
 }
 
 /** Where to look when the store does not answer, by backend. */
