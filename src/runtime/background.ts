@@ -10,8 +10,10 @@ export interface BackgroundDeps {
   clock: Clock;
   logger: Logger;
   table: DeploymentTable;
-  /** A recovered or polled event entered the inbox: wake its worker. */
+  /** A recovered or polled event entered the inbox (or another process said so): wake its worker. */
   wake: () => void;
+  /** Another process said the outbox has work due: wake the sender. */
+  wakeSender?: (() => void) | undefined;
   /** `intrabot dev --poll`: list new posts and comments this often instead of receiving deliveries. */
   poll?: { intervalMs: number } | undefined;
   /** Secret rotations to carry on (begun here or by another replica, before a restart too). */
@@ -29,6 +31,7 @@ export class BackgroundWork {
   private beatTimer: TimerHandle | undefined;
   private pollTimer: TimerHandle | undefined;
   private running = false;
+  private unwatch: (() => void) | undefined;
 
   constructor(private readonly deps: BackgroundDeps) {}
 
@@ -39,6 +42,9 @@ export class BackgroundWork {
       logger.warn({ err }, 'recovery of missed events failed');
       return [];
     });
+    // wake-ups from other replicas (PostgreSQL's NOTIFY), where the store has them: work due elsewhere is
+    // taken at once rather than at the next poll
+    this.unwatch = store.watch((queue) => (queue === 'inbox' ? wake() : this.deps.wakeSender?.()));
     this.beat();
     this.deps.rotations?.start();
     if (this.deps.poll) this.pollEvery(this.deps.poll.intervalMs, clock.now());
@@ -47,6 +53,7 @@ export class BackgroundWork {
   /** Stops the timers and waits for recovery to finish; `lastBeat` notes the runtime alive one last time. */
   async stop(options: { lastBeat: boolean }): Promise<void> {
     this.running = false;
+    this.unwatch?.();
     if (this.beatTimer) this.deps.clock.clearTimeout(this.beatTimer);
     if (this.pollTimer) this.deps.clock.clearTimeout(this.pollTimer);
     await this.deps.rotations?.stop();

@@ -153,7 +153,16 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
   if (deps.app) await deps.app.register(async (scope) => mountRoutes(scope, parts, { ownsApp: false }));
   else await mountRoutes(host, parts, { ownsApp: true });
 
-  const background = new BackgroundWork({ store, clock, logger, table, wake: () => inbox.worker.wake(), poll: deps.poll, rotations });
+  const background = new BackgroundWork({
+    store,
+    clock,
+    logger,
+    table,
+    wake: () => inbox.worker.wake(),
+    wakeSender: () => delivery.sender.wake(),
+    poll: deps.poll,
+    rotations,
+  });
   const runtime = runtimeFacade(parts, { ownsApp: deps.app === undefined, ownsStore, background, polling: deps.poll !== undefined, env });
   rememberParts(runtime, parts);
   return runtime;

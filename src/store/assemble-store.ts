@@ -46,6 +46,8 @@ export interface AssembleDeps {
 
 const IdSchema = z.string();
 
+const NO_WAKE_UPS = (): void => undefined;
+
 /**
  * The store the runtime uses, over a backend: every argument checked here, once, naming the field, before
  * the backend sees it (bad input changes nothing); inbox entries read back as deliveries (an unreadable one
@@ -68,6 +70,7 @@ export function assembleStore(backend: StoreBackend, deps: AssembleDeps): Store 
     kv,
     schemaVersion: () => backend.schemaVersion(),
     ping: () => backend.ping(),
+    watch: (listener) => backend.watch?.(listener) ?? NO_WAKE_UPS,
     close: () => backend.close(),
   };
 }

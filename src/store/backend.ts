@@ -32,6 +32,8 @@ export interface StoreBackend {
   schemaVersion(): Promise<number>;
   /** Resolves when the backend answers a read now; bounded in time (`/readyz`). */
   ping(): Promise<void>;
+  /** Wake-ups from other processes (see `Store.watch`); absent: the workers poll. */
+  watch?(listener: (queue: 'inbox' | 'outbox') => void): () => void;
   /** Flushes pending writes and closes connections; a second call does nothing. */
   close(): Promise<void>;
 }

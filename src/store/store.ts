@@ -33,6 +33,13 @@ export interface Store {
    * every health probe, bounded in time.
    */
   ping(): Promise<void>;
+  /**
+   * Tells `listener` when work became due in a queue through another process (a replica accepted a
+   * delivery, an operator requeued a dead letter), so the workers need not wait for their next poll;
+   * returns the unsubscribe. Best effort (PostgreSQL's LISTEN/NOTIFY): polling still finds everything,
+   * and a backend without wake-ups never calls it.
+   */
+  watch(listener: (queue: 'inbox' | 'outbox') => void): () => void;
   /** Flushes pending work (the SQLite inbox batch) and closes connections. */
   close(): Promise<void>;
 }
