@@ -25,8 +25,8 @@ export const SANDBOX_ALERT_TOKEN = 'sandbox-alert-token';
 
 /**
  * The adapter-specific `options:` of an alert input in `bot.yaml`:
- * - `mapping`: for `format: generic`, a preset name (`uptime-kuma`, `sentry`, `datadog`,
- *   `datadog-default`) or a mapping object (see `GenericMappingSchema`);
+ * - `mapping`: for `format: generic`, a preset name (one of `GENERIC_PRESETS`: `uptime-kuma`,
+ *   `sentry`, `datadog`, `healthchecks`, ...) or a mapping object (see `GenericMappingSchema`);
  * - `max_length`: the longest message; longer ones are split in numbered parts, never truncated;
  * - `digest_over`: more alerts than this in one message are listed one line each;
  * - `dedupe_window`: how long an unchanged alert is not posted again after it was last seen

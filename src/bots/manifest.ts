@@ -12,8 +12,11 @@ export const AlertAuthSchema = oneOfKeys(
   'auth',
 );
 
-/** The payload dialects an alert input understands; one adapter each in `src/alerts/`. */
-export const ALERT_FORMATS = ['alertmanager', 'grafana', 'slack', 'generic'] as const;
+/**
+ * The payload dialects an alert input understands; one adapter each in `src/alerts/adapters/`
+ * (`azure-monitor`, `gcp-monitoring` and `formatted-webhook` are presets of `generic` named as formats).
+ */
+export const ALERT_FORMATS = ['alertmanager', 'grafana', 'slack', 'generic', 'azure-monitor', 'gcp-monitoring', 'formatted-webhook'] as const;
 
 /** Sends alerts whose labels all match to other targets than the input's default ones. */
 export const AlertRouteSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import type { GenericMappingInput } from './generic-mapping';
+import { SOURCE_PRESETS } from './source-presets';
 
 /**
  * Datadog with the custom payload we recommend configuring (every field a documented `$VARIABLE`):
@@ -79,6 +80,7 @@ export const GENERIC_PRESETS = {
   'datadog-default': datadogDefault,
   sentry,
   'uptime-kuma': uptimeKuma,
+  ...SOURCE_PRESETS,
 } as const satisfies Record<string, GenericMappingInput>;
 
 export type GenericPresetName = keyof typeof GENERIC_PRESETS;

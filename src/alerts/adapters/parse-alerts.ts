@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AlertGroup } from '../alert';
+import { ALERT_FORMATS } from '../../bots/manifest';
 import { InvalidInputError } from '../../errors';
 import { parseAlertmanager } from './alertmanager';
 import { parseGeneric } from './generic';
@@ -7,12 +8,14 @@ import type { GenericMappingInput } from './generic-mapping';
 import { GENERIC_PRESETS } from './generic-presets';
 import { parseGrafana } from './grafana';
 import { parseSlack } from './slack';
+import { SOURCE_PRESETS } from './source-presets';
 
-export const AlertFormatSchema = z.enum(['alertmanager', 'grafana', 'slack', 'generic']);
+/** The formats of `bot.yaml` (`ALERT_FORMATS`); a source whose preset is a format of its own needs no `mapping`. */
+export const AlertFormatSchema = z.enum(ALERT_FORMATS);
 export type AlertFormat = z.infer<typeof AlertFormatSchema>;
 
 export interface ParseOptions {
-  /** For `generic`: a mapping, or the name of a preset (`datadog`, `datadog-default`, `sentry`, `uptime-kuma`). */
+  /** For `generic`: a mapping, or the name of a preset (`datadog`, `sentry`, `uptime-kuma`, `healthchecks`, ...: `GENERIC_PRESETS`). */
   mapping?: GenericMappingInput | string;
 }
 
@@ -24,6 +27,9 @@ const ADAPTERS: Record<AlertFormat, Adapter> = {
   grafana: (body) => parseGrafana(body),
   slack: (body) => parseSlack(body),
   generic: (body, options) => parseGeneric(body, resolveMapping(options.mapping)),
+  'azure-monitor': (body) => parseGeneric(body, SOURCE_PRESETS['azure-monitor']),
+  'gcp-monitoring': (body) => parseGeneric(body, SOURCE_PRESETS['gcp-monitoring']),
+  'formatted-webhook': (body) => parseGeneric(body, SOURCE_PRESETS['formatted-webhook']),
 };
 
 /**
