@@ -7,6 +7,7 @@ import type { AlertFormat } from './adapters/parse-alerts';
 import { GenericMappingSchema, type GenericMappingInput } from './adapters/generic-mapping';
 import { GENERIC_PRESETS } from './adapters/generic-presets';
 import type { AlertInputAuth } from './input-auth';
+import { signatureSchemeOf, type AlertSigning, type SignatureSchemeName } from './input-signature';
 import { compileRouting, type CompiledRouting } from './routing';
 
 /** The longest post body the default split aims for (the spec shows no maximum: "not shown"). */
@@ -45,6 +46,8 @@ export interface ResolvedAlertInput {
   input: string;
   format: AlertFormat;
   auth: AlertInputAuth;
+  /** The senders' signature, checked over the raw body before it is parsed (`signing:` with a scheme the source has). */
+  signature?: { scheme: SignatureSchemeName; signing: AlertSigning };
   mapping?: GenericMappingInput | string;
   /** Label rules to target names; its `default` (or else `targets`) takes what no rule matched. */
   routing: CompiledRouting;
@@ -82,6 +85,7 @@ export function alertInputFromManifest(manifest: BotManifest, name: string, defa
     input: input.input,
     format: input.format,
     auth: input.auth,
+    ...signatureOf(input, options.mapping),
     ...(options.mapping !== undefined && { mapping: options.mapping as GenericMappingInput | string }),
     routing,
     targets,
@@ -114,6 +118,12 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
       throw new ConfigError(`${where}.targets`, `${label} has no targets: name where its alerts go (targets: [...])`);
     }
     if (input.format === 'generic') checkMapping(input.options?.mapping, `${where}.options.mapping`, label);
+    if (input.signing && signatureSchemeOf(input.format, input.options?.mapping) === undefined) {
+      throw new ConfigError(
+        `${where}.signing`,
+        `${label}: its source signs nothing intrabot can check (signing works with format grafana and the sentry mapping)`,
+      );
+    }
     alertInputFromManifest(manifest, input.input);
   });
 }
@@ -126,6 +136,11 @@ function checkMapping(mapping: unknown, key: string, label: string): void {
     throw new ConfigError(key, `${label}: unknown mapping preset "${mapping}" (known: ${Object.keys(GENERIC_PRESETS).join(', ')})`);
   }
   asConfig(key, () => parseOrThrow(GenericMappingSchema, mapping, key));
+}
+
+function signatureOf(input: InputOf, mapping: unknown): Pick<ResolvedAlertInput, 'signature'> {
+  const scheme = signatureSchemeOf(input.format, mapping);
+  return input.signing && scheme ? { signature: { scheme, signing: input.signing } } : {};
 }
 
 function dedupeWindowOf(format: AlertFormat, configured: number | undefined): { dedupeWindowMs?: number } {

@@ -6,6 +6,7 @@ import type { ResolvedAlertInput } from './alert-input';
 import type { AlertDeployment, AlertDeployments } from './alert-deployments';
 import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
+import { verifySignature } from './input-signature';
 import { decodeAlertBody } from './input-body';
 import { nameRequest, traceHttpServer } from '../tracing/trace-sites';
 
@@ -73,6 +74,8 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
 async function accept(deps: AlertDispatchDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const found = request.getDecorator<AlertDeployment>(LOCATED);
   nameRequest(deps.trace, { tenant: found.tenant, bot: found.input.bot, alertInput: found.input.input });
+  // the sender's signature, over the body as received: before a byte of it is parsed
+  if (!signatureVerified(found, request, deps)) return refuse(reply, found, deps.logger, 'signature');
   const groups = parseBody(found.input, request);
   let queued = 0;
   for (const group of groups) queued += await dispatchGroup(deps, found, group);
@@ -90,9 +93,21 @@ function authorized(input: ResolvedAlertInput, request: FastifyRequest): boolean
   return checkAlertAuth(input.auth, { authorization: request.headers.authorization, queryToken: typeof token === 'string' ? token : undefined });
 }
 
-function refuse(reply: FastifyReply, found: AlertDeployment, logger: AlertLogger): FastifyReply {
+function signatureVerified(found: AlertDeployment, request: FastifyRequest, deps: AlertDispatchDeps): boolean {
+  const { signature } = found.input;
+  if (!signature) return true;
+  const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  return verifySignature(signature.scheme, signature.signing, body, request.headers, deps.clock.now()) === 'ok';
+}
+
+function refuse(reply: FastifyReply, found: AlertDeployment, logger: AlertLogger, what: 'credentials' | 'signature' = 'credentials'): FastifyReply {
   // which input, never what was offered
-  logger.warn({ tenant: found.tenant, bot: found.input.bot, input: found.input.input }, 'alert input refused a request with missing or wrong credentials');
+  const where = { tenant: found.tenant, bot: found.input.bot, input: found.input.input };
+  if (what === 'signature') {
+    logger.warn(where, 'alert input refused a request whose signature is missing, wrong or too old');
+    return reply.code(401).send({ error: 'unauthorized', message: 'missing, wrong or stale signature for this alert input' });
+  }
+  logger.warn(where, 'alert input refused a request with missing or wrong credentials');
   const challenge = authChallenge(found.input.auth);
   if (challenge) void reply.header('WWW-Authenticate', challenge);
   return reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong credentials for this alert input' });

@@ -13,6 +13,19 @@ export const AlertAuthSchema = oneOfKeys(
 );
 
 /**
+ * The secret a source signs its webhooks with (Grafana's HMAC signature, Sentry's client secret): the
+ * input then also refuses a body whose signature does not verify. `timestamp_header`: the header Grafana
+ * is configured to send the signing time in (it is signed with the body, and must be recent).
+ */
+export const AlertSigningSchema = z.strictObject({
+  secret: z.string().min(1),
+  timestamp_header: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'expected a header name')
+    .optional(),
+});
+
+/**
  * The payload dialects an alert input understands; one adapter each in `src/alerts/adapters/`
  * (`azure-monitor`, `gcp-monitoring` and `formatted-webhook` are presets of `generic` named as formats).
  */
@@ -32,6 +45,7 @@ export const AlertInputSchema = z.strictObject({
   input: SlugSchema,
   format: z.enum(ALERT_FORMATS),
   auth: AlertAuthSchema,
+  signing: AlertSigningSchema.optional(),
   targets: z.array(SlugSchema).min(1).optional(),
   template: z.string().min(1).optional(),
   route: z.array(AlertRouteSchema).optional(),

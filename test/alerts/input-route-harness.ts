@@ -32,6 +32,21 @@ export const manifest = BotManifestSchema.parse({
     { input: 'kuma', format: 'generic', auth: { bearer: 'kuma-token' }, targets: ['ops-wall'], options: { mapping: 'uptime-kuma' } },
     { input: 'custom', format: 'alertmanager', auth: { bearer: 'am-token' }, targets: ['ops-wall'], template: 'oncall' },
     { input: 'small', format: 'alertmanager', auth: { bearer: 'am-token' }, targets: ['ops-wall'], options: { max_length: 300 } },
+    {
+      input: 'grafana-signed',
+      format: 'grafana',
+      auth: { bearer: 'am-token' },
+      signing: { secret: 'gf-hmac-secret', timestamp_header: 'X-Grafana-Alerting-Timestamp' },
+      targets: ['ops-wall'],
+    },
+    {
+      input: 'sentry',
+      format: 'generic',
+      auth: { query_token: 'sentry-token' },
+      signing: { secret: 'sentry-client-secret' },
+      targets: ['ops-wall'],
+      options: { mapping: 'sentry' },
+    },
   ],
 });
 
