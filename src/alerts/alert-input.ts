@@ -45,7 +45,8 @@ export interface ResolvedAlertInput {
   bot: string;
   input: string;
   format: AlertFormat;
-  auth: AlertInputAuth;
+  /** The credential checked before the body is read; absent when only the signature checks the sender. */
+  auth?: AlertInputAuth;
   /** The senders' signature, checked over the raw body before it is parsed (`signing:` with a scheme the source has). */
   signature?: { scheme: SignatureSchemeName; signing: AlertSigning };
   mapping?: GenericMappingInput | string;
@@ -84,7 +85,7 @@ export function alertInputFromManifest(manifest: BotManifest, name: string, defa
     bot: manifest.name,
     input: input.input,
     format: input.format,
-    auth: input.auth,
+    ...(input.auth !== undefined && { auth: input.auth }),
     ...signatureOf(input, options.mapping),
     ...(options.mapping !== undefined && { mapping: options.mapping as GenericMappingInput | string }),
     routing,
@@ -108,10 +109,13 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
     const where = `alerts.${index}`;
     const label = `alert input "${input.input}" of bot "${manifest.name}" (${where})`;
     const secret = credentialOf(input.auth as AlertInputAuth | undefined);
-    if (!secret) {
-      throw new ConfigError(`${where}.auth`, `${label} has no credential: set auth to { bearer }, { basic: { username, password } } or { query_token }`);
+    if (!secret && !input.signing) {
+      throw new ConfigError(
+        `${where}.auth`,
+        `${label} has no credential: set auth to { bearer }, { basic: { username, password } } or { query_token }, or signing: { secret } for a source that signs`,
+      );
     }
-    if (mode === 'connected' && secret.includes(SANDBOX_ALERT_TOKEN)) {
+    if (mode === 'connected' && (secret ?? '').includes(SANDBOX_ALERT_TOKEN)) {
       throw new ConfigError(`${where}.auth`, `${label} uses the sandbox credential, which connected mode does not accept: configure a secret of your own`);
     }
     if (defaultTargets(manifest, input).length === 0 && !input.route?.length) {

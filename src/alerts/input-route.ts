@@ -5,7 +5,7 @@ import type { AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
 import type { AlertDeployment, AlertDeployments } from './alert-deployments';
 import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
-import { authChallenge, checkAlertAuth, redactQueryToken } from './input-auth';
+import { authChallenge, checkAlertAuth, redactQueryToken, type AlertInputAuth } from './input-auth';
 import { verifySignature } from './input-signature';
 import { decodeAlertBody } from './input-body';
 import { nameRequest, traceHttpServer } from '../tracing/trace-sites';
@@ -60,7 +60,7 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
       onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
         const found = locate(options, request);
         if (!found) return reply.code(404).send({ error: 'not_found', message: 'no such alert input' });
-        if (!authorized(found.input, request)) return refuse(reply, found, options.logger);
+        if (found.input.auth && !authorized(found.input.auth, request)) return refuse(reply, found, options.logger);
         request.setDecorator<AlertDeployment>(LOCATED, found);
         return undefined;
       },
@@ -88,9 +88,9 @@ function locate(options: AlertInputsOptions, request: FastifyRequest): AlertDepl
   return options.deployments.resolve(params.tenant ?? options.defaultTenant, params.bot, params.input);
 }
 
-function authorized(input: ResolvedAlertInput, request: FastifyRequest): boolean {
+function authorized(auth: AlertInputAuth, request: FastifyRequest): boolean {
   const token = (request.query as Record<string, unknown> | undefined)?.token;
-  return checkAlertAuth(input.auth, { authorization: request.headers.authorization, queryToken: typeof token === 'string' ? token : undefined });
+  return checkAlertAuth(auth, { authorization: request.headers.authorization, queryToken: typeof token === 'string' ? token : undefined });
 }
 
 function signatureVerified(found: AlertDeployment, request: FastifyRequest, deps: AlertDispatchDeps): boolean {
@@ -108,7 +108,7 @@ function refuse(reply: FastifyReply, found: AlertDeployment, logger: AlertLogger
     return reply.code(401).send({ error: 'unauthorized', message: 'missing, wrong or stale signature for this alert input' });
   }
   logger.warn(where, 'alert input refused a request with missing or wrong credentials');
-  const challenge = authChallenge(found.input.auth);
+  const challenge = found.input.auth && authChallenge(found.input.auth);
   if (challenge) void reply.header('WWW-Authenticate', challenge);
   return reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong credentials for this alert input' });
 }

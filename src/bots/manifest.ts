@@ -27,9 +27,20 @@ export const AlertSigningSchema = z.strictObject({
 
 /**
  * The payload dialects an alert input understands; one adapter each in `src/alerts/adapters/`
- * (`azure-monitor`, `gcp-monitoring` and `formatted-webhook` are presets of `generic` named as formats).
+ * (the cloud and CI sources are presets of `generic` named as formats: `SOURCE_PRESETS`).
  */
-export const ALERT_FORMATS = ['alertmanager', 'grafana', 'slack', 'generic', 'azure-monitor', 'gcp-monitoring', 'formatted-webhook'] as const;
+export const ALERT_FORMATS = [
+  'alertmanager',
+  'grafana',
+  'slack',
+  'generic',
+  'azure-monitor',
+  'gcp-monitoring',
+  'formatted-webhook',
+  'github',
+  'gitlab',
+  'jenkins',
+] as const;
 
 /** Sends alerts whose labels all match to other targets than the input's default ones. */
 export const AlertRouteSchema = z.strictObject({
@@ -44,7 +55,8 @@ export const AlertRouteSchema = z.strictObject({
 export const AlertInputSchema = z.strictObject({
   input: SlugSchema,
   format: z.enum(ALERT_FORMATS),
-  auth: AlertAuthSchema,
+  /** The tool's credential; may be left out when `signing` checks the sender (GitHub, GitLab sign and send no other). */
+  auth: AlertAuthSchema.optional(),
   signing: AlertSigningSchema.optional(),
   targets: z.array(SlugSchema).min(1).optional(),
   template: z.string().min(1).optional(),

@@ -241,7 +241,7 @@ export const AlertInputViewSchema = z.object({
   /** Where monitoring tools post (relative to the runtime's URL). */
   path: z.string(),
   /** The kind of credential, never its value. */
-  auth: z.enum(['bearer', 'basic', 'query_token']),
+  auth: z.enum(['bearer', 'basic', 'query_token', 'signature']),
   targets: z.array(z.string()),
   /** Notifications answered since the runtime started: accepted, refused (401), failed (other). */
   counts: z.object({ accepted: z.number(), refused: z.number(), failed: z.number() }),

@@ -235,7 +235,8 @@ async function configuredSecrets(parts: ConsoleWiringParts): Promise<string[]> {
   for (const d of table.all()) {
     for (const input of d.manifest.alerts) {
       const auth = input.auth;
-      values.push('bearer' in auth ? auth.bearer : 'basic' in auth ? auth.basic.password : auth.query_token);
+      if (auth) values.push('bearer' in auth ? auth.bearer : 'basic' in auth ? auth.basic.password : auth.query_token);
+      values.push(input.signing?.secret);
     }
     for (const report of d.manifest.reports) values.push(report.secret);
     for (const target of Object.values(d.manifest.targets)) {

@@ -42,6 +42,12 @@ export const StatusMappingSchema = z.union([TemplateSchema, z.object({ value: Te
  * };
  */
 export const GenericMappingSchema = z.object({
+  /**
+   * The body is an alert only when this template's value matches one of `in` (as `status.resolved` does):
+   * anything else (a CI run that has only started, a Jenkins phase before FINALIZED) is acknowledged and
+   * posts nothing.
+   */
+  only: z.object({ value: TemplateSchema, in: z.array(PatternSchema).min(1) }).optional(),
   /** Names the alerts' `source`; defaults to `generic`. */
   source: z.string().min(1).default('generic'),
   title: TemplateSchema.min(1),

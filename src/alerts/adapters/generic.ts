@@ -24,6 +24,8 @@ export function parseGeneric(body: unknown, mappingInput: GenericMappingInput): 
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new InvalidInputError('body', 'body: a generic alert input takes a JSON object');
   }
+  // a body the source sends about something that is not (yet) news: nothing to post
+  if (mapping.only && !mapping.only.in.some((pattern) => matches(pattern, interpolate(mapping.only!.value, body).trim()))) return [];
   const alert = toAlert(body, mapping);
   return [
     {

@@ -30,6 +30,9 @@ const ADAPTERS: Record<AlertFormat, Adapter> = {
   'azure-monitor': (body) => parseGeneric(body, SOURCE_PRESETS['azure-monitor']),
   'gcp-monitoring': (body) => parseGeneric(body, SOURCE_PRESETS['gcp-monitoring']),
   'formatted-webhook': (body) => parseGeneric(body, SOURCE_PRESETS['formatted-webhook']),
+  github: (body) => parseGeneric(body, SOURCE_PRESETS.github),
+  gitlab: (body) => parseGeneric(body, SOURCE_PRESETS.gitlab),
+  jenkins: (body) => parseGeneric(body, SOURCE_PRESETS.jenkins),
 };
 
 /**

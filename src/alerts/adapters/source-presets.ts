@@ -122,11 +122,81 @@ const kibana: GenericMappingInput = {
   links: [{ title: 'Kibana rule', url: '{{url}}', kind: 'source' }],
 };
 
-/** The presets of named sources; `azure-monitor`, `gcp-monitoring` and `formatted-webhook` are formats of their own too. */
+/**
+ * GitHub's `workflow_run` and `check_suite` webhook events: only `action: completed` is news; a run's
+ * conclusion `success` (or `neutral`, `skipped`) resolves what a failed run of the same workflow on the
+ * same branch reported. Senders are checked by `X-Hub-Signature-256` (`signing: { secret }`).
+ */
+const github: GenericMappingInput = {
+  source: 'github',
+  only: { value: '{{action}}', in: ['completed'] },
+  title: '{{repository.full_name}}: {{workflow_run.name || check_suite.app.name}} on {{workflow_run.head_branch || check_suite.head_branch}}',
+  summary: '{{workflow_run.conclusion || check_suite.conclusion}}: {{workflow_run.display_title || check_suite.head_commit.message}}',
+  status: { value: '{{workflow_run.conclusion || check_suite.conclusion}}', resolved: ['success', 'neutral', 'skipped'] },
+  fingerprint: 'github-{{repository.full_name}}-{{workflow_run.workflow_id || check_suite.app.slug}}-{{workflow_run.head_branch || check_suite.head_branch}}',
+  groupKey: '{{repository.full_name}}',
+  startedAt: '{{workflow_run.run_started_at || check_suite.created_at}}',
+  endedAt: '{{workflow_run.updated_at || check_suite.updated_at}}',
+  labels: {
+    repository: '{{repository.full_name}}',
+    branch: '{{workflow_run.head_branch || check_suite.head_branch}}',
+    event: '{{workflow_run.event}}',
+    actor: '{{workflow_run.triggering_actor.login || sender.login}}',
+  },
+  links: [
+    { title: 'Run', url: '{{workflow_run.html_url}}', kind: 'source' },
+    { title: 'Repository', url: '{{repository.html_url}}', kind: 'link' },
+  ],
+};
+
+/**
+ * GitLab's pipeline events: a pipeline that has finished (`success`, `failed`, `canceled`) is news; a
+ * successful pipeline of the same project and ref resolves what a failed one reported. Senders are
+ * checked by `X-Gitlab-Token` or by the newer signed webhooks (`webhook-signature`), `signing: { secret }`.
+ */
+const gitlab: GenericMappingInput = {
+  source: 'gitlab',
+  only: { value: '{{object_kind}}:{{object_attributes.status}}', in: ['~^pipeline:(success|failed|canceled)$'] },
+  title: '{{project.path_with_namespace}}: pipeline on {{object_attributes.ref}}',
+  summary: '{{object_attributes.status}}: {{commit.title || commit.message}}',
+  status: { value: '{{object_attributes.status}}', resolved: ['success'] },
+  fingerprint: 'gitlab-{{project.id}}-{{object_attributes.ref}}',
+  groupKey: '{{project.path_with_namespace}}',
+  startedAt: '{{object_attributes.created_at}}',
+  endedAt: '{{object_attributes.finished_at}}',
+  labels: {
+    project: '{{project.path_with_namespace}}',
+    ref: '{{object_attributes.ref}}',
+    source: '{{object_attributes.source}}',
+    user: '{{user.username}}',
+  },
+  links: [{ title: 'Pipeline', url: '{{object_attributes.url || project.web_url}}', kind: 'source' }],
+};
+
+/**
+ * Jenkins' Notification plugin: it notifies every phase (QUEUED, STARTED, COMPLETED, FINALIZED); only
+ * FINALIZED is posted, so a build is reported once. `SUCCESS` resolves the job's last failure. The
+ * plugin sends no headers of your choosing: `auth: { query_token }`.
+ */
+const jenkins: GenericMappingInput = {
+  source: 'jenkins',
+  only: { value: '{{build.phase}}', in: ['FINALIZED'] },
+  title: '{{name}}',
+  summary: 'build #{{build.number}} {{build.status}}',
+  status: { value: '{{build.status}}', resolved: ['SUCCESS'] },
+  fingerprint: 'jenkins-{{name}}',
+  labels: { branch: '{{build.scm.branch}}', commit: '{{build.scm.commit}}' },
+  links: [{ title: 'Build', url: '{{build.full_url}}', kind: 'source' }],
+};
+
+/** The presets of named sources; all but `healthchecks`, `newrelic` and `kibana` are formats of their own too (`ALERT_FORMATS`). */
 export const SOURCE_PRESETS = {
   'azure-monitor': azureMonitor,
   'gcp-monitoring': gcpMonitoring,
   'formatted-webhook': formattedWebhook,
+  github,
+  gitlab,
+  jenkins,
   healthchecks,
   newrelic,
   kibana,

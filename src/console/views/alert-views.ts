@@ -29,7 +29,7 @@ export function alertsView(sources: AlertSources): AlertsView {
         input: input.input,
         format: input.format,
         path: `${prefix}/alerts/${bot}/${input.input}`,
-        auth: 'bearer' in input.auth ? 'bearer' : 'basic' in input.auth ? 'basic' : 'query_token',
+        auth: input.auth === undefined ? 'signature' : 'bearer' in input.auth ? 'bearer' : 'basic' in input.auth ? 'basic' : 'query_token',
         targets: inputTargets(manifest, input),
         counts: sources.countsOf(tenant, bot, input.input),
         last: sources.lastOf(tenant, bot, input.input) ?? null,

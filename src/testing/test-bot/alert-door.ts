@@ -72,7 +72,7 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
   return async (name, body, options = {}) => {
     const input = inputNamed(deps, name);
     const headers = lowerCased(options.headers ?? {});
-    if (headers.authorization !== undefined && !checkAlertAuth(input.auth, { authorization: headers.authorization, queryToken: undefined }))
+    if (headers.authorization !== undefined && input.auth && !checkAlertAuth(input.auth, { authorization: headers.authorization, queryToken: undefined }))
       throw new IntrabotError('unauthorized', `alert input "${name}" of bot ${deps.bot.name} refuses these credentials (headers.authorization)`);
     const groups = parseAlerts(input.format, decodeAlertBody(bytesOf(body), headers['content-type'] ?? 'application/json'), {
       ...(input.mapping === undefined ? {} : { mapping: input.mapping }),
