@@ -51,7 +51,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres | undefine
   }
   const dir = mkdtempSync(join(tmpdir(), 'intrabot-pg-'));
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
+  if (asRoot)
+    chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })));
   const run = (program: string, args: string[]): void => {
     const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
     execFileSync(file, argv, { stdio: 'ignore', timeout: 30_000 });
