@@ -58,6 +58,7 @@ describe('secret settings from files (<NAME>_FILE)', () => {
   it('covers every secret setting the runtime reads from the environment', () => {
     expect([...FILE_SETTINGS].sort()).toEqual([
       'INTRABOT_ADMIN_TOKEN',
+      'INTRABOT_DATABASE_URL',
       'INTRABOT_REDIS_URL',
       'INTRABOT_SECRET_KEY',
       'INTRABOT_TOKEN',
