@@ -2,24 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors';
 import { loadConfig } from '../../src/runtime/config/config';
+import { configErrorOf } from '../helpers/config-error';
 import { runtimeStoreConfig } from '../../src/runtime/start/open-runtime-store';
 import { openStore } from '../../src/store';
 import { AdjustableClock } from '../../src/clock';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'intrabot-store-settings-'));
 const load = (env: Record<string, string>) => loadConfig({ env, cwd: emptyDir() });
-
-function problemOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('which store the settings choose', () => {
   it('is the SQLite file under the data directory when neither INTRABOT_REDIS_URL nor INTRABOT_DATABASE_URL is set', () => {
@@ -36,18 +26,18 @@ describe('which store the settings choose', () => {
   it('puts the tables in INTRABOT_DATABASE_SCHEMA, which must be a plain lower-case SQL identifier', () => {
     const config = load({ INTRABOT_DATABASE_URL: 'postgresql://app@db/intranet', INTRABOT_DATABASE_SCHEMA: 'bots_prod' });
     expect(runtimeStoreConfig(config)).toMatchObject({ schema: 'bots_prod' });
-    const problem = problemOf(() => load({ INTRABOT_DATABASE_URL: 'postgres://app@db/intranet', INTRABOT_DATABASE_SCHEMA: 'Bots"; DROP' }));
+    const problem = configErrorOf(() => load({ INTRABOT_DATABASE_URL: 'postgres://app@db/intranet', INTRABOT_DATABASE_SCHEMA: 'Bots"; DROP' }));
     expect(problem.message).toContain('INTRABOT_DATABASE_SCHEMA: expected a lower-case SQL identifier');
   });
 
   it('refuses an INTRABOT_DATABASE_URL that is not a postgres:// URL, its password masked', () => {
-    const problem = problemOf(() => load({ INTRABOT_DATABASE_URL: 'mysql://app:hunter2-secret@db/intranet' }));
+    const problem = configErrorOf(() => load({ INTRABOT_DATABASE_URL: 'mysql://app:hunter2-secret@db/intranet' }));
     expect(problem.message).toContain('INTRABOT_DATABASE_URL: expected a postgres:// or postgresql:// URL');
     expect(problem.message).not.toContain('hunter2');
   });
 
   it('refuses INTRABOT_REDIS_URL and INTRABOT_DATABASE_URL set together, naming both', () => {
-    const problem = problemOf(() => load({ INTRABOT_REDIS_URL: 'redis://127.0.0.1:6379', INTRABOT_DATABASE_URL: 'postgres://app@db/intranet' }));
+    const problem = configErrorOf(() => load({ INTRABOT_REDIS_URL: 'redis://127.0.0.1:6379', INTRABOT_DATABASE_URL: 'postgres://app@db/intranet' }));
     expect(problem.message).toContain('INTRABOT_REDIS_URL and INTRABOT_DATABASE_URL are both set');
   });
 });

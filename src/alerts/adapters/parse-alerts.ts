@@ -22,17 +22,23 @@ export interface ParseOptions {
 /** Reads a parsed JSON body into alert groups; throws `InvalidInputError` naming the field. */
 export type Adapter = (body: unknown, options: ParseOptions) => AlertGroup[];
 
+/** A format that is a preset of `generic` under its own name. */
+const presetFormat =
+  (preset: keyof typeof SOURCE_PRESETS): Adapter =>
+  (body) =>
+    parseGeneric(body, SOURCE_PRESETS[preset]);
+
 const ADAPTERS: Record<AlertFormat, Adapter> = {
   alertmanager: (body) => parseAlertmanager(body),
   grafana: (body) => parseGrafana(body),
   slack: (body) => parseSlack(body),
   generic: (body, options) => parseGeneric(body, resolveMapping(options.mapping)),
-  'azure-monitor': (body) => parseGeneric(body, SOURCE_PRESETS['azure-monitor']),
-  'gcp-monitoring': (body) => parseGeneric(body, SOURCE_PRESETS['gcp-monitoring']),
-  'formatted-webhook': (body) => parseGeneric(body, SOURCE_PRESETS['formatted-webhook']),
-  github: (body) => parseGeneric(body, SOURCE_PRESETS.github),
-  gitlab: (body) => parseGeneric(body, SOURCE_PRESETS.gitlab),
-  jenkins: (body) => parseGeneric(body, SOURCE_PRESETS.jenkins),
+  'azure-monitor': presetFormat('azure-monitor'),
+  'gcp-monitoring': presetFormat('gcp-monitoring'),
+  'formatted-webhook': presetFormat('formatted-webhook'),
+  github: presetFormat('github'),
+  gitlab: presetFormat('gitlab'),
+  jenkins: presetFormat('jenkins'),
 };
 
 /**

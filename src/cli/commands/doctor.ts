@@ -1,6 +1,7 @@
 import { AdjustableClock } from '../../clock';
 import { runDoctor, storeFailure, type Check } from '../../runtime/operations/doctor';
 import { openRuntimeStore, runtimeStoreConfig } from '../../runtime/start/open-runtime-store';
+import type { Store } from '../../store';
 import type { CliCommand } from '../command';
 import { readFlags } from '../read-flags';
 import { processIo, type CliIo } from '../output';
@@ -28,7 +29,7 @@ export async function runDoctorCommand(argv: string[], io: CliIo): Promise<numbe
     io.stdout(`${MARK[c.status]}  ${c.name}: ${c.detail}\n`);
     if (c.fix && c.status !== 'ok') io.stdout(`      fix: ${c.fix}\n`);
   };
-  let store: Awaited<ReturnType<typeof openRuntimeStore>>;
+  let store: Store;
   try {
     store = await openRuntimeStore(config, clock, io.env);
   } catch (error) {
