@@ -1,5 +1,31 @@
 import { defineBot } from 'intrabot';
+import { listSilences, SilencesConfigSchema, silence, unsilence } from './silences';
 
 // The alert inputs in bot.yaml do the work: parse, dedupe, route, render (templates/alerts/*), send.
-// A bot that wants to react to alerts in code can add handlers and jobs here as any bot does.
-export default defineBot({});
+// The commands answer alerts from the wall: silences in Alertmanager, made and ended by name.
+export default defineBot({
+  config: SilencesConfigSchema,
+  commands: {
+    silence: {
+      description: 'Silences alerts in Alertmanager, e.g. "/silence alertname=DiskFull instance=db-1 2h replacing the disk"',
+      args: [
+        { name: 'matchers', description: 'label=value, label!=value, label=~regex or label!~regex, one or more' },
+        { name: 'duration', description: '30m, 2h, 1d, 1h30m (at most 90d)' },
+        { name: 'comment', required: false },
+      ],
+      // who may silence: managers here; `groups: [<on-call group id>]` lets an on-call group do it
+      permissions: { managers: true },
+      run: silence,
+    },
+    silences: {
+      description: 'Lists the active and pending silences',
+      run: listSilences,
+    },
+    unsilence: {
+      description: 'Ends a silence now, e.g. "/unsilence 6a1f..."',
+      args: [{ name: 'id', description: 'the silence id /silences shows' }],
+      permissions: { managers: true },
+      run: unsilence,
+    },
+  },
+});

@@ -4,3 +4,5 @@ export * from './celebrations';
 export * from './directory-copy';
 export * from './directory-sync';
 export * from './department-wall';
+export * from './alertmanager-silences';
+export * from './silence-request';
