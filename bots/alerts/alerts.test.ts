@@ -57,14 +57,31 @@ describe('the alerts bot', () => {
     expect((await pair.platform.wallPosts(opsWall)).length).toBe(before);
   });
 
+  it('an employee\'s "ack" comment under the firing post edits the post to show who took it', async () => {
+    const firing = (await pair.platform.wallPosts(opsWall)).find((p) => p.body?.includes('HighHTTPErrorRate'))!;
+    const employee = (await pair.refs()).employee_ids[2]!;
+    await pair.platform.employeeComment(employee, { post_id: firing.id, body: 'ack' });
+    const edited = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(opsWall),
+      (posts) => posts.some((p) => p.id === firing.id && p.body?.includes('✋ Acknowledged by')),
+    );
+    const body = edited.find((p) => p.id === firing.id)!.body!;
+    expect(body.startsWith(firing.body!)).toBe(true);
+    const answer = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(firing.id),
+      (c) => c.some((comment) => comment.body?.includes('acknowledged these 3 alerts')),
+    );
+    expect(answer.map((c) => c.body)).toEqual(['ack', expect.stringMatching(/^✋ .+ acknowledged these 3 alerts\.$/)]);
+  });
+
   it('answers the firing post with a comment when the alerts resolve', async () => {
     const firing = (await pair.platform.wallPosts(opsWall)).find((p) => p.body?.includes('HighHTTPErrorRate'))!;
     expect((await post('alertmanager', fixture('alertmanager-resolved.json'))).status).toBe(202);
     const comments = await pair.platform.waitFor(
       () => pair.platform.commentsOn(firing.id),
-      (c) => c.length > 0,
+      (c) => c.some((comment) => /resolved/i.test(comment.body ?? '')),
     );
-    expect(comments[0]?.body).toMatch(/resolved/i);
+    expect(comments.some((comment) => /resolved/i.test(comment.body ?? ''))).toBe(true);
   });
 
   it('forwards a Slack-compatible payload and answers ok as Slack does', async () => {

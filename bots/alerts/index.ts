@@ -1,11 +1,20 @@
 import { defineBot } from 'intrabot';
+import { ackCommand, ackComment } from './acknowledge';
 import { listSilences, SilencesConfigSchema, silence, unsilence } from './silences';
 
 // The alert inputs in bot.yaml do the work: parse, dedupe, route, render (templates/alerts/*), send.
-// The commands answer alerts from the wall: silences in Alertmanager, made and ended by name.
+// The commands answer alerts from the wall: an acknowledgement shown on the alert's post, and silences
+// in Alertmanager, made and ended by name.
 export default defineBot({
   config: SilencesConfigSchema,
+  // a plain "ack" comment under an alert post acknowledges it, as /ack does
+  on: { 'comment.created': ackComment },
   commands: {
+    ack: {
+      description: 'Acknowledges the alert post it is written under: "ack" or "/ack" as a comment',
+      // anyone who reads the wall may take an alert; `permissions` here restricts it as for /silence
+      run: ackCommand,
+    },
     silence: {
       description: 'Silences alerts in Alertmanager, e.g. "/silence alertname=DiskFull instance=db-1 2h replacing the disk"',
       args: [

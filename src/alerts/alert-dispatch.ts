@@ -54,6 +54,7 @@ export async function dispatchGroup(dispatchDeps: AlertDispatchDeps, deployment:
     const state = await deps.state.load(tenant, input.bot, key);
     const { plans, problems } = await planGroup(deps, tenant, input, group, state);
     const outcome = await queueAll(deps, tenant, input, plans);
+    await noteResolutions(deps, tenant, input, plans, outcome.unsent);
     await deps.state.save(tenant, input.bot, key, nextState(state, plans, outcome.unsent), input.dedupeWindowMs);
     if (outcome.failure !== undefined) throw new AlertsNotQueuedError({ cause: outcome.failure });
     if (problems.length > 0) throw new AlertTargetMissingError(problems, outcome.queued);
@@ -172,6 +173,14 @@ async function queueMessage(deps: Dispatch, tenant: string, input: ResolvedAlert
     if (sent !== undefined) queued += 1;
   }
   return queued;
+}
+
+/** The firing posts whose alerts' resolutions were all queued learn it (their incident's state). */
+async function noteResolutions(deps: Dispatch, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[], unsent: Set<PlannedMessage>): Promise<void> {
+  for (const message of plans.flatMap((plan) => plan.messages)) {
+    if (message.replyTo === undefined || message.resolves.length === 0 || unsent.has(message)) continue;
+    await deps.state.noteResolved(tenant, input.bot, message.replyTo, message.resolves);
+  }
 }
 
 function nextState(state: GroupState, plans: TargetPlan[], unsent: Set<PlannedMessage>): GroupState {

@@ -19,6 +19,8 @@ export interface PlannedMessage {
   parts: string[];
   /** For a firing message: the refs its first part's post id fills. */
   refKeys: string[];
+  /** For a resolution answering a post: the refs of the alerts it resolves there. */
+  resolves: string[];
 }
 
 export interface PlanContext {
@@ -75,6 +77,7 @@ function plan(context: PlanContext, target: string, kind: 'firing' | 'resolved',
     keys: parts.map((_, index) => (parts.length === 1 ? base : `${base}:${index + 1}/${parts.length}`)),
     parts,
     refKeys: kind === 'firing' ? changes.map((change) => refKeyOf(context.input, target, change)) : [],
+    resolves: kind === 'resolved' && replyTo !== undefined ? changes.map((change) => refKeyOf(context.input, target, change)) : [],
   };
 }
 

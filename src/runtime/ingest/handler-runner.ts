@@ -1,7 +1,9 @@
 import { createBotContext, type EntrySink, type ReplySource } from '../../bots/create-bot-context';
 import { AUDIT_TRAIL, type AuditWriter } from '../../bots/audit-log';
 import { botLogger } from '../../bots/bot-logger';
+import { ALERT_INCIDENTS, type AlertIncidents } from '../../bots/alert-incidents';
 import { CLAIM_ONCE, type ClaimOnce } from '../../bots/claim-once';
+import type { AlertInputState } from '../../alerts/alert-input-state';
 import type { BotContext } from '../../bots/context';
 import { ANY_JOB } from '../../bots/define-bot';
 import type { Clock } from '../../clock';
@@ -37,6 +39,8 @@ export interface HandlerRunnerDeps {
   audit?: AuditWriter | undefined;
   /** Where `ctx.ask` keeps questions, and what times them out. */
   conversations?: ConversationTimeouts | undefined;
+  /** The alert inputs' memory: a bot's alert posts, for acknowledging them (handed to every run through `ctx.locals`). */
+  alertState?: AlertInputState | undefined;
 }
 
 /** How one handler run is made: where `ctx.reply` answers, its log, and `ctx.progress` for jobs. */
@@ -115,6 +119,9 @@ export class HandlerRunner {
       locals: {
         ...(this.deps.audit ? { [AUDIT_TRAIL.name]: this.deps.audit } : {}),
         [CLAIM_ONCE.name]: ((key, ttlMs) => this.deps.store.claims.claim(`bot:${tenant.config.id}:${bot.name}:${key}`, ttlMs)) satisfies ClaimOnce,
+        ...(this.deps.alertState
+          ? { [ALERT_INCIDENTS.name]: this.deps.alertState.incidentsOf(tenant.config.id, bot.name, this.deps.clock) satisfies AlertIncidents }
+          : {}),
       },
       config: deployment.config,
       api: tracedApi(tenant.api, trace),

@@ -58,6 +58,7 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     files: delivery.files,
     audit: auditTrail,
     conversations,
+    alertState: delivery.alertState,
   });
   const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
   const recorded: RecordedDeps = { table, runner, loopGuard: delivery.loopGuard, metrics: deps.metrics, deliveryLog, logger: deps.logger };

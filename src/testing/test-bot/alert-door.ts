@@ -39,6 +39,8 @@ export interface AlertRun {
 }
 
 export interface AlertDoorDeps {
+  /** The inputs' memory (`memoryAlertState`), shared with the bot's runs, which acknowledge alert posts in it. */
+  state: AlertInputState;
   tenant: string;
   bot: { name: string; manifest: BotManifest; userId: number };
   clock: Clock;
@@ -63,10 +65,7 @@ const FIRST_POST_ID = 80_001;
  * clock, so a repeat is not posted again and a resolution answers the firing post.
  */
 export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unknown, options?: AlertRequestOptions) => Promise<AlertRun> {
-  const spaces = new Map<string, KvSpace>();
-  const kv = (space: string): KvSpace => spaces.get(space) ?? spaces.set(space, new MemoryKv(deps.clock)).get(space)!;
-  const claims = new MemoryClaims(deps.clock);
-  const state = new AlertInputState({ kv, claims: { claim: (key, ttlMs) => claims.claim(key, ttlMs), release: (key) => claims.release(key) } });
+  const { state } = deps;
   let nextPostId = FIRST_POST_ID;
 
   return async (name, body, options = {}) => {
@@ -105,6 +104,14 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
     const outcome: DeliveryOutcome = { status: 'handled', what: `alert input ${name}: ${accepted} alerts, ${queued} messages` };
     return { accepted, queued, posts, outcome };
   };
+}
+
+/** The alert inputs' memory in memory, on the fake clock: kept across a test's notifications. */
+export function memoryAlertState(clock: Clock): AlertInputState {
+  const spaces = new Map<string, KvSpace>();
+  const kv = (space: string): KvSpace => spaces.get(space) ?? spaces.set(space, new MemoryKv(clock)).get(space)!;
+  const claims = new MemoryClaims(clock);
+  return new AlertInputState({ kv, claims: { claim: (key, ttlMs) => claims.claim(key, ttlMs), release: (key) => claims.release(key) } });
 }
 
 function inputNamed(deps: AlertDoorDeps, name: string): ResolvedAlertInput {

@@ -34,7 +34,8 @@ import { compose, type Middleware } from '../../bots/middleware';
 import type { WallRef } from '../../bots/target-entry';
 import { RecordingSink, type Sent } from './recording-sink';
 import { limitClock } from './limit-clock';
-import { createAlertDoor, type AlertRequestOptions, type AlertRun } from './alert-door';
+import { createAlertDoor, memoryAlertState, type AlertRequestOptions, type AlertRun } from './alert-door';
+import { ALERT_INCIDENTS, type AlertIncidents } from '../../bots/alert-incidents';
 import { deliver, runJob, type TestRunDeps } from './run-handler';
 import { createStubApi, UnstubbedCallError, type ApiCall, type ApiStub, type ApiStubs } from './stub-api';
 
@@ -167,6 +168,9 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   const loopGuard = new LoopGuard(new MemoryKv(clock));
   const claims = new MemoryClaims(clock);
   const conversations = new ConversationBook(new MemoryKv(clock), claims, clock);
+  // the alert door's memory, which the bot's runs read their alert posts from (acknowledging them)
+  const alertState = memoryAlertState(clock);
+  const incidents = alertState.incidentsOf(tenant.id, loaded.name, clock) satisfies AlertIncidents;
   const steps = Object.keys(loaded.definition.conversations);
   const botUserId = options.botUserId ?? 9000;
   await loopGuard.noteBotUsers(tenant.id, { [loaded.name]: botUserId }, []);
@@ -194,7 +198,11 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
       tenant,
       clock,
       bot: { name: loaded.name, manifest, userId: botUserId },
-      locals: { [AUDIT_TRAIL.name]: auditTrail, [CLAIM_ONCE.name]: ((key, ttlMs) => claims.claim(key, ttlMs)) satisfies ClaimOnce },
+      locals: {
+        [AUDIT_TRAIL.name]: auditTrail,
+        [CLAIM_ONCE.name]: ((key, ttlMs) => claims.claim(key, ttlMs)) satisfies ClaimOnce,
+        [ALERT_INCIDENTS.name]: incidents,
+      },
       config,
       api: stubs.api,
       sink,
@@ -239,6 +247,7 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   };
 
   const alertDoor = createAlertDoor({
+    state: alertState,
     tenant: tenant.id,
     bot: { name: loaded.name, manifest, userId: botUserId },
     clock,
