@@ -82,6 +82,12 @@ describe('the alerts bot', () => {
       (c) => c.some((comment) => /resolved/i.test(comment.body ?? '')),
     );
     expect(comments.some((comment) => /resolved/i.test(comment.body ?? ''))).toBe(true);
+    // one post per incident, kept current: firing, acknowledged (the test before), resolved
+    const edited = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(opsWall),
+      (posts) => posts.some((p) => p.id === firing.id && p.body?.endsWith('✅ Resolved: all 3 alerts')),
+    );
+    expect(edited.find((p) => p.id === firing.id)!.body).toMatch(/\n\n✋ Acknowledged by .+\n✅ Resolved: all 3 alerts$/);
   });
 
   it('forwards a Slack-compatible payload and answers ok as Slack does', async () => {

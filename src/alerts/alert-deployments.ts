@@ -20,6 +20,10 @@ export interface AlertSendMessage {
    * resolutions.
    */
   refs?: string[];
+  /** With `refs`: the group's state key, kept with the post (an acknowledgement takes the group's lock by it). */
+  group?: string;
+  /** Instead of a new message: the firing post whose body `text` replaces (its incident's state changed). */
+  edit?: { wallId: number; postId: number };
   /** The trace context of the alert input's request (tracing on): the entry's spans go under it. */
   trace?: TraceContext | undefined;
 }

@@ -5,6 +5,7 @@ import type { Alert, AlertGroup } from './alert';
 import type { ResolvedAlertInput } from './alert-input';
 import { DEFAULT_DEDUPE_WINDOW_MS, DEFAULT_DIGEST_OVER } from './alert-input';
 import { groupStateKey, type AlertInputState, type GroupState } from './alert-input-state';
+import { IncidentPosts } from './incident-posts';
 import { planTargetMessages, refKeyOf, type AlertTemplateKind, type PlanContext, type PlannedMessage } from './alert-messages';
 import type { AlertMessageView } from './alert-view';
 import { dedupeGroup, type AlertChange, type AlertStateMap } from './dedupe';
@@ -53,7 +54,7 @@ export async function dispatchGroup(dispatchDeps: AlertDispatchDeps, deployment:
   return deps.state.exclusive(tenant, input.bot, key, async () => {
     const state = await deps.state.load(tenant, input.bot, key);
     const { plans, problems } = await planGroup(deps, tenant, input, group, state);
-    const outcome = await queueAll(deps, tenant, input, plans);
+    const outcome = await queueAll(deps, tenant, input, plans, key);
     await noteResolutions(deps, tenant, input, plans, outcome.unsent);
     await deps.state.save(tenant, input.bot, key, nextState(state, plans, outcome.unsent), input.dedupeWindowMs);
     if (outcome.failure !== undefined) throw new AlertsNotQueuedError({ cause: outcome.failure });
@@ -134,7 +135,7 @@ interface QueueOutcome {
 }
 
 /** Sends in order and stops at the first failure: the outbox is likely down, and order matters. */
-async function queueAll(deps: Dispatch, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[]): Promise<QueueOutcome> {
+async function queueAll(deps: Dispatch, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[], group: string): Promise<QueueOutcome> {
   const messages = plans.flatMap((plan) => plan.messages);
   const outcome: QueueOutcome = { queued: 0, unsent: new Set() };
   for (const message of messages) {
@@ -143,7 +144,7 @@ async function queueAll(deps: Dispatch, tenant: string, input: ResolvedAlertInpu
       continue;
     }
     try {
-      outcome.queued += await queueMessage(deps, tenant, input, message);
+      outcome.queued += await queueMessage(deps, tenant, input, message, group);
     } catch (error) {
       deps.logger.error({ bot: input.bot, input: input.input, target: message.target, err: error }, 'could not queue an alert message');
       outcome.failure = error;
@@ -153,12 +154,12 @@ async function queueAll(deps: Dispatch, tenant: string, input: ResolvedAlertInpu
   return outcome;
 }
 
-async function queueMessage(deps: Dispatch, tenant: string, input: ResolvedAlertInput, message: PlannedMessage): Promise<number> {
+async function queueMessage(deps: Dispatch, tenant: string, input: ResolvedAlertInput, message: PlannedMessage, group: string): Promise<number> {
   let queued = 0;
   for (const [index, text] of message.parts.entries()) {
     const dedupeKey = message.keys[index] as string;
     const replyTo = message.replyTo === undefined ? {} : { replyTo: { postId: message.replyTo } };
-    const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys } : {};
+    const refs = index === 0 && message.refKeys.length > 0 ? { refs: message.refKeys, group } : {};
     const sent = await deps.deployment.send({
       tenant,
       bot: input.bot,
@@ -175,11 +176,31 @@ async function queueMessage(deps: Dispatch, tenant: string, input: ResolvedAlert
   return queued;
 }
 
-/** The firing posts whose alerts' resolutions were all queued learn it (their incident's state). */
+/**
+ * The firing posts whose alerts' resolutions were queued learn it, and are edited to show it (one post
+ * per incident, kept current). An edit that cannot be queued is logged: the resolution itself is queued.
+ */
 async function noteResolutions(deps: Dispatch, tenant: string, input: ResolvedAlertInput, plans: TargetPlan[], unsent: Set<PlannedMessage>): Promise<void> {
+  const posts = new IncidentPosts(deps.state);
   for (const message of plans.flatMap((plan) => plan.messages)) {
     if (message.replyTo === undefined || message.resolves.length === 0 || unsent.has(message)) continue;
-    await deps.state.noteResolved(tenant, input.bot, message.replyTo, message.resolves);
+    const edit = await posts.resolved(tenant, input.bot, message.replyTo, message.resolves);
+    if (!edit) continue;
+    const { wallId, postId, body, key } = edit;
+    try {
+      await deps.deployment.send({
+        tenant,
+        bot: input.bot,
+        input: input.input,
+        target: message.target,
+        text: body,
+        edit: { wallId, postId },
+        dedupeKey: key,
+        trace: deps.trace,
+      });
+    } catch (error) {
+      deps.logger.error({ bot: input.bot, input: input.input, post: postId, err: error }, 'could not queue the edit of an alert post');
+    }
   }
 }
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Clock } from '../clock';
 import type { JsonValue } from '../store/json';
 import type { KvSpace } from '../store/kv';
 import type { Store } from '../store/store';
@@ -20,32 +19,26 @@ export const GroupStateSchema = z.object({
 });
 export type GroupState = z.infer<typeof GroupStateSchema>;
 
-/** What a firing post reported (the refs of its alerts) and which of them resolved since. */
-const PostRecordSchema = z.object({ refs: z.array(z.string()).min(1), resolved: z.array(z.string()) });
-type PostRecord = z.infer<typeof PostRecordSchema>;
+/** What a firing post reported (the refs of its alerts) and which of them resolved since; where it is and what it said, to edit it. */
+export const PostRecordSchema = z.object({
+  refs: z.array(z.string()).min(1),
+  resolved: z.array(z.string()),
+  wallId: z.number().optional(),
+  /** The post's text as it was created: edits add status lines under it. */
+  text: z.string().optional(),
+  /** The group's state key: the lock its dispatch holds, which an acknowledgement takes too. */
+  group: z.string().optional(),
+});
+export type PostRecord = z.infer<typeof PostRecordSchema>;
 
-/** Who acknowledged a firing post, and when (ms). */
-export const AlertAckSchema = z.object({ by: z.object({ id: z.number(), name: z.string() }), at: z.number() });
-export type AlertAck = z.infer<typeof AlertAckSchema>;
-
-/** A firing post's incident as the bots see it (`ctx`'s alert incidents). */
-export interface AlertIncidentRecord {
-  postId: number;
-  /** The alert input that posted it. */
-  input: string;
-  /** How many alerts it reported, and how many of them resolved since. */
-  alerts: number;
-  resolved: number;
-  /** `resolved` once every alert it reported has. */
-  state: 'firing' | 'resolved';
-  acknowledged?: AlertAck;
-}
+/** What the sender knows of a firing post it created, besides its refs (`recordPost`). */
+export type FiringPost = Pick<PostRecord, 'wallId' | 'text' | 'group'>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Longer than dedupe's 7-day retention, so a state is never forgotten while dedupe still counts on it. */
 const STATE_TTL_MS = 8 * DAY_MS;
 /** An incident may stay open for weeks; its resolution should still answer the post. */
-const REF_TTL_MS = 30 * DAY_MS;
+export const REF_TTL_MS = 30 * DAY_MS;
 const LOCK_TTL_MS = 30_000;
 
 /**
@@ -53,7 +46,7 @@ const LOCK_TTL_MS = 30_000;
  * - `state:<input>:<group hash>`: the dedupe state of a group (`GroupState`);
  * - `ref:<input>:<target>:<fingerprint>:<started>`: the id of the post that reported an alert firing;
  * - `post:<post id>`: what a firing post reported, and which of it resolved since (`PostRecord`);
- * - `ack:<post id>`: who acknowledged it, first come first kept (`AlertAck`).
+ * - `ack:<post id>`: who acknowledged it (`IncidentPosts`).
  */
 export class AlertInputState {
   private readonly local = new Map<string, Promise<unknown>>();
@@ -87,64 +80,11 @@ export class AlertInputState {
    * The sender created the post of a firing message: remember it under the refs of the alerts it reported
    * (carried by the outbox entry), so their resolutions answer it.
    */
-  async recordPost(tenant: string, bot: string, refKeys: readonly string[], postId: number): Promise<void> {
+  async recordPost(tenant: string, bot: string, refKeys: readonly string[], postId: number, post: FiringPost = {}): Promise<void> {
     const kv = this.kv(tenant, bot);
     for (const refKey of new Set(refKeys)) await kv.set(`ref:${refKey}`, postId, { ttlMs: REF_TTL_MS });
-    const record: PostRecord = { refs: [...new Set(refKeys)], resolved: [] };
+    const record: PostRecord = { refs: [...new Set(refKeys)], resolved: [], ...post };
     await kv.set(`post:${postId}`, record as unknown as JsonValue, { ttlMs: REF_TTL_MS });
-  }
-
-  /**
-   * Resolutions of alerts a firing post reported were queued (as comments under it): the post's incident
-   * is resolved once all of them are. Called with the group's lock held, so two never interleave.
-   */
-  async noteResolved(tenant: string, bot: string, postId: number, refKeys: readonly string[]): Promise<void> {
-    const kv = this.kv(tenant, bot);
-    const record = PostRecordSchema.safeParse(await kv.get(`post:${postId}`));
-    if (!record.success) return;
-    const resolved = [...new Set([...record.data.resolved, ...refKeys.filter((ref) => record.data.refs.includes(ref))])];
-    await kv.set(`post:${postId}`, { ...record.data, resolved } as unknown as JsonValue, { ttlMs: REF_TTL_MS });
-  }
-
-  /** The incident a firing post reports: its alerts, how many resolved, and who acknowledged it; undefined for any other post. */
-  async incident(tenant: string, bot: string, postId: number): Promise<AlertIncidentRecord | undefined> {
-    const kv = this.kv(tenant, bot);
-    const record = PostRecordSchema.safeParse(await kv.get(`post:${postId}`));
-    if (!record.success) return undefined;
-    const ack = AlertAckSchema.safeParse(await kv.get(`ack:${postId}`));
-    const { refs, resolved } = record.data;
-    return {
-      postId,
-      input: refs[0]?.split(':')[0] ?? '',
-      alerts: refs.length,
-      resolved: resolved.length,
-      state: resolved.length >= refs.length ? 'resolved' : 'firing',
-      ...(ack.success ? { acknowledged: ack.data } : {}),
-    };
-  }
-
-  /**
-   * Records who acknowledged a firing post: the first acknowledgement across replicas is kept (a claim in
-   * the store), later ones are told who was first. It changes no alert state, so an acknowledgement that
-   * races a resolution reopens nothing. Undefined when the post reports no incident.
-   */
-  async acknowledge(tenant: string, bot: string, postId: number, ack: AlertAck): Promise<{ incident: AlertIncidentRecord; first: boolean } | undefined> {
-    const incident = await this.incident(tenant, bot, postId);
-    if (!incident) return undefined;
-    if (incident.acknowledged || incident.state === 'resolved') return { incident, first: false };
-    if (!(await this.store.claims.claim(`alerts-ack:${hashOf(`${tenant}\u0000${bot}\u0000${postId}`)}`, REF_TTL_MS))) {
-      return { incident: (await this.incident(tenant, bot, postId)) ?? incident, first: false };
-    }
-    await this.kv(tenant, bot).set(`ack:${postId}`, ack as unknown as JsonValue, { ttlMs: REF_TTL_MS });
-    return { incident: { ...incident, acknowledged: ack }, first: true };
-  }
-
-  /** One bot's alert posts on a tenant, as its runs see them (`ctx.locals`: `alertIncident`, `acknowledgeAlert`). */
-  incidentsOf(tenant: string, bot: string, clock: Pick<Clock, 'now'>) {
-    return {
-      find: (postId: number) => this.incident(tenant, bot, postId),
-      acknowledge: (postId: number, by: AlertAck['by']) => this.acknowledge(tenant, bot, postId, { by, at: clock.now() }),
-    };
   }
 
   /**
@@ -177,7 +117,13 @@ export class AlertInputState {
     }
   }
 
-  private kv(tenant: string, bot: string): KvSpace {
+  /** Takes `key` for `ttlMs`: true for exactly one caller across replicas until then. */
+  claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    return this.store.claims.claim(key, ttlMs);
+  }
+
+  /** The kv space of one bot's inputs on a tenant (`IncidentPosts` keeps its records there too). */
+  kv(tenant: string, bot: string): KvSpace {
     return this.store.kv(`alerts:${tenant}:${bot}`);
   }
 }

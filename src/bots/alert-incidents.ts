@@ -44,8 +44,10 @@ export async function alertIncident(ctx: BotContext<unknown>, postId: number): P
 
 /**
  * Records that `by` acknowledged the alert post: the first acknowledgement is kept, across replicas, and
- * changes no alert state (an acknowledgement that races a resolution reopens nothing). Answers the
- * incident and whether this was the first; undefined when the post is not one of the bot's alert posts.
+ * changes no alert state (an acknowledgement that races a resolution reopens nothing). The first edits
+ * the post in place to show who (a `post-edit` send, queued through the run like any send; the post's
+ * later edits, as its alerts resolve, keep the line). Answers the incident and whether this was the
+ * first; undefined when the post is not one of the bot's alert posts.
  *
  * @example
  * const acked = await acknowledgeAlert(ctx, cmd.source.postId, cmd.user);

@@ -3,6 +3,7 @@ import type { IntrabotApi } from '../api/create-api-client';
 import type { AnnouncementCreateSchema } from '../api/schemas/announcement';
 import type { EventCreateSchema } from '../api/schemas/event';
 import type { NotificationCreateSchema } from '../api/schemas/notification';
+import type { PostEditInput } from '../outbox/kinds/post-edit';
 import { chooseSchema, isPlainObject } from './manifest-parts';
 import type { AskReceipt, AskRequest } from './conversations/ask';
 import type { TraceContext } from '../tracing/spans';
@@ -98,6 +99,7 @@ export type BotApi = IntrabotApi;
 export type NotificationInput = z.input<typeof NotificationCreateSchema>;
 export type AnnouncementInput = z.input<typeof AnnouncementCreateSchema>;
 export type EventInput = z.input<typeof EventCreateSchema>;
+export type { PostEditInput };
 
 /**
  * The methods of `ctx` that queue one kind of send from one argument: each is made from its kind's
@@ -110,6 +112,13 @@ export interface KindMethods {
   announce(announcement: AnnouncementInput): Promise<SendReceipt>;
   /** Creates a calendar event (a draft unless `is_published` or `publish_at` says otherwise). */
   createEvent(event: EventInput): Promise<SendReceipt>;
+  /**
+   * Replaces the body of a post on a wall (spec: Posts, PUT): queued behind that wall's posts and
+   * comments, so it never overtakes the post, and sent again harmlessly after an uncertain attempt.
+   *
+   * @example await ctx.editPost({ wallId: cmd.source.wallId, postId: cmd.source.postId, body: `${post.body}\n\n✅ done` });
+   */
+  editPost(edit: PostEditInput): Promise<SendReceipt>;
 }
 
 /**

@@ -17,8 +17,8 @@ export interface CreatedByEntry {
   /** The outbox entry that created it (the id `Outbox.enqueue` answered). */
   entryId: string;
   tokenUser?: TokenUser;
-  /** A post of an alert input's firing message: its bot and the refs of the alerts it reported. */
-  alert?: { bot: string; refs: string[] };
+  /** A post of an alert input's firing message: its bot, the refs of the alerts it reported, its wall, text and group (to edit it later). */
+  alert?: { bot: string; refs: string[]; wallId?: number; text: string; group?: string };
 }
 
 export interface OutboxHooks {

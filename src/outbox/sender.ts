@@ -213,7 +213,18 @@ export class OutboxSender {
     try {
       const created = outcome.created;
       if (created && (created.kind === 'post' || created.kind === 'comment')) {
-        const alert = entry.kind === 'post' && entry.alert && entry.bot ? { alert: { bot: entry.bot, refs: entry.alert.refs } } : {};
+        const alert =
+          entry.kind === 'post' && entry.alert && entry.bot
+            ? {
+                alert: {
+                  bot: entry.bot,
+                  refs: entry.alert.refs,
+                  wallId: entry.wallId,
+                  text: entry.body,
+                  ...(entry.alert.group ? { group: entry.alert.group } : {}),
+                },
+              }
+            : {};
         await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...created, kind: created.kind, entryId, ...alert });
       }
       if (outcome.sentText !== undefined) await this.o.hooks?.onSentText?.({ tenant: entry.tenant, text: outcome.sentText });

@@ -25,7 +25,7 @@ export const PostEntrySchema = z
     // spec: Limits — media per post: 10
     media: z.array(PostMediaSchema).max(10).optional(),
     /** An alert input's firing message: the refs of its alerts, recorded with the post's id once created (their resolutions answer it). */
-    alert: z.strictObject({ refs: z.array(z.string().min(1)).min(1) }).optional(),
+    alert: z.strictObject({ refs: z.array(z.string().min(1)).min(1), group: z.string().min(1).optional() }).optional(),
   })
   .refine((e) => (e.wallId === undefined) !== (e.wallName === undefined), { error: 'a post needs exactly one of wallId or wallName', path: ['wallId'] });
 export type PostEntry = z.infer<typeof PostEntrySchema>;

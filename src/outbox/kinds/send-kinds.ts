@@ -8,6 +8,7 @@ import { eventKind } from './event';
 import { incomingKind } from './incoming';
 import { notificationKind } from './notification';
 import { postKind } from './post';
+import { postEditKind } from './post-edit';
 import type { Mergeable, SendOutcome, SendSummary, SendEntryContext } from './send-kind';
 import type { ReconcileInput, ReconcileResult } from '../find-created';
 import type { SendClient } from '../send-client';
@@ -17,7 +18,18 @@ import type { SendClient } from '../send-client';
  * names, `ItemKind` and what `testBot` records are derived from this list: a new kind is its file and
  * one line here (docs/architecture.md, "Adding a kind of send").
  */
-export const SEND_KINDS = [postKind, commentKind, dmKind, incomingKind, notificationKind, announcementKind, eventKind, awardKind, apiKind] as const;
+export const SEND_KINDS = [
+  postKind,
+  postEditKind,
+  commentKind,
+  dmKind,
+  incomingKind,
+  notificationKind,
+  announcementKind,
+  eventKind,
+  awardKind,
+  apiKind,
+] as const;
 
 type AnySendKind = (typeof SEND_KINDS)[number];
 type SchemasOf<T extends readonly AnySendKind[]> = { readonly [I in keyof T]: T[I]['schema'] };

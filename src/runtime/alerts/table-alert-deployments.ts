@@ -143,6 +143,10 @@ export interface AlertEntryDeps {
 export async function alertEntryOf(message: AlertSendMessage, deps: AlertEntryDeps): Promise<{ entry: OutboxEntryInput; options: EnqueueOptions }> {
   const id = `alert-${createHash('sha256').update(`${message.tenant}\n${message.bot}\n${message.dedupeKey}`).digest('hex').slice(0, 32)}`;
   const target = deps.manifest.targets[message.target];
+  if (message.edit) {
+    const edit = { kind: 'post-edit' as const, tenant: message.tenant, edit: { ...message.edit, body: message.text }, bot: message.bot };
+    return { entry: edit, options: { id, bot: message.bot, trace: message.trace } };
+  }
   const made: TargetEntry =
     message.replyTo && target && 'wall' in target
       ? { entry: { kind: 'comment', tenant: message.tenant, postId: message.replyTo.postId, body: message.text }, options: {} }
@@ -151,7 +155,8 @@ export async function alertEntryOf(message: AlertSendMessage, deps: AlertEntryDe
           message.target,
           async () => ({ text: message.text }),
         );
-  const entry = made.entry.kind === 'post' && message.refs?.length ? { ...made.entry, alert: { refs: message.refs } } : made.entry;
+  const alert = message.refs?.length ? { alert: { refs: message.refs, ...(message.group ? { group: message.group } : {}) } } : undefined;
+  const entry = made.entry.kind === 'post' && alert ? { ...made.entry, ...alert } : made.entry;
   // named with its bot: held in the outbox while the bot is paused (the alert is accepted all the same)
   return { entry, options: { ...made.options, id, bot: message.bot, trace: message.trace } };
 }

@@ -4,6 +4,7 @@ import { botLogger } from '../../bots/bot-logger';
 import { ALERT_INCIDENTS, type AlertIncidents } from '../../bots/alert-incidents';
 import { CLAIM_ONCE, type ClaimOnce } from '../../bots/claim-once';
 import type { AlertInputState } from '../../alerts/alert-input-state';
+import { incidentEditEntry, IncidentPosts } from '../../alerts/incident-posts';
 import type { BotContext } from '../../bots/context';
 import { ANY_JOB } from '../../bots/define-bot';
 import type { Clock } from '../../clock';
@@ -112,6 +113,7 @@ export class HandlerRunner {
     const { trace } = options;
     const log = options.log ?? this.logger(deployment);
     const steps = Object.keys(bot.definition.conversations);
+    const sink = runOutbox(this.deps.sink, { bot: bot.name, trace, onSend: options.onSend });
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
       clock: this.deps.clock,
@@ -119,13 +121,11 @@ export class HandlerRunner {
       locals: {
         ...(this.deps.audit ? { [AUDIT_TRAIL.name]: this.deps.audit } : {}),
         [CLAIM_ONCE.name]: ((key, ttlMs) => this.deps.store.claims.claim(`bot:${tenant.config.id}:${bot.name}:${key}`, ttlMs)) satisfies ClaimOnce,
-        ...(this.deps.alertState
-          ? { [ALERT_INCIDENTS.name]: this.deps.alertState.incidentsOf(tenant.config.id, bot.name, this.deps.clock) satisfies AlertIncidents }
-          : {}),
+        ...(this.deps.alertState ? { [ALERT_INCIDENTS.name]: this.incidents(this.deps.alertState, tenant.config.id, bot.name, sink) } : {}),
       },
       config: deployment.config,
       api: tracedApi(tenant.api, trace),
-      sink: runOutbox(this.deps.sink, { bot: bot.name, trace, onSend: options.onSend }),
+      sink,
       kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
       templates: deployment.templates,
       log: botLogger(trace === undefined ? log : log.child(traceLogFields(trace))),
@@ -136,6 +136,14 @@ export class HandlerRunner {
       progress: options.progress,
       trace,
       ...(conversations ? { conversations: { book: conversations.book(deployment), steps, opened: (c) => conversations.arm(c) } } : {}),
+    });
+  }
+
+  /** A bot's alert posts, for its runs: acknowledging one queues its edit through the run's sink. */
+  private incidents(state: AlertInputState, tenant: string, bot: string, sink: EntrySink): AlertIncidents {
+    return new IncidentPosts(state).forBot(tenant, bot, this.deps.clock, async (edit) => {
+      const { entry, options } = incidentEditEntry(tenant, bot, edit);
+      await sink.enqueue(entry, options);
     });
   }
 }

@@ -68,5 +68,8 @@ export function buildDelivery(deps: DeliveryDeps): DeliveryParts {
 async function noteCreated(loopGuard: LoopGuard, alertState: AlertInputState, created: CreatedByEntry): Promise<void> {
   await loopGuard.noteCreated(created.tenant, created.kind, created.id);
   if (created.tokenUser) await loopGuard.noteTokenUser(created.tenant, created.tokenUser);
-  if (created.alert) await alertState.recordPost(created.tenant, created.alert.bot, created.alert.refs, created.id);
+  if (created.alert) {
+    const { bot, refs, wallId, text, group } = created.alert;
+    await alertState.recordPost(created.tenant, bot, refs, created.id, { ...(wallId ? { wallId } : {}), text, ...(group ? { group } : {}) });
+  }
 }

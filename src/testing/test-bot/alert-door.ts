@@ -92,7 +92,12 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
         // what the outbox sender does once the platform created the post: its alerts' resolutions answer it
         if (made.entry.kind === 'post' && message.refs?.length) {
           const postId = nextPostId++;
-          await state.recordPost(deps.tenant, deps.bot.name, message.refs, postId);
+          const wallId = made.entry.wallId;
+          await state.recordPost(deps.tenant, deps.bot.name, message.refs, postId, {
+            ...(wallId === undefined ? {} : { wallId }),
+            text: message.text,
+            ...(message.group ? { group: message.group } : {}),
+          });
           posts.push({ postId, text: message.text });
         }
         return queued;

@@ -36,6 +36,7 @@ import { RecordingSink, type Sent } from './recording-sink';
 import { limitClock } from './limit-clock';
 import { createAlertDoor, memoryAlertState, type AlertRequestOptions, type AlertRun } from './alert-door';
 import { ALERT_INCIDENTS, type AlertIncidents } from '../../bots/alert-incidents';
+import { incidentEditEntry, IncidentPosts } from '../../alerts/incident-posts';
 import { deliver, runJob, type TestRunDeps } from './run-handler';
 import { createStubApi, UnstubbedCallError, type ApiCall, type ApiStub, type ApiStubs } from './stub-api';
 
@@ -170,7 +171,10 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
   const conversations = new ConversationBook(new MemoryKv(clock), claims, clock);
   // the alert door's memory, which the bot's runs read their alert posts from (acknowledging them)
   const alertState = memoryAlertState(clock);
-  const incidents = alertState.incidentsOf(tenant.id, loaded.name, clock) satisfies AlertIncidents;
+  const incidents = new IncidentPosts(alertState).forBot(tenant.id, loaded.name, clock, async (edit) => {
+    const { entry, options } = incidentEditEntry(tenant.id, loaded.name, edit);
+    await sink.enqueue(entry, options);
+  }) satisfies AlertIncidents;
   const steps = Object.keys(loaded.definition.conversations);
   const botUserId = options.botUserId ?? 9000;
   await loopGuard.noteBotUsers(tenant.id, { [loaded.name]: botUserId }, []);
