@@ -1,0 +1,25 @@
+import { verify, type X509Certificate } from 'node:crypto';
+import { snsStringToSign, type SnsMessage } from './sns-message';
+
+// spec: "Verifying the signatures of Amazon SNS messages": SignatureVersion 1 is SHA1withRSA,
+// SignatureVersion 2 SHA256withRSA, both over the string to sign
+const DIGESTS = { '1': 'sha1', '2': 'sha256' } as const;
+
+/**
+ * Whether `Signature` is the RSA signature, by the certificate's key, of the message's string to sign,
+ * with the digest its `SignatureVersion` names, and the certificate was valid at `nowMs`. Pure: the
+ * certificate is fetched (and its URL checked) by the caller.
+ *
+ * @example verifySnsSignature(message, certificate, clock.now()) // true
+ */
+export function verifySnsSignature(message: SnsMessage, certificate: X509Certificate, nowMs: number): boolean {
+  if (nowMs < Date.parse(certificate.validFrom) || nowMs > Date.parse(certificate.validTo)) return false;
+  const signature = Buffer.from(message.Signature, 'base64');
+  if (signature.length === 0) return false;
+  try {
+    return verify(DIGESTS[message.SignatureVersion], Buffer.from(snsStringToSign(message), 'utf8'), certificate.publicKey, signature);
+  } catch {
+    // a key that is not RSA, or a signature of the wrong length: not SNS's signature
+    return false;
+  }
+}
