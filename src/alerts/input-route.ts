@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerWithError } from '../error-response';
 import { parseAlerts } from './adapters/parse-alerts';
 import type { AlertGroup } from './alert';
+import type { ResolvedAlertInput } from './alert-input';
 import type { AlertDeployment, AlertDeployments } from './alert-deployments';
 import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert-dispatch';
 import { authChallenge, checkAlertAuth, redactQueryToken, type AlertInputAuth } from './input-auth';
@@ -96,7 +97,7 @@ async function accept(deps: AcceptDeps, request: FastifyRequest, reply: FastifyR
     if (receipt.kind === 'unverified') return refuse(reply, found, deps.logger, 'signature');
     if (receipt.kind !== 'notification') return reply.code(200).send({ [receipt.kind]: true });
   }
-  const groups = parseAlerts(found.input.format, body, found.input.mapping === undefined ? {} : { mapping: found.input.mapping });
+  const groups = parseBody(found.input, body);
   let queued = 0;
   for (const group of groups) queued += await dispatchGroup(deps, found, group);
   if (found.input.format === 'slack') return reply.code(200).type('text/plain; charset=utf-8').send('ok');
@@ -131,6 +132,10 @@ function refuse(reply: FastifyReply, found: AlertDeployment, logger: AlertLogger
   const challenge = found.input.auth && authChallenge(found.input.auth);
   if (challenge) void reply.header('WWW-Authenticate', challenge);
   return reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong credentials for this alert input' });
+}
+
+function parseBody(input: ResolvedAlertInput, body: unknown): AlertGroup[] {
+  return parseAlerts(input.format, body, input.mapping === undefined ? {} : { mapping: input.mapping });
 }
 
 function countAlerts(groups: readonly AlertGroup[]): number {
