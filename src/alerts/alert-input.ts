@@ -133,12 +133,7 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
       throw new ConfigError(`${where}.targets`, `${label} has no targets: name where its alerts go (targets: [...])`);
     }
     if (input.format === 'generic') checkMapping(input.options?.mapping, `${where}.options.mapping`, label);
-    if (input.format === 'sns' && input.options?.topics === undefined) {
-      throw new ConfigError(
-        `${where}.options.topics`,
-        `${label} has format sns but no options.topics: list the ARNs of the SNS topics it accepts (arn:aws:sns:<region>:<account>:<topic>)`,
-      );
-    }
+    if (input.format === 'sns') checkSns(input, where, label);
     if (input.signing && signatureSchemeOf(input.format, input.options?.mapping) === undefined) {
       throw new ConfigError(
         `${where}.signing`,
@@ -147,6 +142,19 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
     }
     alertInputFromManifest(manifest, input.input);
   });
+}
+
+/** An SNS input names the topics it accepts; AWS signs its messages, so it has no `signing` secret. */
+function checkSns(input: InputOf, where: string, label: string): void {
+  if (input.options?.topics === undefined) {
+    throw new ConfigError(
+      `${where}.options.topics`,
+      `${label} has format sns but no options.topics: list the ARNs of the SNS topics it accepts (arn:aws:sns:<region>:<account>:<topic>)`,
+    );
+  }
+  if (input.signing) {
+    throw new ConfigError(`${where}.signing`, `${label}: SNS messages are checked by AWS's signature and certificate, with no secret: leave out signing`);
+  }
 }
 
 /** A generic input's mapping: a known preset name or a mapping the schema accepts. */

@@ -141,6 +141,13 @@ describe('sns alert input: configuration', () => {
     expect(missing).toMatchObject({ key: 'alerts.0.options.topics' });
   });
 
+  it('refuses a signing secret, which SNS has none of', () => {
+    const topics = ['arn:aws:sns:eu-west-1:123456789012:alerts'];
+    expect(configErrorOf(() => validateAlertInputs(manifestWith({ signing: { secret: 's' }, options: { topics } }), 'connected'))).toMatchObject({
+      key: 'alerts.0.signing',
+    });
+  });
+
   it('refuses a topic that is not an SNS topic ARN, naming the option', () => {
     expect(() => validateAlertInputs(manifestWith({ options: { topics: ['intranet-alarms'] } }), 'connected')).toThrow(/alerts\.0\.options\.topics/);
   });
