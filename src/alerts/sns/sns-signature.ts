@@ -13,7 +13,8 @@ const DIGESTS = { '1': 'sha1', '2': 'sha256' } as const;
  * @example verifySnsSignature(message, certificate, clock.now()) // true
  */
 export function verifySnsSignature(message: SnsMessage, certificate: X509Certificate, nowMs: number): boolean {
-  if (nowMs < Date.parse(certificate.validFrom) || nowMs > Date.parse(certificate.validTo)) return false;
+  // written so that a date that does not parse (NaN) refuses too
+  if (!(nowMs >= Date.parse(certificate.validFrom) && nowMs <= Date.parse(certificate.validTo))) return false;
   const signature = Buffer.from(message.Signature, 'base64');
   if (signature.length === 0) return false;
   try {
