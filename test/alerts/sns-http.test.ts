@@ -3,8 +3,8 @@ import { startPair, type Pair } from '../../src/testing';
 import { signSns, TEST_SNS_CERT_URL, testSnsFetch } from '../helpers/sns-signing';
 import { ownFixture } from './load-fixture';
 
-// the fixtures' time: the test certificate is valid then
-const START = Date.parse('2027-01-14T09:12:40Z');
+// after the fixtures' times, within the hour SNS keeps a message (and the test certificate is valid then)
+const START = Date.parse('2027-01-14T09:45:00Z');
 const BASIC = { authorization: `Basic ${Buffer.from('sns:sns-pass').toString('base64')}` };
 
 describe('sns alert source over real HTTP (issue #27), the runtime given a test certificate fetcher', () => {
@@ -12,11 +12,17 @@ describe('sns alert source over real HTTP (issue #27), the runtime given a test 
   let wall: number;
   const recorder = testSnsFetch();
   // as SNS posts: JSON as text/plain, the credential of the subscription URL (user:pass@) as Basic
-  const send = (file: string, headers: Record<string, string> = BASIC, version: '1' | '2' = '2', afterSigning: Record<string, unknown> = {}) =>
+  const send = (
+    file: string,
+    headers: Record<string, string> = BASIC,
+    version: '1' | '2' = '2',
+    afterSigning: Record<string, unknown> = {},
+    beforeSigning: Record<string, unknown> = {},
+  ) =>
     fetch(`${pair.runtime.inspect().url}/alerts/sources/sns`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': String(ownFixture(file).Type), ...headers },
-      body: JSON.stringify({ ...signSns(ownFixture(file), version), ...afterSigning }),
+      body: JSON.stringify({ ...signSns({ ...ownFixture(file), ...beforeSigning }, version), ...afterSigning }),
     });
   const postsShowing = async (text: string) => (await pair.platform.wallPosts(wall)).filter((p) => p.body?.includes(text));
 
@@ -44,6 +50,13 @@ describe('sns alert source over real HTTP (issue #27), the runtime given a test 
     expect(await postsShowing('intranet-api')).toEqual([]);
   });
 
+  it('refuses a correctly signed alarm older than the hour SNS keeps a message (a replay) with 401', async () => {
+    const replayed = await send('sns-cloudwatch-alarm.json', BASIC, '2', {}, { Timestamp: '2027-01-14T08:30:00.000Z' });
+    expect(replayed.status).toBe(401);
+    await pair.settle();
+    expect(await postsShowing('intranet-api')).toEqual([]);
+  });
+
   it('posts the CloudWatch ALARM on the wall, then answers that post with a comment when the alarm is OK', async () => {
     expect((await send('sns-cloudwatch-alarm.json')).status).toBe(202);
     const posts = await pair.platform.waitFor(
@@ -63,7 +76,7 @@ describe('sns alert source over real HTTP (issue #27), the runtime given a test 
   it('posts a plain-text notification as its text, titled by its Subject', async () => {
     expect((await send('sns-plain-text.json')).status).toBe(202);
     const posts = await pair.platform.waitFor(
-      () => postsShowing('Nightly backup of intranet-db failed'),
+      () => postsShowing('Hourly backup of intranet-db failed'),
       (p) => p.length > 0,
     );
     expect(posts[0]?.body).toContain('snapshot quota exceeded');

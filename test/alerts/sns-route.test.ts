@@ -6,8 +6,8 @@ import { signSns, TEST_SNS_CERT_URL, testSnsFetch } from '../helpers/sns-signing
 import { harness, post } from './input-route-harness';
 import { ownFixture } from './load-fixture';
 
-// the fixtures' time: the test certificate is valid then
-const START = Date.parse('2027-01-14T09:12:40Z');
+// after the fixtures' times, within the hour SNS keeps a message (and the test certificate is valid then)
+const START = Date.parse('2027-01-14T09:45:00Z');
 // SNS posts its JSON as text/plain, with no credential but the signature inside it
 const SNS_HEADERS = { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' };
 const signed = (file: string, version: '1' | '2' = '1', change: Record<string, unknown> = {}) =>
@@ -53,6 +53,18 @@ describe('sns alert input (issue #27): the AWS signature is the sender check', (
     }
     expect(gets).toEqual([]);
     expect(h.sent).toEqual([]);
+  });
+
+  it('refuses a correctly signed message older than the hour SNS keeps one (a replay), or from the future, with 401 before fetching its certificate', async () => {
+    const { h, gets, send } = await snsHarness();
+    const stale = await send(signed('sns-cloudwatch-alarm.json', '2', { Timestamp: new Date(START - 66 * 60_000).toISOString() }));
+    expect(stale.statusCode).toBe(401);
+    const ahead = await send(signed('sns-cloudwatch-alarm.json', '2', { Timestamp: new Date(START + 6 * 60_000).toISOString() }));
+    expect(ahead.statusCode).toBe(401);
+    expect(gets).toEqual([]);
+    expect(h.sent).toEqual([]);
+    // within SNS's hour (and five minutes of clock difference) the same message is accepted
+    expect((await send(signed('sns-cloudwatch-alarm.json', '2', { Timestamp: new Date(START - 64 * 60_000).toISOString() }))).statusCode).toBe(202);
   });
 
   it('fetches the signing certificate once for many messages', async () => {

@@ -8,7 +8,7 @@ import { verifySnsSignature } from '../../src/alerts/sns/sns-signature';
 import { signSns, TEST_SNS_CERT, TEST_SNS_CERT_URL, testSnsFetch } from '../helpers/sns-signing';
 import { ownFixture } from './load-fixture';
 
-const NOW = Date.parse('2027-01-14T09:12:40Z');
+const NOW = Date.parse('2027-01-14T09:45:00Z');
 const certificate = new X509Certificate(TEST_SNS_CERT);
 const message = (file: string, version: '1' | '2' = '1') => SnsMessageSchema.parse(signSns(ownFixture(file), version));
 const alertOf = (file: string) => {
@@ -23,13 +23,13 @@ describe('sns: the string AWS signs', () => {
     expect(text).toBe(
       [
         'Message',
-        'The nightly snapshot job for intranet-db stopped at 02:14 UTC.\nError: snapshot quota exceeded in eu-west-1.',
+        'The hourly snapshot job for intranet-db stopped at 09:29 UTC.\nError: snapshot quota exceeded in eu-west-1.',
         'MessageId',
         '0f8e7d6c-1a2b-4c3d-9e8f-0a1b2c3d4e04',
         'Subject',
-        'Nightly backup of intranet-db failed',
+        'Hourly backup of intranet-db failed',
         'Timestamp',
-        '2027-01-15T02:14:09.530Z',
+        '2027-01-14T09:30:09.530Z',
         'TopicArn',
         'arn:aws:sns:eu-west-1:123456789012:intranet-alarms',
         'Type',
@@ -172,13 +172,13 @@ describe('sns: CloudWatch alarms and plain messages (adapter)', () => {
     expect(text).toMatchObject({
       source: 'sns',
       status: 'firing',
-      title: 'Nightly backup of intranet-db failed',
-      summary: 'The nightly snapshot job for intranet-db stopped at 02:14 UTC.\nError: snapshot quota exceeded in eu-west-1.',
+      title: 'Hourly backup of intranet-db failed',
+      summary: 'The hourly snapshot job for intranet-db stopped at 09:29 UTC.\nError: snapshot quota exceeded in eu-west-1.',
       labels: { topic: 'intranet-alarms' },
     });
     const { Subject: _subject, ...untitled } = ownFixture('sns-plain-text.json');
     const again = parseAlerts('sns', { ...untitled, MessageId: 'another' })[0]!.alerts[0]!;
-    expect(again.title).toBe('The nightly snapshot job for intranet-db stopped at 02:14 UTC.');
+    expect(again.title).toBe('The hourly snapshot job for intranet-db stopped at 09:29 UTC.');
     expect(again.fingerprint).not.toBe(text.fingerprint);
   });
 

@@ -2,7 +2,7 @@ import { IntrabotError, type IntrabotErrorOptions } from '../../errors';
 
 /**
  * A verified SNS message from a topic the input does not list in `options.topics`: refused (403, which
- * SNS takes as delivered, so it does not retry), nothing posted and no subscription confirmed.
+ * SNS takes as a permanent failure, so it does not retry), nothing posted and no subscription confirmed.
  */
 export class SnsTopicRefusedError extends IntrabotError {
   constructor(topic: string, optionsKey: string) {

@@ -5,7 +5,7 @@ import { AlertSourceUnreachableError, SnsTopicRefusedError } from './sns-errors'
 import { fetchFromSns, type SnsFetch } from './sns-fetch';
 import { snsCertificateUrl, snsUrl } from './sns-hosts';
 import { SnsMessageSchema, type SnsMessage } from './sns-message';
-import { verifySnsSignature } from './sns-signature';
+import { snsMessageFresh, verifySnsSignature } from './sns-signature';
 
 /** What one SNS input accepts: the topics whose messages it takes, and the manifest key that lists them (for errors). */
 export interface SnsInputSettings {
@@ -15,14 +15,15 @@ export interface SnsInputSettings {
 }
 
 /**
- * What a verified message asks for: `unverified` is answered 401 (nothing fetched but, at most, the
- * certificate from an SNS host); `notification` carries the message for the adapter.
+ * What a verified message asks for: `unverified` (a wrong signature, a certificate off the SNS hosts,
+ * a message older than SNS keeps one) is answered 401, nothing fetched but, at most, the certificate
+ * from an SNS host; `notification` carries the message for the adapter.
  */
 export type SnsReceipt = { kind: 'unverified' } | { kind: 'confirmed' } | { kind: 'unsubscribed' } | { kind: 'notification'; message: SnsMessage };
 
 /**
  * The sender check of the `sns` format, and the subscription handshake: parse the envelope → the
- * certificate URL on an SNS host → the certificate (cached) → the signature → the topic allow-list →
+ * certificate URL on an SNS host → a recent `Timestamp` → the certificate (cached) → the signature → the topic allow-list →
  * confirm, acknowledge or hand the notification on. Nothing is fetched on a message's word before its
  * URL passed the host check, and nothing is confirmed before the signature and the topic did.
  * Throws `SnsTopicRefusedError` (403), `AlertSourceUnreachableError` (503) and `InvalidInputError` (400).
@@ -52,7 +53,8 @@ export class SnsReceiver {
 
   private async verified(message: SnsMessage, nowMs: number): Promise<boolean> {
     const url = snsCertificateUrl(message.SigningCertURL);
-    if (!url) return false;
+    // a stale message is refused before its certificate is fetched: it cannot be a delivery of SNS's
+    if (!url || !snsMessageFresh(message, nowMs)) return false;
     let certificate;
     try {
       certificate = await this.certificates.get(url);

@@ -1,4 +1,5 @@
 import { verify, type X509Certificate } from 'node:crypto';
+import { SIGNATURE_TOLERANCE_MS } from '../input-signature';
 import { snsStringToSign, type SnsMessage } from './sns-message';
 
 // spec: "Verifying the signatures of Amazon SNS messages": SignatureVersion 1 is SHA1withRSA,
@@ -23,4 +24,19 @@ export function verifySnsSignature(message: SnsMessage, certificate: X509Certifi
     // a key that is not RSA, or a signature of the wrong length: not SNS's signature
     return false;
   }
+}
+
+/** spec: SNS Developer Guide, "Setting Amazon SNS delivery retry policies": "The maximum lifetime of a message in the system is one hour". */
+export const SNS_MESSAGE_LIFETIME_MS = 60 * 60_000;
+
+/**
+ * Whether a message's (signed) `Timestamp` is one SNS could still be delivering at `nowMs`: no older
+ * than SNS keeps a message, and not from the future, either by more than `SIGNATURE_TOLERANCE_MS` of
+ * clock difference. An older one is a replay of a captured message, refused like a wrong signature.
+ *
+ * @example snsMessageFresh({ ...message, Timestamp: '2027-01-14T09:12:33.204Z' }, Date.parse('2027-01-14T09:45:00Z')) // true
+ */
+export function snsMessageFresh(message: SnsMessage, nowMs: number): boolean {
+  const sent = Date.parse(message.Timestamp);
+  return sent >= nowMs - SNS_MESSAGE_LIFETIME_MS - SIGNATURE_TOLERANCE_MS && sent <= nowMs + SIGNATURE_TOLERANCE_MS;
 }
