@@ -74,6 +74,10 @@ export const ERROR_CODES = {
     summary:
       "An alert input's target names a wall the tenant does not have (a configuration error found at provisioning); the message names the target and the wall.",
   },
+  alert_source_unreachable: {
+    status: 503,
+    summary: "An alert source's own service could not be reached (SNS's signing certificate, a subscription's confirmation URL); the source should retry.",
+  },
   bot_user_pending: {
     status: 503,
     summary: "A queued message waits for its bot's user: provisioning has not finished on this runtime; the outbox sends it once it has.",

@@ -85,6 +85,8 @@ export { TemplateError } from './templates/template-error';
 // running intrabot inside your own process
 export { buildRuntime } from './runtime/build-runtime';
 export type { Runtime, RuntimeDeps } from './runtime/build-runtime';
+export { createSnsFetch } from './alerts/sns/sns-fetch';
+export type { SnsFetch, SnsFetchLimits } from './alerts/sns/sns-fetch';
 export { loadConfig } from './runtime/config/config';
 export type { RuntimeConfig, TenantConfig } from './runtime/config/config';
 export { createSandbox } from './sandbox/sandbox';

@@ -9,6 +9,7 @@ import { GENERIC_PRESETS } from './adapters/generic-presets';
 import type { AlertInputAuth } from './input-auth';
 import { signatureSchemeOf, type AlertSigning, type SignatureSchemeName } from './input-signature';
 import { compileRouting, type CompiledRouting } from './routing';
+import type { SnsInputSettings } from './sns/sns-receiver';
 
 /** The longest post body the default split aims for (the spec shows no maximum: "not shown"). */
 export const DEFAULT_ALERT_MAX_LENGTH = 4000;
@@ -31,13 +32,19 @@ export const SANDBOX_ALERT_TOKEN = 'sandbox-alert-token';
  * - `max_length`: the longest message; longer ones are split in numbered parts, never truncated;
  * - `digest_over`: more alerts than this in one message are listed one line each;
  * - `dedupe_window`: how long an unchanged alert is not posted again after it was last seen
- *   (`1h`, `2d`); default 7 days, and 1 hour for `format: slack`.
+ *   (`1h`, `2d`); default 7 days, and 1 hour for `format: slack`;
+ * - `topics`: for `format: sns`, the ARNs of the SNS topics whose messages the input accepts (and
+ *   whose subscriptions it confirms); a message from any other topic is refused.
  */
 export const AlertInputOptionsSchema = z.looseObject({
   mapping: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
   max_length: z.int().min(200).optional(),
   digest_over: z.int().positive().optional(),
   dedupe_window: DurationSchema.optional(),
+  topics: z
+    .array(z.string().regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w.-]+$/, 'expected an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:alerts'))
+    .min(1)
+    .optional(),
 });
 
 /** One alert input, ready for the route: what `resolveInput(bot, input, tenant)` answers. */
@@ -50,6 +57,8 @@ export interface ResolvedAlertInput {
   /** The senders' signature, checked over the raw body before it is parsed (`signing:` with a scheme the source has). */
   signature?: { scheme: SignatureSchemeName; signing: AlertSigning };
   mapping?: GenericMappingInput | string;
+  /** For `format: sns`: the topics it accepts; its messages are checked by their AWS signature, not by `signature`. */
+  sns?: SnsInputSettings;
   /** Label rules to target names; its `default` (or else `targets`) takes what no rule matched. */
   routing: CompiledRouting;
   targets: string[];
@@ -88,6 +97,7 @@ export function alertInputFromManifest(manifest: BotManifest, name: string, defa
     ...(input.auth !== undefined && { auth: input.auth }),
     ...signatureOf(input, options.mapping),
     ...(options.mapping !== undefined && { mapping: options.mapping as GenericMappingInput | string }),
+    ...(input.format === 'sns' && { sns: { topics: options.topics ?? [], key: `${where}.options.topics` } }),
     routing,
     targets,
     ...(input.template !== undefined && { template: input.template }),
@@ -109,7 +119,8 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
     const where = `alerts.${index}`;
     const label = `alert input "${input.input}" of bot "${manifest.name}" (${where})`;
     const secret = credentialOf(input.auth as AlertInputAuth | undefined);
-    if (!secret && !input.signing) {
+    // an SNS message is signed by AWS, and checked against the input's topics: no credential is needed
+    if (!secret && !input.signing && input.format !== 'sns') {
       throw new ConfigError(
         `${where}.auth`,
         `${label} has no credential: set auth to { bearer }, { basic: { username, password } } or { query_token }, or signing: { secret } for a source that signs`,
@@ -122,6 +133,7 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
       throw new ConfigError(`${where}.targets`, `${label} has no targets: name where its alerts go (targets: [...])`);
     }
     if (input.format === 'generic') checkMapping(input.options?.mapping, `${where}.options.mapping`, label);
+    if (input.format === 'sns') checkSns(input, where, label);
     if (input.signing && signatureSchemeOf(input.format, input.options?.mapping) === undefined) {
       throw new ConfigError(
         `${where}.signing`,
@@ -130,6 +142,19 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
     }
     alertInputFromManifest(manifest, input.input);
   });
+}
+
+/** An SNS input names the topics it accepts; AWS signs its messages, so it has no `signing` secret. */
+function checkSns(input: InputOf, where: string, label: string): void {
+  if (input.options?.topics === undefined) {
+    throw new ConfigError(
+      `${where}.options.topics`,
+      `${label} has format sns but no options.topics: list the ARNs of the SNS topics it accepts (arn:aws:sns:<region>:<account>:<topic>)`,
+    );
+  }
+  if (input.signing) {
+    throw new ConfigError(`${where}.signing`, `${label}: SNS messages are checked by AWS's signature and certificate, with no secret: leave out signing`);
+  }
 }
 
 /** A generic input's mapping: a known preset name or a mapping the schema accepts. */

@@ -8,6 +8,8 @@ import { dispatchGroup, type AlertDispatchDeps, type AlertLogger } from './alert
 import { authChallenge, checkAlertAuth, redactQueryToken, type AlertInputAuth } from './input-auth';
 import { verifySignature } from './input-signature';
 import { decodeAlertBody } from './input-body';
+import type { SnsFetch } from './sns/sns-fetch';
+import { SnsReceiver } from './sns/sns-receiver';
 import { nameRequest, traceHttpServer } from '../tracing/trace-sites';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
@@ -20,6 +22,13 @@ export interface AlertInputsOptions extends AlertDispatchDeps {
   /** The tenant of `/alerts/...` without a `/t/:tenant` prefix. */
   defaultTenant: string;
   bodyLimit?: number;
+  /** The GET of SNS signing certificates and confirmation URLs (default `fetchFromSns`); tests pass one that serves a test certificate. */
+  snsFetch?: SnsFetch;
+}
+
+/** One request's handling: the dispatch's deps, and the SNS receiver the registration made (its certificate cache). */
+interface AcceptDeps extends AlertDispatchDeps {
+  sns: SnsReceiver;
 }
 
 interface AlertParams {
@@ -34,7 +43,9 @@ const LOCATED = 'alertInput';
 /**
  * `POST /alerts/:bot/:input` and `POST /t/:tenant/alerts/:bot/:input`, an encapsulated plugin:
  * resolve → authenticate (before the body is read) → decode → parse → dedupe → route → render →
- * split → queue → 202 `{ accepted, queued }` (Slack-format inputs answer `ok`, as Slack does).
+ * split → queue → 202 `{ accepted, queued }` (Slack-format inputs answer `ok`, as Slack does). An `sns`
+ * input verifies the AWS signature of the decoded envelope and its topic first; a subscription's
+ * confirmation is answered 200 `{ confirmed: true }` once its `SubscribeURL` was visited.
  * Nothing accepted is lost: when a message cannot be queued the answer is 503 and the state of its
  * alerts is kept, so the tool's retry posts them.
  *
@@ -48,6 +59,8 @@ const LOCATED = 'alertInput';
  */
 export async function registerAlertInputs(app: FastifyInstance, options: AlertInputsOptions): Promise<void> {
   const deps: AlertDispatchDeps = { clock: options.clock, state: options.state, logger: options.logger };
+  // one per registration: the signing certificates it fetched are kept for the inputs it serves
+  const sns = new SnsReceiver(options.snsFetch);
   await app.register(async (scope) => {
     scope.decorateRequest(LOCATED, null);
     scope.removeAllContentTypeParsers();
@@ -64,19 +77,27 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
         request.setDecorator<AlertDeployment>(LOCATED, found);
         return undefined;
       },
-      handler: async (request: FastifyRequest, reply: FastifyReply) => traceHttpServer(request, reply, (trace) => accept({ ...deps, trace }, request, reply)),
+      handler: async (request: FastifyRequest, reply: FastifyReply) =>
+        traceHttpServer(request, reply, (trace) => accept({ ...deps, sns, trace }, request, reply)),
     };
     scope.post('/alerts/:bot/:input', route);
     scope.post('/t/:tenant/alerts/:bot/:input', route);
   });
 }
 
-async function accept(deps: AlertDispatchDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function accept(deps: AcceptDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const found = request.getDecorator<AlertDeployment>(LOCATED);
   nameRequest(deps.trace, { tenant: found.tenant, bot: found.input.bot, alertInput: found.input.input });
   // the sender's signature, over the body as received: before a byte of it is parsed
   if (!signatureVerified(found, request, deps)) return refuse(reply, found, deps.logger, 'signature');
-  const groups = parseBody(found.input, request);
+  const body = decodeAlertBody(request.body as Buffer | undefined, request.headers['content-type']);
+  if (found.input.sns) {
+    // SNS signs fields of its JSON envelope: the envelope is read, the alert in it only once verified
+    const receipt = await deps.sns.receive(body, found.input.sns, deps.clock.now());
+    if (receipt.kind === 'unverified') return refuse(reply, found, deps.logger, 'signature');
+    if (receipt.kind !== 'notification') return reply.code(200).send({ [receipt.kind]: true });
+  }
+  const groups = parseBody(found.input, body);
   let queued = 0;
   for (const group of groups) queued += await dispatchGroup(deps, found, group);
   if (found.input.format === 'slack') return reply.code(200).type('text/plain; charset=utf-8').send('ok');
@@ -113,8 +134,7 @@ function refuse(reply: FastifyReply, found: AlertDeployment, logger: AlertLogger
   return reply.code(401).send({ error: 'unauthorized', message: 'missing or wrong credentials for this alert input' });
 }
 
-function parseBody(input: ResolvedAlertInput, request: FastifyRequest): AlertGroup[] {
-  const body = decodeAlertBody(request.body as Buffer | undefined, request.headers['content-type']);
+function parseBody(input: ResolvedAlertInput, body: unknown): AlertGroup[] {
   return parseAlerts(input.format, body, input.mapping === undefined ? {} : { mapping: input.mapping });
 }
 

@@ -27,7 +27,7 @@ export const AlertSigningSchema = z.strictObject({
 
 /**
  * The payload dialects an alert input understands; one adapter each in `src/alerts/adapters/`
- * (the cloud and CI sources are presets of `generic` named as formats: `SOURCE_PRESETS`).
+ * (the cloud and CI sources are presets of `generic` named as formats: `SOURCE_PRESETS`; `sns` has its own).
  */
 export const ALERT_FORMATS = [
   'alertmanager',
@@ -40,6 +40,7 @@ export const ALERT_FORMATS = [
   'github',
   'gitlab',
   'jenkins',
+  'sns',
 ] as const;
 
 /** Sends alerts whose labels all match to other targets than the input's default ones. */
@@ -55,7 +56,7 @@ export const AlertRouteSchema = z.strictObject({
 export const AlertInputSchema = z.strictObject({
   input: SlugSchema,
   format: z.enum(ALERT_FORMATS),
-  /** The tool's credential; may be left out when `signing` checks the sender (GitHub, GitLab sign and send no other). */
+  /** The tool's credential; may be left out when `signing` checks the sender (GitHub, GitLab sign and send no other), and for `sns`, whose messages are signed by AWS. */
   auth: AlertAuthSchema.optional(),
   signing: AlertSigningSchema.optional(),
   targets: z.array(SlugSchema).min(1).optional(),

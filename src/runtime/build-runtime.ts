@@ -5,6 +5,7 @@ import type { Middleware } from '../bots/middleware';
 import type { Clock } from '../clock';
 import type { OnRateNotice } from '../api/rate-notice';
 import type { Store } from '../store/store';
+import type { SnsFetch } from '../alerts/sns/sns-fetch';
 import { AlertActivity } from './alerts/alert-activity';
 import { BackgroundWork } from './background';
 import { middlewareSettingName, type RuntimeConfig } from './config/config';
@@ -68,6 +69,11 @@ export interface RuntimeDeps {
    * outermost, outside the modules `config.middleware` names and each bot's own `use` (docs/middleware.md).
    */
   middleware?: readonly Middleware[];
+  /**
+   * The GET of SNS signing certificates and subscription confirmation URLs for the `sns` alert inputs
+   * (default: undici, 5 s, 64 KiB). Tests pass one that serves a test certificate and records the GETs.
+   */
+  snsFetch?: SnsFetch;
   /** Told about pacing a person would notice (a CLI command prints it): long waits for budget, clamped rate headers. */
   onRateNotice?: OnRateNotice;
 }
@@ -149,6 +155,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     address,
     status,
     rotations,
+    snsFetch: deps.snsFetch,
   };
   if (deps.app) await deps.app.register(async (scope) => mountRoutes(scope, parts, { ownsApp: false }));
   else await mountRoutes(host, parts, { ownsApp: true });

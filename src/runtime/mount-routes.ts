@@ -65,7 +65,15 @@ function consoleParts(parts: RuntimeParts): ConsoleWiringParts {
 
 function alertDeps(parts: RuntimeParts): AlertRouteDeps {
   const { clock, table } = parts;
-  return { clock, table, outbox: parts.delivery.outbox, runner: parts.inbox.runner, alertState: parts.delivery.alertState, activity: parts.alertActivity };
+  return {
+    clock,
+    table,
+    outbox: parts.delivery.outbox,
+    runner: parts.inbox.runner,
+    alertState: parts.delivery.alertState,
+    activity: parts.alertActivity,
+    snsFetch: parts.snsFetch,
+  };
 }
 
 function proxyDeps(parts: RuntimeParts): ProxyRouteDeps {

@@ -14,6 +14,7 @@ import type { RuntimeMetrics } from './operations/metrics';
 import type { RateBudgetHistory } from './operations/rate-budget-history';
 import type { RuntimeAddress } from './runtime-address';
 import type { SecretRotations } from './rotation/secret-rotations';
+import type { SnsFetch } from '../alerts/sns/sns-fetch';
 import type { RuntimeStatus } from './start/runtime-status';
 
 /**
@@ -44,6 +45,8 @@ export interface RuntimeParts {
   status: RuntimeStatus;
   /** Rotations of the bots' signing secrets (`intrabot rotate-secret`). */
   rotations: SecretRotations;
+  /** The GET the `sns` alert inputs fetch certificates and confirm subscriptions with (`RuntimeDeps.snsFetch`). */
+  snsFetch?: SnsFetch | undefined;
 }
 
 const PARTS = new WeakMap<object, RuntimeParts>();

@@ -8,6 +8,7 @@ import { loadConfig } from '../runtime/config/config';
 import { createSandbox, type Sandbox } from '../sandbox/sandbox';
 import type { RunRecord } from '../scheduler/run-record';
 import type { Store } from '../store/store';
+import type { SnsFetch } from '../alerts/sns/sns-fetch';
 import type { SeedName } from '../sandbox/module';
 import { botStore } from '../bots/create-bot-context';
 import type { BotStore } from '../bots/context';
@@ -37,6 +38,8 @@ export interface StartPairOptions {
   store?: Store;
   /** Runtime-wide middleware (`buildRuntime({ middleware })`), around each bot's own `use`. */
   middleware?: readonly Middleware[];
+  /** The runtime's GET of SNS certificates and confirmations (`buildRuntime({ snsFetch })`): a test serves its test certificate with it. */
+  snsFetch?: SnsFetch;
 }
 
 export interface Pair {
@@ -126,6 +129,7 @@ export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
       ...(options.handlerTimeoutMs ? { handlerTimeoutMs: options.handlerTimeoutMs } : {}),
       ...(options.poll ? { poll: options.poll } : {}),
       ...(options.middleware ? { middleware: options.middleware } : {}),
+      ...(options.snsFetch ? { snsFetch: options.snsFetch } : {}),
     });
   let runtime: Runtime | undefined;
   try {

@@ -6,6 +6,7 @@ import { alertInputFromManifest } from '../../src/alerts/alert-input';
 import type { AlertDeployments, AlertSendMessage } from '../../src/alerts/alert-deployments';
 import { AlertInputState } from '../../src/alerts/alert-input-state';
 import { registerAlertInputs } from '../../src/alerts/input-route';
+import type { SnsFetch } from '../../src/alerts/sns/sns-fetch';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import { AdjustableClock } from '../../src/clock';
 import type { Store } from '../../src/store';
@@ -47,6 +48,7 @@ export const manifest = BotManifestSchema.parse({
       targets: ['ops-wall'],
       options: { mapping: 'sentry' },
     },
+    { input: 'sns', format: 'sns', targets: ['ops-wall'], options: { topics: ['arn:aws:sns:eu-west-1:123456789012:intranet-alarms'] } },
   ],
 });
 
@@ -80,10 +82,14 @@ export interface HarnessOptions {
   targetProblem?: (tenant: string, bot: string, target: string) => Promise<string | undefined>;
   /** Told which bot and tenant each template engine is asked for. */
   onTemplates?: (bot: string, tenant: string) => void;
+  /** The GET of SNS certificates and confirmations (`registerAlertInputs({ snsFetch })`). */
+  snsFetch?: SnsFetch;
+  /** Where the frozen clock stands (default 2026-08-20T09:30:00Z). */
+  start?: number;
 }
 
 export async function harness(options: HarnessOptions = {}): Promise<Harness> {
-  const clock = new AdjustableClock({ start: Date.parse('2026-08-20T09:30:00Z'), frozen: true });
+  const clock = new AdjustableClock({ start: options.start ?? Date.parse('2026-08-20T09:30:00Z'), frozen: true });
   const store = options.store ?? (await tempStore(clock));
   const logs: string[] = [];
   const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(chunk.toString()), done()) });
@@ -135,6 +141,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     logger,
     defaultTenant: 'sandbox',
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    ...(options.snsFetch === undefined ? {} : { snsFetch: options.snsFetch }),
   });
   await app.ready();
   return { app, store, sent, state, clock, logs, failSends: (count, after = 0) => (failing = { skip: after, count }) };

@@ -1,6 +1,7 @@
 export { parseAlertmanager, AlertmanagerPayloadSchema, silenceFilter } from './alertmanager';
 export { parseGrafana, GrafanaPayloadSchema } from './grafana';
 export { parseSlack, SlackPayloadSchema } from './slack';
+export { parseSns } from './sns';
 export { slackToPlain } from './slack-text';
 export { parseGeneric } from './generic';
 export { GenericMappingSchema, StatusMappingSchema } from './generic-mapping';

@@ -8,6 +8,7 @@ import type { GenericMappingInput } from './generic-mapping';
 import { GENERIC_PRESETS } from './generic-presets';
 import { parseGrafana } from './grafana';
 import { parseSlack } from './slack';
+import { parseSns } from './sns';
 import { SOURCE_PRESETS } from './source-presets';
 
 /** The formats of `bot.yaml` (`ALERT_FORMATS`); a source whose preset is a format of its own needs no `mapping`. */
@@ -39,6 +40,7 @@ const ADAPTERS: Record<AlertFormat, Adapter> = {
   github: presetFormat('github'),
   gitlab: presetFormat('gitlab'),
   jenkins: presetFormat('jenkins'),
+  sns: (body) => parseSns(body),
 };
 
 /**

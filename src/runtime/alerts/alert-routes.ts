@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AlertInputState } from '../../alerts/alert-input-state';
 import { registerAlertInputs } from '../../alerts/input-route';
+import type { SnsFetch } from '../../alerts/sns/sns-fetch';
 import type { EntrySink } from '../../bots/create-bot-context';
 import type { Clock } from '../../clock';
 import type { DeploymentTable } from '../deployments';
@@ -17,6 +18,8 @@ export interface AlertRouteDeps {
   /** Shared with the outbox sender, which records the posts of firing messages in it. */
   alertState: AlertInputState;
   activity: Pick<AlertActivity, 'watch'>;
+  /** The GET of SNS certificates and confirmations (`RuntimeDeps.snsFetch`); default: over the network. */
+  snsFetch?: SnsFetch | undefined;
 }
 
 /** `POST /alerts/:bot/:input` and `/t/:tenant/alerts/...`: monitoring tools' notifications, watched for the console. */
@@ -29,5 +32,6 @@ export async function alertRoutes(app: FastifyInstance, deps: AlertRouteDeps): P
     state: deps.alertState,
     logger: app.log,
     defaultTenant: deps.table.defaultTenant(),
+    ...(deps.snsFetch && { snsFetch: deps.snsFetch }),
   });
 }
