@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Pair, startPair } from 'intrabot/testing';
+import { freePort, type Pair, startPair } from 'intrabot/testing';
 import { NO_ALERTMANAGER, type RealAlertmanager, startAlertmanager } from './real-alertmanager';
 
 if (NO_ALERTMANAGER) console.warn(NO_ALERTMANAGER);
@@ -9,10 +9,25 @@ describe.skipIf(NO_ALERTMANAGER)('a real Prometheus Alertmanager sending to the 
   let alertmanager: RealAlertmanager | undefined;
 
   beforeAll(async () => {
-    pair = await startPair({ bots: ['alerts'] });
+    // the bot's silence commands reach this Alertmanager, which sends to the bot's input: its port is chosen first
+    const port = await freePort();
+    pair = await startPair({ bots: ['alerts'], env: { ALERTMANAGER_URL: `http://127.0.0.1:${port}` } });
     await pair.platform.settings({ rate_limit_per_minute: 600 });
-    alertmanager = await startAlertmanager(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`);
+    alertmanager = await startAlertmanager(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, port);
   }, 30_000);
+
+  const fire = async (...alertnames: string[]) => {
+    const alerts = alertnames.map((alertname) => ({
+      labels: { alertname, severity: 'warning', instance: 'db-2' },
+      annotations: { summary: `${alertname} on db-2` },
+    }));
+    const res = await fetch(`${alertmanager!.url}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(alerts),
+    });
+    expect(res.ok).toBe(true);
+  };
 
   afterAll(async () => {
     await alertmanager?.stop();
@@ -34,5 +49,40 @@ describe.skipIf(NO_ALERTMANAGER)('a real Prometheus Alertmanager sending to the 
       20_000,
     );
     expect(posts.find((p) => p.body?.includes('DiskAlmostFull'))?.body).toContain('Disk on db-1 is 93% full');
+  }, 30_000);
+
+  it("a manager's /silence on the wall creates the silence in Alertmanager, and the next notification of that group is not posted", async () => {
+    const refs = await pair.refs();
+    const wall = refs.department_walls.Operations!;
+    const command = await pair.platform.employeePost(refs.manager_ids[0]!, { wall_id: wall, body: '/silence alertname=BackupLate 1h nightly backup moved' });
+    const answer = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(command.id),
+      (c) => c.length > 0,
+    );
+    expect(answer[0]?.body).toMatch(/^🔕 Silenced alertname="BackupLate" until .+ \(silence [\w-]+\)\.$/);
+    const silences = (await (await fetch(`${alertmanager!.url}/api/v2/silences`)).json()) as {
+      matchers: { name: string; value: string }[];
+      comment: string;
+      status: { state: string };
+    }[];
+    expect(silences).toContainEqual(
+      expect.objectContaining({
+        comment: 'nightly backup moved',
+        status: { state: 'active' },
+        matchers: [expect.objectContaining({ name: 'alertname', value: 'BackupLate' })],
+      }),
+    );
+
+    // fired together, in two groups: the unsilenced one arriving shows the silenced one was not sent
+    await fire('BackupLate', 'ReplicaLagHigh');
+    const posts = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((x) => x.body?.includes('ReplicaLagHigh')),
+      20_000,
+    );
+    await pair.settle();
+    const after = await pair.platform.wallPosts(wall);
+    expect(after.filter((p) => p.id !== command.id && p.body?.includes('BackupLate'))).toEqual([]);
+    expect(posts.length).toBeGreaterThan(0);
   }, 30_000);
 });

@@ -19,13 +19,13 @@ export interface RealAlertmanager {
 
 /**
  * Starts an Alertmanager whose one receiver posts to `webhook` (with the sandbox's alert token), or
- * sends nowhere without one, and resolves once it answers `/-/ready`.
+ * sends nowhere without one, on `port` (default: a free one), and resolves once it answers `/-/ready`.
  */
-export async function startAlertmanager(webhook?: string): Promise<RealAlertmanager> {
+export async function startAlertmanager(webhook?: string, port?: number): Promise<RealAlertmanager> {
   if (!BINARY) throw new Error(NO_ALERTMANAGER);
   const dir = mkdtempSync(join(tmpdir(), 'intrabot-am-'));
   writeFileSync(join(dir, 'alertmanager.yml'), configOf(webhook));
-  const port = await freePort();
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     BINARY,
