@@ -40,7 +40,10 @@ export interface PlanContext {
  * start, so a resolution finds the post of its own incident, not an earlier one.
  */
 export function refKeyOf(input: string, target: string, change: AlertChange): string {
-  const started = change.alert.startedAt ?? change.previous?.startedAt ?? '';
+  // a resolution answers the post of the firing it ends: sources that report the fix as a run of its own
+  // (a CI success after a failure) give it that run's start, so the firing's, as remembered, comes first
+  const started =
+    (change.kind === 'resolved' ? (change.previous?.startedAt ?? change.alert.startedAt) : (change.alert.startedAt ?? change.previous?.startedAt)) ?? '';
   return `${input}:${target}:${change.alert.fingerprint}:${started}`;
 }
 

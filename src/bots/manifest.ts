@@ -40,6 +40,7 @@ export const ALERT_FORMATS = [
   'github',
   'gitlab',
   'jenkins',
+  'zabbix',
   'sns',
 ] as const;
 

@@ -1,12 +1,32 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPair, type Pair } from '../../src/testing';
+import { runZabbixMediaType } from '../helpers/zabbix-media-type';
 
-const body = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const BEARER = { authorization: 'Bearer sources-token' };
 
+/** What intrabot's Zabbix media type sends for the event of a params fixture (its script run as Zabbix runs it). */
+function zabbixBody(file: string): string {
+  const run = runZabbixMediaType({ ...(JSON.parse(fixture(file)) as Record<string, string>), intrabot_url: 'http://intrabot/alerts/sources/zabbix-media' });
+  return run.requests[0]!.body;
+}
+
+interface Source {
+  input: string;
+  query: string;
+  /** The sender's credential, or its signature of the body. */
+  headers: Record<string, string> | ((body: string) => Record<string, string>);
+  firing: string;
+  resolved: string;
+  /** The body sent for a fixture (default: the fixture's text). */
+  bodyOf?: (file: string) => string;
+  shows: string;
+}
+
 /** Each source: its input, the credential it is sent with, its firing and resolved fixtures, and a word of the firing post. */
-const SOURCES: { input: string; query: string; headers: Record<string, string>; firing: string; resolved: string; shows: string }[] = [
+const SOURCES: Source[] = [
   {
     input: 'azure',
     query: '?token=azure-token',
@@ -48,17 +68,53 @@ const SOURCES: { input: string; query: string; headers: Record<string, string>; 
     resolved: 'kibana-recovered.json',
     shows: "rule 'Login failures spike' matched query",
   },
+  {
+    input: 'zabbix-media',
+    query: '',
+    headers: BEARER,
+    firing: 'zabbix-problem-params.json',
+    resolved: 'zabbix-recovery-params.json',
+    bodyOf: zabbixBody,
+    shows: 'High memory utilization on mail-01',
+  },
+  {
+    input: 'github',
+    query: '',
+    headers: (text) => ({ 'x-github-event': 'workflow_run', 'x-hub-signature-256': `sha256=${createHmac('sha256', 'gh-secret').update(text).digest('hex')}` }),
+    firing: 'github-workflow-run-failure.json',
+    resolved: 'github-workflow-run-success.json',
+    shows: 'acme/intranet: CI on main',
+  },
+  {
+    input: 'gitlab',
+    query: '',
+    headers: { 'x-gitlab-event': 'Pipeline Hook', 'x-gitlab-token': 'gl-token' },
+    firing: 'gitlab-pipeline-failed.json',
+    resolved: 'gitlab-pipeline-success.json',
+    shows: 'acme/intranet: pipeline on main',
+  },
+  {
+    input: 'jenkins',
+    query: '?token=jenkins-token',
+    headers: {},
+    firing: 'jenkins-finalized-failure.json',
+    resolved: 'jenkins-finalized-success.json',
+    shows: 'intranet-deploy',
+  },
 ];
 
 describe('alert sources over real HTTP (issue #27)', () => {
   let pair: Pair;
   let wall: number;
-  const send = (source: (typeof SOURCES)[number], file: string, headers: Record<string, string> = source.headers) =>
-    fetch(`${pair.runtime.inspect().url}/alerts/sources/${source.input}${source.query}`, {
+  const send = (source: Source, file: string, headers?: Record<string, string>) => {
+    const text = (source.bodyOf ?? fixture)(file);
+    const sent = headers ?? (typeof source.headers === 'function' ? source.headers(text) : source.headers);
+    return fetch(`${pair.runtime.inspect().url}/alerts/sources/${source.input}${source.query}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body(file),
+      headers: { 'content-type': 'application/json', ...sent },
+      body: text,
     });
+  };
 
   beforeAll(async () => {
     pair = await startPair({ botsDir: 'test/fixtures/bots-alert-sources' });

@@ -40,6 +40,7 @@ const ADAPTERS: Record<AlertFormat, Adapter> = {
   github: presetFormat('github'),
   gitlab: presetFormat('gitlab'),
   jenkins: presetFormat('jenkins'),
+  zabbix: presetFormat('zabbix'),
   sns: (body) => parseSns(body),
 };
 

@@ -189,6 +189,25 @@ const jenkins: GenericMappingInput = {
   links: [{ title: 'Build', url: '{{build.full_url}}', kind: 'source' }],
 };
 
+/**
+ * What intrabot's Zabbix media type (templates/zabbix/media_intrabot.yaml) sends: each value a Zabbix
+ * macro the media type's parameters pass, `status` worked out by its script from `{EVENT.VALUE}` and
+ * `{EVENT.UPDATE.STATUS}`: `problem`, `update` (acknowledged, commented, severity changed: the problem
+ * still fires) or `recovery`. One alert per problem event, resolved by its recovery.
+ */
+const zabbix: GenericMappingInput = {
+  source: 'zabbix',
+  title: '{{trigger || subject}}',
+  summary: '{{message}}',
+  severity: '{{severity}}',
+  status: { value: '{{status}}', resolved: ['recovery'] },
+  fingerprint: 'zabbix-{{event_id}}',
+  groupKey: '{{host}}',
+  labelsFrom: ['tags'],
+  labels: { host: '{{host}}', opdata: '{{opdata}}' },
+  links: [{ title: 'Problem in Zabbix', url: '{{url}}', kind: 'source' }],
+};
+
 /** The presets of named sources; all but `healthchecks`, `newrelic` and `kibana` are formats of their own too (`ALERT_FORMATS`). */
 export const SOURCE_PRESETS = {
   'azure-monitor': azureMonitor,
@@ -197,6 +216,7 @@ export const SOURCE_PRESETS = {
   github,
   gitlab,
   jenkins,
+  zabbix,
   healthchecks,
   newrelic,
   kibana,
