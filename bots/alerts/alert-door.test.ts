@@ -18,6 +18,8 @@ describe('the alerts bot, in process', () => {
     expect(result.sent.filter((s) => s.kind === 'chat')).toEqual([
       expect.objectContaining({ kind: 'chat', target: 'oncall', text: expect.stringContaining('HighHTTPErrorRate') }),
     ]);
+    // the critical route names who is on call (bot.yaml: oncall, ALERTS_ONCALL)
+    expect(result.sent.every((s) => 'text' in s && s.text.endsWith('\n\nOn call: Ada Lovelace'))).toBe(true);
     expect(bot.sent).toEqual(result.sent);
   });
 

@@ -10,7 +10,8 @@ import { planTargetMessages, refKeyOf, type AlertTemplateKind, type PlanContext,
 import type { AlertMessageView } from './alert-view';
 import { dedupeGroup, type AlertChange, type AlertStateMap } from './dedupe';
 import { AlertsNotQueuedError, AlertTargetMissingError, type AlertTargetProblem } from './input-errors';
-import { routeAlerts } from './routing';
+import { onCallTeamOf, routeAlerts } from './routing';
+import { onCallAt } from './oncall';
 import { TemplateError } from '../templates/template-error';
 import type { TraceContext } from '../tracing/spans';
 
@@ -114,11 +115,19 @@ async function planTarget(
     maxLength: input.maxLength,
     digestOver: input.digestOver ?? DEFAULT_DIGEST_OVER,
     render: (kind, view) => renderMessage(engine, input.template, kind, view),
+    oncallOf: (alert) => onCallOf(input, alert, now),
   };
   return { target, previous, next, messages: planTargetMessages(context, target, changes, refs) };
 }
 
 /** `<template>/<kind>` of the input's own template base when it has one, else `alerts/<kind>`. */
+/** Who is on call for an alert now, by the first rule it matches that names a team. */
+function onCallOf(input: ResolvedAlertInput, alert: Alert, nowMs: number): string | undefined {
+  const team = onCallTeamOf(input.routing, alert);
+  const oncall = team === undefined ? undefined : input.oncall?.[team];
+  return oncall && onCallAt(oncall, nowMs);
+}
+
 function renderMessage(engine: TemplateEngine, base: string | undefined, kind: AlertTemplateKind, view: AlertMessageView): string {
   const candidates = [base && `${base}/${kind}`, base, `alerts/${kind}`].filter((name): name is string => Boolean(name));
   const name = candidates.find((candidate) => engine.has(candidate)) ?? `alerts/${kind}`;

@@ -9,6 +9,7 @@ import { GENERIC_PRESETS } from './adapters/generic-presets';
 import type { AlertInputAuth } from './input-auth';
 import { signatureSchemeOf, type AlertSigning, type SignatureSchemeName } from './input-signature';
 import { compileRouting, type CompiledRouting } from './routing';
+import type { OnCall } from '../bots/manifest-oncall';
 import type { SnsInputSettings } from './sns/sns-receiver';
 
 /** The longest post body the default split aims for (the spec shows no maximum: "not shown"). */
@@ -61,6 +62,8 @@ export interface ResolvedAlertInput {
   sns?: SnsInputSettings;
   /** Label rules to target names; its `default` (or else `targets`) takes what no rule matched. */
   routing: CompiledRouting;
+  /** Who is on call, by team, for the rules that name one (`onCallTeamOf`). */
+  oncall?: Record<string, OnCall>;
   targets: string[];
   /** A template base replacing `alerts`: renders `<template>/firing`, `/resolved`, `/digest`. */
   template?: string;
@@ -88,8 +91,12 @@ export function alertInputFromManifest(manifest: BotManifest, name: string, defa
   const options = asConfig(`${where}.options`, () => parseOrThrow(AlertInputOptionsSchema, input.options ?? {}, `${where}.options`));
   const targets = defaultTargets(manifest, input);
   const routing = asConfig(`${where}.route`, () =>
-    compileRouting({ routes: (input.route ?? []).map((rule) => ({ match: rule.match, targets: rule.targets })), default: targets }),
+    compileRouting({
+      routes: (input.route ?? []).map((rule) => ({ match: rule.match, targets: rule.targets, ...(rule.oncall === undefined ? {} : { oncall: rule.oncall }) })),
+      default: targets,
+    }),
   );
+  checkOnCallTeams(input, where);
   return {
     bot: manifest.name,
     input: input.input,
@@ -99,6 +106,7 @@ export function alertInputFromManifest(manifest: BotManifest, name: string, defa
     ...(options.mapping !== undefined && { mapping: options.mapping as GenericMappingInput | string }),
     ...(input.format === 'sns' && { sns: { topics: options.topics ?? [], key: `${where}.options.topics` } }),
     routing,
+    ...(input.oncall !== undefined && { oncall: input.oncall }),
     targets,
     ...(input.template !== undefined && { template: input.template }),
     maxLength: options.max_length ?? defaults.maxLength ?? DEFAULT_ALERT_MAX_LENGTH,
@@ -145,6 +153,18 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
 }
 
 /** An SNS input names the topics it accepts; AWS signs its messages, so it has no `signing` secret. */
+/** Every team a route names is one the input's `oncall` has. */
+function checkOnCallTeams(input: InputOf, where: string): void {
+  (input.route ?? []).forEach((rule, index) => {
+    if (rule.oncall === undefined || input.oncall?.[rule.oncall] !== undefined) return;
+    const known = Object.keys(input.oncall ?? {});
+    throw new ConfigError(
+      `${where}.route.${index}.oncall`,
+      `${where}.route.${index}.oncall: no team "${rule.oncall}" in ${where}.oncall (${known.length > 0 ? `it has ${known.join(', ')}` : 'the input has no oncall'})`,
+    );
+  });
+}
+
 function checkSns(input: InputOf, where: string, label: string): void {
   if (input.options?.topics === undefined) {
     throw new ConfigError(

@@ -33,6 +33,8 @@ export interface PlanContext {
   maxLength: number;
   digestOver: number;
   render: (kind: AlertTemplateKind, view: AlertMessageView) => string;
+  /** Who is on call for an alert, by the route that sent it; undefined when its route names no team. */
+  oncallOf?: (alert: AlertChange['alert']) => string | undefined;
 }
 
 /**
@@ -68,7 +70,8 @@ export function planTargetMessages(context: PlanContext, target: string, changes
 }
 
 function plan(context: PlanContext, target: string, kind: 'firing' | 'resolved', changes: AlertChange[], replyTo: number | undefined): PlannedMessage {
-  const view = messageView(changes, { bot: context.bot, input: context.input, target, group: context.group });
+  const oncall = kind === 'firing' ? [...new Set(changes.map((change) => context.oncallOf?.(change.alert)).filter((name) => name !== undefined))] : [];
+  const view = messageView(changes, { bot: context.bot, input: context.input, target, group: context.group, oncall });
   const text = context.render(changes.length > context.digestOver ? 'digest' : kind, view).trim();
   const parts = splitMessage(text, { maxLength: context.maxLength, numbered: true });
   const base = baseKey(context, target, kind, changes, replyTo);

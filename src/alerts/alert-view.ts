@@ -44,6 +44,8 @@ export interface AlertMessageView {
   input: string;
   target: string;
   externalUrl: string | null;
+  /** Who is on call for the firing alerts, by the route that sent them (`oncall:`), names joined; null when no route names a team. */
+  oncall: string | null;
 }
 
 /**
@@ -51,7 +53,10 @@ export interface AlertMessageView {
  * can mention anyone or form markup; absent fields are empty strings or `null` (templates run in
  * strict mode, where a missing field is an error).
  */
-export function messageView(changes: readonly AlertChange[], context: { bot: string; input: string; target: string; group: AlertGroup }): AlertMessageView {
+export function messageView(
+  changes: readonly AlertChange[],
+  context: { bot: string; input: string; target: string; group: AlertGroup; oncall?: readonly string[] },
+): AlertMessageView {
   const alerts = changes.map(alertView);
   const firingCount = alerts.filter((alert) => alert.status === 'firing').length;
   return {
@@ -68,6 +73,8 @@ export function messageView(changes: readonly AlertChange[], context: { bot: str
     input: context.input,
     target: context.target,
     externalUrl: context.group.externalUrl ?? null,
+    // a name from the manifest, not from the alert: it is shown as written
+    oncall: context.oncall?.length ? context.oncall.join(', ') : null,
   };
 }
 

@@ -11,6 +11,8 @@ export const RouteRuleSchema = z.object({
   targets: z.array(z.string().min(1)).min(1),
   /** Keep looking at later rules after this one matched. */
   continue: z.boolean().default(false),
+  /** The team whose on-call person the messages of the alerts this rule matches name. */
+  oncall: z.string().min(1).optional(),
 });
 export type RouteRule = z.infer<typeof RouteRuleSchema>;
 
@@ -28,6 +30,7 @@ interface CompiledRule {
   matchers: Array<[string, Matcher]>;
   targets: string[];
   continue: boolean;
+  oncall?: string;
 }
 
 /** Validated rules with their regular expressions compiled, ready for `routeAlert`. */
@@ -52,6 +55,7 @@ export function compileRouting(input: RoutingInput): CompiledRouting {
     matchers: Object.entries(rule.match).map(([name, wanted]): [string, Matcher] => [name, matcherOf(wanted, `routing.routes.${index}.match.${name}`)]),
     targets: rule.targets,
     continue: rule.continue,
+    ...(rule.oncall === undefined ? {} : { oncall: rule.oncall }),
   }));
   return { rules, default: routing.default };
 }
@@ -71,6 +75,21 @@ export function routeAlert(routing: CompiledRouting, alert: Alert): string[] {
     if (!rule.continue) return targets;
   }
   return targets.length > 0 ? targets : [...routing.default];
+}
+
+/**
+ * The on-call team of one alert: that of the first rule it matches that names one (rules that
+ * `continue` included), or undefined.
+ *
+ * @example onCallTeamOf(routing, alert) // 'payments'
+ */
+export function onCallTeamOf(routing: CompiledRouting, alert: Alert): string | undefined {
+  for (const rule of routing.rules) {
+    if (!rule.matchers.every(([name, matches]) => matches(fieldOf(alert, name)))) continue;
+    if (rule.oncall !== undefined) return rule.oncall;
+    if (!rule.continue) return undefined;
+  }
+  return undefined;
 }
 
 /** Alerts by target name, each alert in every target it routes to, in input order. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OnCallSchema } from './manifest-oncall';
 import { EventSubscriptionSchema, ScheduleSchema, SlugSchema, isPlainObject, oneOfKeys } from './manifest-parts';
 import { TargetSchema } from './manifest-targets';
 
@@ -48,6 +49,8 @@ export const ALERT_FORMATS = [
 export const AlertRouteSchema = z.strictObject({
   match: z.record(z.string(), z.string()),
   targets: z.array(SlugSchema).min(1),
+  /** A team of the input's `oncall`: the messages of the alerts this rule routes name who is on call for it. */
+  oncall: SlugSchema.optional(),
 });
 
 /**
@@ -63,6 +66,8 @@ export const AlertInputSchema = z.strictObject({
   targets: z.array(SlugSchema).min(1).optional(),
   template: z.string().min(1).optional(),
   route: z.array(AlertRouteSchema).optional(),
+  /** Who is on call, by team (`{ person }` or `{ rota, every, from }`), for the routes that name one. */
+  oncall: z.record(SlugSchema, OnCallSchema).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
 });
 
