@@ -8,6 +8,8 @@
 //   (NodeNext refuses extensionless relative specifiers in declarations).
 // - A check that the declarations name no package a consumer would lack (dev dependencies' types).
 // - The web console's static files, copied to dist/console/public.
+// - The example bots that stand alone (no file reaches outside its folder), copied to dist/examples/:
+//   the templates of `intrabot new <name> --from <example>`.
 //
 // The CLI's own start-up build (bin/build.mjs, .build/<key>/) is another thing: in this repository
 // `intrabot` runs from it; an installed package runs from dist/.
@@ -139,6 +141,36 @@ export async function buildPackage() {
   // the web console's page and modules are served as files (no build step): shipped beside the build,
   // where src/console/console-assets.ts looks for them when src/ is not there
   cpSync(join(SRC, 'console', 'public'), join(DIST, 'console', 'public'), { recursive: true });
+  copyExampleBots();
+}
+
+/** What in a bot's file reaches outside its folder: the repository's shared fixtures, intrabot's sources. */
+const OUTSIDE = /test\/fixtures\/|\.\.\/\.\.\/src\/|from '\.\.\/\.\.\//;
+
+/** Files under `dir`, relative to it. */
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+}
+
+/**
+ * The example bots (`example: true`) whose files all stay inside their folder, copied to dist/examples/
+ * for `intrabot new --from`; the others are named, so a maintainer sees why one is not a template.
+ */
+function copyExampleBots() {
+  const bots = join(ROOT, 'bots');
+  const skipped = [];
+  for (const name of readdirSync(bots).sort()) {
+    const manifest = join(bots, name, 'bot.yaml');
+    if (!existsSync(manifest) || !/^example:\s*true\s*$/m.test(readFileSync(manifest, 'utf8'))) continue;
+    const outside = filesUnder(join(bots, name)).filter(
+      (file) => /\.(ts|ya?ml|hbs|json)$/.test(file) && OUTSIDE.test(readFileSync(join(bots, name, file), 'utf8')),
+    );
+    if (outside.length > 0) skipped.push(`${name} (${outside.join(', ')})`);
+    else cpSync(join(bots, name), join(DIST, 'examples', name), { recursive: true });
+  }
+  if (skipped.length > 0) console.log(`intrabot: example bots that reach outside their folder are not templates: ${skipped.join('; ')}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

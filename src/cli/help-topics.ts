@@ -146,7 +146,13 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
     examples: ['intrabot migrate', 'intrabot migrate --json'],
     env: CONFIG_ENV,
   },
-  new: { group: 'Develop', line: 'Scaffold a new bot', flags: [], examples: ['intrabot new standup'], env: ['INTRABOT_BOTS_DIR'] },
+  new: {
+    group: 'Develop',
+    line: 'Scaffold a new bot, or start from an example bot',
+    flags: [{ name: 'from', value: 'EXAMPLE', text: 'copy that example bot (birthday, welcome, kudos, ...) with its tests, renamed' }],
+    examples: ['intrabot new standup', 'intrabot new cheers --from birthday'],
+    env: ['INTRABOT_BOTS_DIR'],
+  },
   openapi: {
     group: 'Platform',
     line: "Print the platform API's OpenAPI document",

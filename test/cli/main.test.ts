@@ -148,7 +148,7 @@ describe('intrabot main', () => {
     expect(far.err).toBe('intrabot: unknown flag --foo for "intrabot outbox"; its flags are --target, --limit, --json. See intrabot help outbox\n');
     const none = ioOf();
     expect(await main(['new', 'standup', '--port=4000'], none)).toBe(2);
-    expect(none.err).toBe('intrabot: unknown flag --port for "intrabot new"; it takes no flags. See intrabot help new\n');
+    expect(none.err).toBe('intrabot: unknown flag --port for "intrabot new"; its flags are --from. See intrabot help new\n');
     const start = ioOf();
     expect(await main(['start', '--port=4000'], start)).toBe(2);
     expect(start.err).toBe('intrabot: unknown flag --port for "intrabot start"; its flags are --no-migrate. See intrabot help start\n');

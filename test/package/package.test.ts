@@ -167,7 +167,7 @@ async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
 }
 
 describe('the intrabot package', () => {
-  it('holds what a consumer runs and reads: the build, the CLI, the shared templates, the docs, and no sources, tests or example bots', async () => {
+  it('holds what a consumer runs and reads: the build, the CLI, the shared templates, the docs and the example bots to start from, and no sources or tests of its own', async () => {
     const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
     expect([...top].sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'package.json', 'templates']);
     expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['docs/manifest.md', 'docs/testing.md', 'docs/images/console-overview.png']));
@@ -187,7 +187,12 @@ describe('the intrabot package', () => {
         entry,
       ).toBe(true);
     }
-    expect(packed.files.filter((f) => /\.test\.|(^|\/)src\/|\.ts$/.test(f.path) && !f.path.endsWith('.d.ts'))).toEqual([]);
+    // the example bots are copied into a project with their sources and tests (intrabot new --from)
+    const own = packed.files.filter((f) => !f.path.startsWith('dist/examples/'));
+    expect(own.filter((f) => /\.test\.|(^|\/)src\/|\.ts$/.test(f.path) && !f.path.endsWith('.d.ts'))).toEqual([]);
+    expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/examples/birthday/bot.yaml', 'dist/examples/birthday/birthday.test.ts']));
+    // an example that reaches outside its folder (the alerts bot reads the repository's shared fixtures) is no template
+    expect(packed.files.some((f) => f.path.startsWith('dist/examples/alerts/'))).toBe(false);
   });
 
   it('scaffolds a project with npx --package <tarball> intrabot init, as the README says, the tarball copied into it as its intrabot', async () => {
@@ -215,6 +220,13 @@ describe('the intrabot package', () => {
     for (const pointer of new Set(pointers)) expect(existsSync(join(project, pointer)), pointer).toBe(true);
   });
 
+  it('copies an example bot as a starting point with intrabot new <name> --from <example>, renamed, with its tests', async () => {
+    const made = await ok('npx intrabot new cheers --from birthday', project);
+    expect(made).toContain('created bots/cheers/');
+    expect(readFileSync(join(project, 'bots', 'cheers', 'bot.yaml'), 'utf8')).toMatch(/^name: cheers$/m);
+    expect(existsSync(join(project, 'bots', 'cheers', 'birthday.test.ts'))).toBe(true);
+  });
+
   it('installs from a clean clone of the committed scaffold with an empty npm cache and passes its tests, as its CI and Docker build would', async () => {
     const git = 'git -c user.name=intrabot -c user.email=package-test@example.invalid -c commit.gpgsign=false';
     await ok(`${git} init -q && ${git} add -A && ${git} commit -qm 'intrabot init'`, project);
@@ -223,7 +235,14 @@ describe('the intrabot package', () => {
     expect(existsSync(join(clone, 'vendor', packed.filename)), 'the tarball is committed').toBe(true);
     expect(existsSync(join(clone, 'package-lock.json')), 'the lock file is committed').toBe(true);
     await ok('npm ci --no-audit --no-fund', clone, { npm_config_cache: mkdtempSync(join(tmp, 'empty-cache-')), ...prebuilds() });
-    expect(await ok('npm test', clone)).toMatch(/Tests\s+2 passed/);
+    // the scaffold's two tests, and the tests of the bot copied from the birthday example
+    const tested = await ok('npm test', clone);
+    expect(tested).toContain('bots/cheers/birthday.test.ts');
+    expect(tested).toMatch(/Tests\s+\d+ passed/);
+    expect(tested).not.toMatch(/failed/);
+    // the strict type checks below are about the scaffold's own files: the copied example imports its
+    // modules without extensions, as the scaffold's Bundler resolution allows
+    rmSync(join(project, 'bots', 'cheers'), { recursive: true, force: true });
     rmSync(clone, { recursive: true, force: true });
   });
 
@@ -306,7 +325,7 @@ export const fast = async () => {
 
   it("passes the scaffold's tests, and those of a bot added with intrabot new, as its Next: lines say", async () => {
     // the hello bot's test is two: in process, and end to end
-    expect(await ok('npm test', project)).toMatch(/Tests\s+2 passed/);
+    expect(await ok('npx vitest run bots/hello', project)).toMatch(/Tests\s+2 passed/);
     const added = await ok('npx intrabot new standup', project);
     expect(added).toContain('"/standup"');
     const next = added.split('\n').find((line) => line.trim().startsWith('npx vitest'));

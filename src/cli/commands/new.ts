@@ -1,10 +1,14 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { botTemplateNames, botTemplatesDir, filesOf, renamedFile } from '../bot-templates';
 import type { CliCommand } from '../command';
 import { messageOf, paint, processIo, type CliIo } from '../output';
 
-const USAGE = 'new <name>';
+const USAGE = 'new <name> [--from <example bot>]';
+
+/** What a template's text files are; anything else is copied byte for byte. */
+const TEXT_FILE = /\.(ts|mts|js|mjs|json|ya?ml|hbs|md|txt|csv|xml|ics|rss|atom)$/;
 
 /** The same rule as a manifest's `name` (src/bots/manifest-parts.ts, SlugSchema). */
 const SLUG = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
@@ -115,12 +119,33 @@ function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The files of an example bot, renamed for `name` (`renamedFile`), or why there are none: the template
+ * is not an example bot this intrabot ships (the reply lists those it has).
+ */
+function templateFiles(template: string, name: string): Record<string, string | Buffer> | string {
+  const dir = botTemplatesDir();
+  const known = botTemplateNames(dir);
+  if (!known.includes(template))
+    return `no example bot "${template}" to start from (${known.length > 0 ? `there are: ${known.join(', ')}` : 'this intrabot ships none'})`;
+  const files: Record<string, string | Buffer> = {};
+  for (const path of filesOf(join(dir, template))) {
+    const file = join(dir, template, path);
+    // images and other bytes are copied as they are; text is renamed
+    files[path] = TEXT_FILE.test(path) ? renamedFile(path, readFileSync(file, 'utf8'), template, name) : readFileSync(file);
+  }
+  return files;
+}
+
 /** `intrabot new <name>`: scaffolds `bots/<name>/` (or under `INTRABOT_BOTS_DIR`) with a working bot and its test. */
 export async function runNew(args: string[], io: CliIo): Promise<number> {
   const c = paint(io);
   let positionals: string[];
+  let from: string | undefined;
   try {
-    ({ positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} }));
+    const parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { from: { type: 'string' } } });
+    positionals = parsed.positionals;
+    from = parsed.values.from;
   } catch (error) {
     io.stderr(`intrabot new: ${messageOf(error)}\nUsage: intrabot ${USAGE}\n`);
     return 2;
@@ -141,7 +166,11 @@ export async function runNew(args: string[], io: CliIo): Promise<number> {
     io.stderr(`intrabot new: ${botDir} already exists; choose another name or remove the folder\n`);
     return 2;
   }
-  const files = scaffoldFiles(name);
+  const files = from === undefined ? scaffoldFiles(name) : templateFiles(from, name);
+  if (typeof files === 'string') {
+    io.stderr(`intrabot new: ${files}\n`);
+    return 2;
+  }
   for (const [path, text] of Object.entries(files)) {
     const file = join(botDir, path);
     mkdirSync(join(file, '..'), { recursive: true });
@@ -154,8 +183,10 @@ export async function runNew(args: string[], io: CliIo): Promise<number> {
       ...Object.keys(files).map((f) => `  ${f}`),
       '',
       'Next:',
-      `  npx vitest run ${shown}  ${c.dim('# its test, against the sandbox')}`,
-      `  npm start  ${c.dim(`# then post "/${name}" on a wall of the sandbox`)}`,
+      `  npx vitest run ${shown}  ${c.dim(from === undefined ? '# its test, against the sandbox' : `# its tests, as they ran for ${from}`)}`,
+      from === undefined
+        ? `  npm start  ${c.dim(`# then post "/${name}" on a wall of the sandbox`)}`
+        : `  npm start  ${c.dim(`# what it does: ${shown}/README.md, or intrabot's docs/example-bots.md#${from}`)}`,
       '',
     ].join('\n'),
   );
@@ -165,6 +196,6 @@ export async function runNew(args: string[], io: CliIo): Promise<number> {
 export const command: CliCommand = {
   name: 'new',
   usage: USAGE,
-  summary: 'Scaffold a bot (manifest, module, template and a test) in bots/<name>/',
+  summary: 'Scaffold a bot (manifest, module, template and a test) in bots/<name>/, or copy an example bot with --from <example>',
   run: (args) => runNew(args, processIo()),
 };
