@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import pg from 'pg';
 import { newSalt } from '../secret-box';
 import { StoreUnavailableError } from '../store-errors';
 
@@ -60,7 +60,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
 
 /** The schema's version: 0 when the schema or its version table is missing. */
-export async function postgresSchemaVersion(db: Pool | PoolClient, schema: string): Promise<number> {
+export async function postgresSchemaVersion(db: pg.Pool | pg.ClientBase, schema: string): Promise<number> {
   const exists = await db.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`"${schema}".schema_migrations`]);
   if (exists.rows[0]?.t == null) return 0;
   const { rows } = await db.query<{ v: number | null }>(`SELECT max(version) AS v FROM "${schema}".schema_migrations`);
@@ -71,9 +71,13 @@ export async function postgresSchemaVersion(db: Pool | PoolClient, schema: strin
  * Brings the schema to the newest version (creating it when missing), each migration in its own
  * transaction, under a session advisory lock keyed by the schema's name: replicas starting together
  * queue on the lock and find the work done. Idempotent; refuses a schema written by a newer intrabot.
+ * On a connection of its own, without the pool's 5 s query time-out: waiting for another replica's
+ * migration, or a long one, is not a hung server.
  */
-export async function migratePostgres(pool: Pool, schema: string, migrations = POSTGRES_MIGRATIONS): Promise<{ from: number; to: number }> {
-  const client = await pool.connect();
+export async function migratePostgres(url: string, schema: string, migrations = POSTGRES_MIGRATIONS): Promise<{ from: number; to: number }> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  client.on('error', () => undefined);
+  await client.connect();
   const lock = `intrabot:migrate:${schema}`;
   try {
     await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lock]);
@@ -89,11 +93,11 @@ export async function migratePostgres(pool: Pool, schema: string, migrations = P
       await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lock]);
     }
   } finally {
-    client.release();
+    await client.end();
   }
 }
 
-async function applyOne(client: PoolClient, s: string, migration: PostgresMigration): Promise<void> {
+async function applyOne(client: pg.Client, s: string, migration: PostgresMigration): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query(migration.up(s));
@@ -106,7 +110,7 @@ async function applyOne(client: PoolClient, s: string, migration: PostgresMigrat
 }
 
 /** At open without migrating (`--no-migrate`): a schema behind the code is refused, naming the command that fixes it. */
-export async function checkPostgresSchema(pool: Pool, schema: string): Promise<number> {
+export async function checkPostgresSchema(pool: pg.Pool, schema: string): Promise<number> {
   const found = refuseNewer(await postgresSchemaVersion(pool, schema), schema);
   if (found < POSTGRES_SCHEMA_VERSION) {
     throw new StoreUnavailableError(

@@ -3,50 +3,11 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock';
 import { IntrabotError } from '../../errors';
 import type { BackendOutbox, ListQueueOptions } from '../backend';
-import {
-  LOST_LEASES_REASON,
-  MAX_LOST_LEASES,
-  newEntryId,
-  readStoredPayload,
-  type EnqueueInputSchema,
-  type LeaseRef,
-  type QueueEntry,
-  type QueueLease,
-} from '../queue';
+import { LOST_LEASES_REASON, MAX_LOST_LEASES, newEntryId, type EnqueueInputSchema, type LeaseRef, type QueueEntry, type QueueLease } from '../queue';
+import { rowToEntry, type SqlQueueRow } from '../queue-row';
 
 /** A row of `inbox` or `outbox`. */
-export interface QueueRow {
-  id: string;
-  target: string;
-  payload: string;
-  dead: boolean;
-  not_before: number;
-  lease_until: number;
-  lease_token: string | null;
-  attempts: number;
-  lost_leases: number;
-  last_error: string | null;
-  dead_reason: string | null;
-  enqueued_at: number;
-}
-
-function rowToEntry(row: QueueRow, now: number): QueueEntry {
-  const leased = !row.dead && row.lease_token !== null && row.lease_until > now;
-  const { payload, unreadable } = readStoredPayload(row.payload);
-  return {
-    id: row.id,
-    target: row.target,
-    payload,
-    ...(unreadable === undefined ? {} : { unreadable }),
-    state: row.dead ? 'dead' : leased ? 'leased' : 'pending',
-    attempts: row.attempts,
-    lastError: row.last_error,
-    deadReason: row.dead_reason,
-    enqueuedAt: row.enqueued_at,
-    notBefore: row.not_before,
-    leaseUntil: leased ? row.lease_until : null,
-  };
-}
+type QueueRow = SqlQueueRow & { dead: boolean };
 
 /**
  * One durable queue in its table (`inbox`, where each entry is its own target, or `outbox`, in lines per

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Clock } from '../../clock';
 import { assembleStore } from '../assemble-store';
+import { boundedPing } from '../bounded-ping';
 import type { StoreBackend } from '../backend';
 import { newClaimOwner } from '../claim-owner';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
@@ -47,7 +48,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = await connect(options.url);
   try {
     if (options.migrate === false) await checkPostgresSchema(pool, schema);
-    else await migratePostgres(pool, schema);
+    else await migratePostgres(options.url, schema);
   } catch (error) {
     await pool.end();
     throw error;
@@ -57,12 +58,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
 /** `intrabot migrate`: the schema brought up to date under the advisory lock, and the versions before and after. */
 export async function migratePostgresStore(url: string, schema = 'intrabot'): Promise<{ from: number; to: number }> {
-  const pool = await connect(url);
-  try {
-    return await migratePostgres(pool, schema);
-  } finally {
-    await pool.end();
-  }
+  // reached first through a pool, so an unreachable server is told as at open
+  await (await connect(url)).end();
+  return migratePostgres(url, schema);
 }
 
 /** A pool whose first connection answered. */
@@ -96,21 +94,6 @@ export function safeTarget(url: string): string {
   }
 }
 
-/** How long a health probe waits: a server that hangs is as unavailable as one that is gone. */
-const PING_TIMEOUT_MS = 2_000;
-
-async function ping(pool: pg.Pool, schema: string): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`PostgreSQL did not answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([pool.query(`SELECT 1 FROM "${schema}".meta LIMIT 1`), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function assemble(pool: pg.Pool, schema: string, options: PostgresStoreOptions): PostgresStore {
   const { clock } = options;
   const wakeups = new PostgresWakeups(options.url, schema);
@@ -126,7 +109,7 @@ function assemble(pool: pg.Pool, schema: string, options: PostgresStoreOptions):
     secrets: postgresSecretStorage(pool, schema, clock),
     kv: (namespace) => new PostgresKvSpace(pool, schema, namespace, clock),
     schemaVersion: () => postgresSchemaVersion(pool, schema),
-    ping: () => ping(pool, schema),
+    ping: () => boundedPing('PostgreSQL', () => pool.query(`SELECT 1 FROM "${schema}".meta LIMIT 1`)),
     watch: (listener) => wakeups.add(listener),
     close: async () => {
       if (closed) return;
