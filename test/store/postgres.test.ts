@@ -196,3 +196,85 @@ describe.skipIf(!url)('postgres store', () => {
     for (const target of targets) expect(seen.get(target)).toEqual([0, 1, 2, 3, 4]);
   });
 });
+
+describe.skipIf(!url)('postgres store when its connections are killed (pg_terminate_backend)', () => {
+  const schema = uniquePostgresSchema('killed');
+  const clock = new AdjustableClock({ start: START, frozen: true });
+  // the store's connections carry a name of their own, so the test kills only them on the shared server
+  const appName = schema;
+  const killedUrl = (): string => {
+    const withName = new URL(url!);
+    withName.searchParams.set('application_name', appName);
+    return withName.toString();
+  };
+  const raw = url ? rawPostgres(url) : undefined;
+  const killAll = async (): Promise<number> => {
+    const { rows } = await raw!.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1) AS killed',
+      [appName],
+    );
+    return rows[0]!.n;
+  };
+  let store: Store;
+
+  beforeAll(async () => {
+    store = await openStore({ kind: 'postgres', url: killedUrl(), schema }, { clock });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await raw?.end();
+    await dropPostgresSchema(url!, schema);
+  });
+
+  it('loses no acknowledged delivery and doubles none when its connections are killed mid-stream, and recovers by itself', async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => `kill-${i}`);
+    const acknowledged = new Set<string>();
+    // a platform that retries every delivery that was not acknowledged
+    const send = async (deliveryId: string): Promise<void> => {
+      for (let attempt = 0; attempt < 1_000; attempt += 1) {
+        try {
+          await store.inbox.accept({ tenant: 't', bot: 'b', deliveryId, envelope: { id: deliveryId } });
+          acknowledged.add(deliveryId);
+          return;
+        } catch {
+          // not acknowledged: sent again
+        }
+      }
+    };
+    let killed = 0;
+    let streaming = true;
+    const stream = (async () => {
+      for (let i = 0; i < ids.length; i += 20) await Promise.all(ids.slice(i, i + 20).map(send));
+      streaming = false;
+    })();
+    // every connection of the store killed, 30 times over while the stream runs
+    for (let round = 0; streaming && round < 30; round += 1) {
+      killed += await killAll();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await stream;
+    expect(killed).toBeGreaterThan(0);
+    expect(acknowledged.size).toBe(ids.length);
+    const entries = await store.inbox.list({ limit: 1_000 });
+    const stored = entries.map((e) => e.payload.deliveryId);
+    expect(new Set(stored).size).toBe(stored.length);
+    expect(stored.sort()).toEqual([...ids].sort());
+    // the runtime's own work goes on over new connections
+    await killAll();
+    const leases = await retrying(() => store.inbox.reserveMany(30_000, 10));
+    expect(leases).toHaveLength(10);
+    for (const lease of leases) expect(await store.inbox.complete(lease)).toBe(true);
+  });
+});
+
+/** An operation tried again after a failure, as the workers do on their next turn. */
+async function retrying<T>(operation: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
+}

@@ -73,8 +73,11 @@ async function connect(url: string): Promise<pg.Pool> {
     query_timeout: 5_000,
     idleTimeoutMillis: 30_000,
   });
-  // an idle connection the server closed surfaces on the next query; unheard, it would end the process
+  // a connection the server closed (idle in the pool, or checked out between two queries) says so by an
+  // 'error' event: unheard, it would end the process. The query in progress fails on its own, and the
+  // pool opens a new connection for the next one.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await pool.query('SELECT 1');
     return pool;
