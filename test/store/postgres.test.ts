@@ -266,6 +266,28 @@ describe.skipIf(!url)('postgres store when its connections are killed (pg_termin
     expect(leases).toHaveLength(10);
     for (const lease of leases) expect(await store.inbox.complete(lease)).toBe(true);
   });
+  it('hears wake-ups again once its LISTEN connection was killed, on a connection it opens by itself', async () => {
+    const heard: string[] = [];
+    const unwatch = store.watch((queue) => heard.push(queue));
+    const other = await openStore({ kind: 'postgres', url: url!, schema }, { clock });
+    try {
+      let n = 0;
+      const enqueueUntilHeard = async (): Promise<void> => {
+        heard.length = 0;
+        for (let i = 0; i < 100 && heard.length === 0; i += 1) {
+          await other.outbox.enqueue({ target: `wake:${n}`, payload: n++ });
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(heard).toContain('outbox');
+      };
+      await enqueueUntilHeard();
+      expect(await killAll()).toBeGreaterThan(0);
+      await enqueueUntilHeard();
+    } finally {
+      unwatch();
+      await other.close();
+    }
+  });
 });
 
 /** An operation tried again after a failure, as the workers do on their next turn. */
