@@ -72,7 +72,7 @@ export class PostgresQueue implements BackendOutbox {
         // a poison entry goes to the dead letters instead of being handed out, and the next ones are looked up
         const poison = row.lost_leases >= MAX_LOST_LEASES ? LOST_LEASES_REASON : entry.unreadable;
         if (poison === undefined) leases.push({ ...entry, leaseToken: row.lease_token! });
-        else poisoned = await this.deadLetter({ id: row.id, leaseToken: row.lease_token! }, poison);
+        else poisoned = (await this.deadLetter({ id: row.id, leaseToken: row.lease_token! }, poison)) || poisoned;
       }
       if (!poisoned || leases.length >= max) return leases;
     }
