@@ -71,7 +71,7 @@ describe.skipIf(!url)('postgres store', () => {
     }
   });
 
-  it('accepts the deliveries received in one event-loop turn in one transaction, not one each', async () => {
+  it('accepts the deliveries received in one event-loop turn with one commit on one connection, not one each', async () => {
     const connects = vi.spyOn(store.pool, 'connect');
     try {
       const results = await Promise.all(
