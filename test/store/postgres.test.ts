@@ -161,6 +161,36 @@ describe.skipIf(!url)('postgres store', () => {
     }
   });
 
+  it("keeps one line per target when replicas enqueue to it at once: one in flight, each replica's entries in its order", async () => {
+    const line = freshSchema('enqueue_race');
+    const [a, b, reader] = await Promise.all([open({ schema: line }), open({ schema: line }), open({ schema: line })]);
+    const enqueueAll = async (store: Store, name: string): Promise<void> => {
+      for (let n = 0; n < 40; n += 1) await store.outbox.enqueue({ target: 'wall:shared', payload: { name, n } });
+    };
+    // a reader reserving all along: it must never see two entries of the line at once
+    let enqueuing = true;
+    let most = 0;
+    const order: { name: string; n: number }[] = [];
+    const read = async (): Promise<void> => {
+      while (enqueuing || (await reader.outbox.depth('wall:shared')) > 0) {
+        const leases = await reader.outbox.reserveMany(30_000, 10);
+        // while one is held, another look finds nothing more of its line (an entry committed meanwhile included)
+        const more = leases.length > 0 ? await reader.outbox.reserveMany(30_000, 10) : [];
+        most = Math.max(most, leases.length + more.length);
+        for (const lease of [...leases, ...more]) {
+          order.push(lease.payload as { name: string; n: number });
+          expect(await reader.outbox.complete(lease)).toBe(true);
+        }
+      }
+    };
+    const reading = read();
+    await Promise.all([enqueueAll(a, 'a'), enqueueAll(b, 'b')]);
+    enqueuing = false;
+    await reading;
+    expect(most).toBe(1);
+    for (const name of ['a', 'b']) expect(order.filter((p) => p.name === name).map((p) => p.n)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  });
+
   it('hands out at most one entry per target at a time and in order, across replicas reserving at once', async () => {
     const lines = freshSchema('lines');
     const replicas = await Promise.all(Array.from({ length: 3 }, () => open({ schema: lines })));
