@@ -39,7 +39,7 @@ function buildKey(files) {
 }
 
 // node-cron forks a daemon file found from its own location for background tasks (not used, but kept whole)
-const EXTERNAL_PACKAGES = ['better-sqlite3', 'esbuild', 'pino', 'pino-pretty', 'thread-stream', 'tsx', 'tsx/*', 'ioredis', 'node-cron'];
+const EXTERNAL_PACKAGES = ['better-sqlite3', 'esbuild', 'pino', 'pino-pretty', 'thread-stream', 'tsx', 'tsx/*', 'ioredis', 'pg', 'node-cron'];
 
 /**
  * The directory of an up-to-date build, building it first when the sources changed. Safe when several
@@ -64,7 +64,7 @@ export async function ensureBuild() {
     target: 'node20',
     // packages are bundled too: resolving and loading a few hundred small files at every start cost
     // ~300 ms. Kept outside: native modules, what runs in worker threads or child processes by file
-    // path (pino's transports), what loads lazily (Redis), and the tsx fallback.
+    // path (pino's transports), what loads lazily (Redis, PostgreSQL), and the tsx fallback.
     external: EXTERNAL_PACKAGES,
     // bundled CommonJS packages require Node's built-ins
     banner: { js: "import { createRequire as __intrabotCreateRequire } from 'node:module'; const require = __intrabotCreateRequire(import.meta.url);" },

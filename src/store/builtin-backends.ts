@@ -1,4 +1,5 @@
 import { DEFAULT_DEDUPE_TTL_MS } from './inbox';
+import { PostgresStoreConfigSchema } from './postgres/postgres-config';
 import { RedisStoreConfigSchema } from './redis/redis-config';
 import { SqliteStoreConfigSchema } from './sqlite/sqlite-config';
 import { openSqliteStore } from './sqlite/sqlite-store';
@@ -25,5 +26,25 @@ registerStoreBackend({
       secretKey: deps.secretKey,
       dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
     });
+  },
+});
+
+registerStoreBackend({
+  kind: 'postgres',
+  configSchema: PostgresStoreConfigSchema,
+  open: async (config, deps) => {
+    const { openPostgresStore } = await import('./postgres/postgres-store');
+    return openPostgresStore({
+      url: config.url,
+      schema: config.schema,
+      migrate: config.migrate,
+      clock: deps.clock,
+      secretKey: deps.secretKey,
+      dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
+    });
+  },
+  migrate: async (config) => {
+    const { migratePostgresStore } = await import('./postgres/postgres-store');
+    return migratePostgresStore(config.url, config.schema);
   },
 });

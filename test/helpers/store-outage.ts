@@ -2,19 +2,36 @@ import Database from 'better-sqlite3';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { Store } from '../../src/store';
 
+/** A server the test can take away from one runtime and give back (`cut`, `restore`), at `url`. */
+export interface ServerOutage {
+  url: string;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * A TCP forwarder in front of Redis, so a test can take "Redis" away from one runtime and give it back,
  * on a shared machine where the real server must keep running for everyone else.
  */
-export async function redisOutage(redisUrl: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
-  const upstream = new URL(redisUrl);
+export function redisOutage(redisUrl: string): Promise<ServerOutage> {
+  return forwarderOutage(redisUrl, 6379);
+}
+
+/** The same in front of PostgreSQL: every connection through it is cut, and new ones refused, until `restore`. */
+export function postgresOutage(databaseUrl: string): Promise<ServerOutage> {
+  return forwarderOutage(databaseUrl, 5432);
+}
+
+async function forwarderOutage(serverUrl: string, defaultPort: number): Promise<ServerOutage> {
+  const upstream = new URL(serverUrl);
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
   const listen = async (): Promise<void> => {
     if (server) return;
     server = createServer((client) => {
-      const remote = connect(Number(upstream.port || 6379), upstream.hostname);
+      const remote = connect(Number(upstream.port || defaultPort), upstream.hostname);
       for (const socket of [client, remote]) {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
@@ -33,8 +50,10 @@ export async function redisOutage(redisUrl: string): Promise<{ url: string; cut(
     server = undefined;
   };
   await listen();
-  const auth = upstream.username || upstream.password ? `${upstream.username}:${upstream.password}@` : '';
-  return { url: `redis://${auth}127.0.0.1:${port}${upstream.pathname}`, cut, restore: listen, close: () => (server ? cut() : Promise.resolve()) };
+  const forwarded = new URL(serverUrl);
+  forwarded.hostname = '127.0.0.1';
+  forwarded.port = String(port);
+  return { url: forwarded.toString(), cut, restore: listen, close: () => (server ? cut() : Promise.resolve()) };
 }
 
 /** Store members that hand out objects whose methods reach the backend. */

@@ -9,10 +9,12 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { openStore, type Store } from '../../src/store';
 import { SandboxControl, type Item } from '../../src/testing/sandbox-control';
 import { freePort } from '../helpers/free-port';
+import { dropPostgresSchema, postgresTestUrl, uniquePostgresSchema } from '../helpers/postgres';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
 import { settleStore } from '../helpers/settle';
 
 const REDIS = redisTestUrl();
+const POSTGRES = postgresTestUrl();
 
 /** A round-robin load balancer in front of the replicas, as a deployment would have. */
 function balancer(ports: number[]): Server {
@@ -44,9 +46,42 @@ async function waitReady(url: string): Promise<void> {
   throw new Error(`${url} never became ready`);
 }
 
-describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load balancer', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'intrabot-replicas-'));
+/** Where the replicas keep their shared state: the settings they start with, the store a test reads, the cleanup. */
+interface SharedStore {
+  env: Record<string, string | undefined>;
+  open(): Promise<Store>;
+  cleanup(): Promise<void>;
+}
+
+function redisShared(): SharedStore {
   const prefix = uniqueRedisPrefix('replicas');
+  return {
+    env: { INTRABOT_REDIS_URL: REDIS!, INTRABOT_REDIS_PREFIX: prefix },
+    open: () => openStore({ kind: 'redis', url: REDIS!, prefix }, { clock: createSystemClock() }),
+    cleanup: () => deleteRedisPrefix(REDIS!, prefix),
+  };
+}
+
+function postgresShared(): SharedStore {
+  const schema = uniquePostgresSchema('replicas');
+  return {
+    // INTRABOT_REDIS_URL (CI sets it) beside INTRABOT_DATABASE_URL would be a configuration error
+    env: { INTRABOT_REDIS_URL: undefined, INTRABOT_DATABASE_URL: POSTGRES!, INTRABOT_DATABASE_SCHEMA: schema },
+    open: () => openStore({ kind: 'postgres', url: POSTGRES!, schema }, { clock: createSystemClock() }),
+    cleanup: () => dropPostgresSchema(POSTGRES!, schema),
+  };
+}
+
+describe.each([
+  { name: 'Redis', skip: !REDIS, store: redisShared },
+  { name: 'PostgreSQL', skip: !POSTGRES, store: postgresShared },
+])('three runtime replicas sharing $name behind a load balancer', ({ skip, store }) => {
+  if (skip) {
+    it.skip('needs its server (see the printed reason)', () => undefined);
+    return;
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'intrabot-replicas-'));
+  const where = store();
   let sandbox: Sandbox;
   let platform: SandboxControl;
   let lb: Server;
@@ -68,8 +103,7 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
         INTRABOT_BASE_URL: sandbox.baseUrl,
         INTRABOT_TOKEN: sandbox.token,
         INTRABOT_SECRET_KEY: 'replicas-test-key-not-for-production',
-        INTRABOT_REDIS_URL: REDIS!,
-        INTRABOT_REDIS_PREFIX: prefix,
+        ...where.env,
         INTRABOT_PUBLIC_URL: `http://127.0.0.1:${lbPort}`,
         INTRABOT_PORT: String(port),
         INTRABOT_DATA_DIR: join(dataDir, `replica-${i}`),
@@ -80,7 +114,7 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
     }
     await Promise.all(replicaUrls.map(waitReady));
     // the store the replicas share, read to know when their inbox and outbox are empty
-    shared = await openStore({ kind: 'redis', url: REDIS!, prefix }, { clock: createSystemClock() });
+    shared = await where.open();
   }, 120_000);
 
   afterAll(async () => {
@@ -89,7 +123,7 @@ describe.skipIf(!REDIS)('three runtime replicas sharing Redis behind a load bala
     lb?.close();
     await shared?.close();
     await sandbox?.close();
-    if (REDIS) await deleteRedisPrefix(REDIS, prefix);
+    await where.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 

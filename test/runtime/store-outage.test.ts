@@ -10,9 +10,11 @@ import { startPair, type Pair } from '../../src/testing';
 import { sign } from '../../src/webhooks/signature';
 import { SANDBOX_REPORT_SECRET } from '../../src/webhooks/report';
 import { deleteRedisPrefix, redisTestUrl, uniqueRedisPrefix } from '../helpers/redis';
-import { redisOutage, sqliteOutage } from '../helpers/store-outage';
+import { dropPostgresSchema, postgresTestUrl, uniquePostgresSchema } from '../helpers/postgres';
+import { postgresOutage, redisOutage, sqliteOutage } from '../helpers/store-outage';
 
 const REDIS = redisTestUrl();
+const POSTGRES = postgresTestUrl();
 
 interface Outage {
   store: Store;
@@ -22,8 +24,22 @@ interface Outage {
 }
 
 /** A store of the kind under test that the test can take away and give back. */
-async function outageOf(kind: 'sqlite' | 'redis', clock: AdjustableClock): Promise<Outage> {
+async function outageOf(kind: 'sqlite' | 'redis' | 'postgres', clock: AdjustableClock): Promise<Outage> {
   const secretKey = 'store-outage-test-key';
+  if (kind === 'postgres') {
+    const forwarder = await postgresOutage(POSTGRES!);
+    const schema = uniquePostgresSchema('outage');
+    const store = await openStore({ kind: 'postgres', url: forwarder.url, schema }, { clock, secretKey });
+    return {
+      store,
+      start: () => forwarder.cut(),
+      end: () => forwarder.restore(),
+      cleanup: async () => {
+        await forwarder.close();
+        await dropPostgresSchema(POSTGRES!, schema);
+      },
+    };
+  }
   if (kind === 'redis') {
     const forwarder = await redisOutage(REDIS!);
     const prefix = uniqueRedisPrefix('outage');
@@ -56,6 +72,7 @@ async function outageOf(kind: 'sqlite' | 'redis', clock: AdjustableClock): Promi
 describe.each([
   { kind: 'sqlite' as const, skip: false },
   { kind: 'redis' as const, skip: !REDIS },
+  { kind: 'postgres' as const, skip: !POSTGRES },
 ])('a $kind store outage, over HTTP', ({ kind, skip }) => {
   let pair: Pair;
   let outage: Outage;

@@ -31,7 +31,8 @@ export async function runDoctorCommand(argv: string[], io: CliIo): Promise<numbe
   };
   let store: Store;
   try {
-    store = await openRuntimeStore(config, clock, io.env);
+    // doctor looks and never changes the schema: a PostgreSQL schema behind is reported, with the fix
+    store = await openRuntimeStore({ ...config, database_migrate: false }, clock, io.env);
   } catch (error) {
     // a store that cannot be opened (a database away, a schema behind) is a failed check like any other
     const failed = storeFailure(runtimeStoreConfig(config).kind, error);

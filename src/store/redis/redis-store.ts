@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
 import { assembleStore } from '../assemble-store';
+import { boundedPing } from '../bounded-ping';
 import type { StoreBackend } from '../backend';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
 import { newClaimOwner } from '../claim-owner';
@@ -65,21 +66,6 @@ async function connect(url: string): Promise<Redis> {
   }
 }
 
-/** How long a health probe waits for Redis: a server that hangs is as unavailable as one that is gone. */
-const PING_TIMEOUT_MS = 2_000;
-
-async function ping(redis: Redis): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([redis.ping(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function safeHost(url: string): string {
   try {
     return new URL(url).host;
@@ -101,7 +87,7 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
     secrets: redisSecretStorage(redis, keys),
     kv: (namespace) => new RedisKvSpace(redis, keys, namespace, clock),
     schemaVersion: () => redisSchemaVersion(redis, keys),
-    ping: () => ping(redis),
+    ping: () => boundedPing('Redis', () => redis.ping()),
     close: async () => {
       if (closed) return;
       closed = true;

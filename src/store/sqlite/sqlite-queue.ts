@@ -3,51 +3,17 @@ import type { Clock } from '../../clock';
 import { IntrabotError } from '../../errors';
 import type { z } from 'zod';
 import type { BackendOutbox, ListQueueOptions } from '../backend';
-import {
-  LOST_LEASES_REASON,
-  MAX_LOST_LEASES,
-  newEntryId,
-  readStoredPayload,
-  type EnqueueInputSchema,
-  type LeaseRef,
-  type QueueEntry,
-  type QueueLease,
-} from '../queue';
+import { LOST_LEASES_REASON, MAX_LOST_LEASES, newEntryId, type EnqueueInputSchema, type LeaseRef, type QueueEntry, type QueueLease } from '../queue';
 import { leaseToken as leaseTokenOf } from './gone-leases';
+import { rowToEntry, type SqlQueueRow } from '../queue-row';
 
-export interface QueueRow {
+/** A row of `queue_entries`. */
+export interface QueueRow extends SqlQueueRow {
   seq: number;
-  id: string;
-  target: string;
-  payload: string;
   dead: number;
-  not_before: number;
-  lease_until: number;
-  lease_token: string | null;
-  attempts: number;
-  last_error: string | null;
-  dead_reason: string | null;
-  enqueued_at: number;
-  lost_leases: number;
 }
 
-export function rowToEntry(row: QueueRow, now: number): QueueEntry {
-  const leased = row.dead === 0 && row.lease_token !== null && row.lease_until > now;
-  const { payload, unreadable } = readStoredPayload(row.payload);
-  return {
-    id: row.id,
-    target: row.target,
-    payload,
-    ...(unreadable === undefined ? {} : { unreadable }),
-    state: row.dead ? 'dead' : leased ? 'leased' : 'pending',
-    attempts: row.attempts,
-    lastError: row.last_error,
-    deadReason: row.dead_reason,
-    enqueuedAt: row.enqueued_at,
-    notBefore: row.not_before,
-    leaseUntil: leased ? row.lease_until : null,
-  };
-}
+export { rowToEntry };
 
 /** `available_at` of an entry waiting behind its target's head: never due. */
 const BEHIND = Number.MAX_SAFE_INTEGER;
