@@ -1,15 +1,9 @@
-import { defineBot, z } from 'intrabot';
-import { plainReleaseNotes } from './plain-release-notes';
+import { defineBot } from 'intrabot';
 
 /**
  * Release notes and failed CI runs from GitHub and GitLab: everything comes in through the alert
- * inputs of bot.yaml (signed CI runs; release events by a mapping of our own), rendered with this
- * bot's templates; the middleware renders the release notes' markdown as plain text.
+ * inputs of bot.yaml (every one checked by its sender's signature: the CI runs by the github and
+ * gitlab formats, the release events by mappings of our own with scheme github or gitlab), rendered
+ * with this bot's templates (the release notes' markdown as plain text by `{{markdown}}`).
  */
-export default defineBot({
-  config: z.object({
-    /** Alert inputs whose messages carry markdown: rendered as plain text before they are posted. */
-    markdown_inputs: z.array(z.string()).default([]),
-  }),
-  use: [plainReleaseNotes],
-});
+export default defineBot({});

@@ -13,7 +13,7 @@ const SECRET = 'sandbox-alert-token';
 const hubSignature = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 // End to end: GitHub's deliveries over real HTTP to the runtime's alert inputs (the signature checked
-// over the raw body, the release input's token in its URL), posted on the sandbox's Engineering wall.
+// over the raw body, for the release input too), posted on the sandbox's Engineering wall.
 describe('releases bot over HTTP', () => {
   let pair: Pair;
   let wall: number;
@@ -45,11 +45,12 @@ describe('releases bot over HTTP', () => {
     expect(post!.author.id).toBe(pair.botUserId('releases'));
   });
 
-  it('posts a published release once, its notes as plain text, and only with the token in the URL', async () => {
+  it("posts a published release once, its notes as plain text, and only with GitHub's signature", async () => {
     const body = fixture('github-release-published.json');
     expect((await send('github-release', body, {})).status).toBe(401);
-    expect((await send('github-release', body, {}, `?token=${SECRET}`)).status).toBe(202);
-    expect((await send('github-release', body, {}, `?token=${SECRET}`)).status).toBe(202);
+    expect((await send('github-release', body, { 'x-hub-signature-256': hubSignature('not-the-secret', body) })).status).toBe(401);
+    expect((await send('github-release', body, { 'x-hub-signature-256': hubSignature(SECRET, body) })).status).toBe(202);
+    expect((await send('github-release', body, { 'x-hub-signature-256': hubSignature(SECRET, body) })).status).toBe(202);
     const [post] = await postsStarting('📦 acme/intranet v2.4.0');
     expect(post!.body).toContain('■ Features\n• Search across walls');
     expect(post!.body).not.toContain('**');

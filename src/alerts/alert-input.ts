@@ -137,15 +137,18 @@ export function validateAlertInputs(manifest: BotManifest, mode: 'sandbox' | 'co
     if (mode === 'connected' && (secret ?? '').includes(SANDBOX_ALERT_TOKEN)) {
       throw new ConfigError(`${where}.auth`, `${label} uses the sandbox credential, which connected mode does not accept: configure a secret of your own`);
     }
+    if (mode === 'connected' && (input.signing?.secret ?? '').includes(SANDBOX_ALERT_TOKEN)) {
+      throw new ConfigError(`${where}.signing`, `${label} signs with the sandbox secret, which connected mode does not accept: configure a secret of your own`);
+    }
     if (defaultTargets(manifest, input).length === 0 && !input.route?.length) {
       throw new ConfigError(`${where}.targets`, `${label} has no targets: name where its alerts go (targets: [...])`);
     }
     if (input.format === 'generic') checkMapping(input.options?.mapping, `${where}.options.mapping`, label);
     if (input.format === 'sns') checkSns(input, where, label);
-    if (input.signing && signatureSchemeOf(input.format, input.options?.mapping) === undefined) {
+    if (input.signing && signatureSchemeOf(input.format, input.options?.mapping, input.signing.scheme) === undefined) {
       throw new ConfigError(
         `${where}.signing`,
-        `${label}: its source signs nothing intrabot can check (signing works with format grafana and the sentry mapping)`,
+        `${label}: its source signs nothing intrabot can check (signing works with formats grafana, github and gitlab, the sentry mapping, and a generic input's signing.scheme)`,
       );
     }
     alertInputFromManifest(manifest, input.input);
@@ -188,7 +191,7 @@ function checkMapping(mapping: unknown, key: string, label: string): void {
 }
 
 function signatureOf(input: InputOf, mapping: unknown): Pick<ResolvedAlertInput, 'signature'> {
-  const scheme = signatureSchemeOf(input.format, mapping);
+  const scheme = signatureSchemeOf(input.format, mapping, input.signing?.scheme);
   return input.signing && scheme ? { signature: { scheme, signing: input.signing } } : {};
 }
 

@@ -51,9 +51,11 @@ const SCHEMES = {
 
 export type SignatureSchemeName = keyof typeof SCHEMES;
 
-/** The scheme an input's senders sign with, from its format and mapping; undefined when the source signs nothing we know. */
-export function signatureSchemeOf(format: string, mapping: unknown): SignatureSchemeName | undefined {
+/** The scheme an input's senders sign with, from its format and mapping (or, for `generic`, its `signing.scheme`); undefined when the source signs nothing we know. */
+export function signatureSchemeOf(format: string, mapping: unknown, scheme?: SignatureSchemeName): SignatureSchemeName | undefined {
   if (format === 'grafana' || format === 'github' || format === 'gitlab') return format;
+  // a generic input says whose signature it checks: `signing: { secret, scheme: github }`
+  if (format === 'generic' && scheme !== undefined) return scheme;
   if (format === 'generic' && mapping === 'sentry') return 'sentry';
   return undefined;
 }

@@ -20,6 +20,11 @@ export const AlertAuthSchema = oneOfKeys(
  */
 export const AlertSigningSchema = z.strictObject({
   secret: z.string().min(1),
+  /**
+   * How the sender signs, when the format does not say: a `generic` input fed by GitHub or GitLab (their
+   * `release` events, say) checks their signature with `scheme: github` or `gitlab`.
+   */
+  scheme: z.enum(['grafana', 'sentry', 'github', 'gitlab']).optional(),
   timestamp_header: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'expected a header name')

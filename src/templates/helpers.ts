@@ -1,5 +1,6 @@
 import type { HelperDelegate, HelperOptions } from 'handlebars';
 import { formatDate, formatDatetime, toStyle, type LocaleSettings } from './date-format';
+import { markdownToText } from './markdown-text';
 import { plain } from './plain';
 import { formatList, mention, ordinal, plural, truncate } from './text-format';
 
@@ -24,6 +25,7 @@ function pick(item: unknown, key: unknown): unknown {
  * - `{{truncate text 80}}`: at most 80 characters, ending in `…`
  * - `{{#if (eq a b)}}`, `{{ordinal n}}`: `1st`, `2nd`
  * - `{{plain text}}`: untrusted text that can mention nobody (`@` becomes `＠`)
+ * - `{{markdown text}}`: markdown (release notes, a README) as the platform's plain text
  */
 export function createHelpers(settings: LocaleSettings): Record<string, HelperDelegate> {
   return {
@@ -60,5 +62,9 @@ export function createHelpers(settings: LocaleSettings): Record<string, HelperDe
     },
     ordinal: (...all: unknown[]) => ordinal(Number(args(all)[0]), settings.locale),
     plain: (...all: unknown[]) => plain(args(all)[0]),
+    markdown: (...all: unknown[]) => {
+      const text = args(all)[0];
+      return text == null ? '' : markdownToText(String(text));
+    },
   };
 }

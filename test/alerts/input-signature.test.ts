@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { validateAlertInputs } from '../../src/alerts/alert-input';
+import { signatureSchemeOf } from '../../src/alerts/input-signature';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import { fixture } from './load-fixture';
 import { BEARER, harness, post } from './input-route-harness';
@@ -84,5 +85,37 @@ describe('signed alert senders (issue #27): the signature is checked over the bo
     expect(() => validateAlertInputs(manifest, 'sandbox')).toThrow(
       /^alert input "am" of bot "alerts" \(alerts\.0\): its source signs nothing intrabot can check/,
     );
+  });
+
+  it("checks a generic input's sender by the scheme its signing names (GitHub's release events through a mapping of one's own)", () => {
+    expect(signatureSchemeOf('generic', { title: '{{release.name}}' }, 'github')).toBe('github');
+    expect(signatureSchemeOf('generic', { title: '{{name}}' }, 'gitlab')).toBe('gitlab');
+    expect(signatureSchemeOf('generic', { title: '{{name}}' }, undefined)).toBeUndefined();
+    const manifest = BotManifestSchema.parse({
+      name: 'releases',
+      display_name: 'Releases',
+      targets: { ops: { wall: 1 } },
+      alerts: [
+        {
+          input: 'rel',
+          format: 'generic',
+          signing: { secret: 'gh-secret', scheme: 'github' },
+          targets: ['ops'],
+          options: { mapping: { title: '{{release.name}}' } },
+        },
+      ],
+    });
+    expect(() => validateAlertInputs(manifest, 'connected')).not.toThrow();
+  });
+
+  it('refuses the sandbox secret as a signing secret in connected mode, naming the field', () => {
+    const manifest = BotManifestSchema.parse({
+      name: 'releases',
+      display_name: 'Releases',
+      targets: { ops: { wall: 1 } },
+      alerts: [{ input: 'gh', format: 'github', signing: { secret: 'sandbox-alert-token' }, targets: ['ops'] }],
+    });
+    expect(() => validateAlertInputs(manifest, 'sandbox')).not.toThrow();
+    expect(() => validateAlertInputs(manifest, 'connected')).toThrow(/^alert input "gh" of bot "releases" \(alerts\.0\) signs with the sandbox secret/);
   });
 });

@@ -6,4 +6,4 @@ export * from './directory-sync';
 export * from './department-wall';
 export * from './alertmanager-silences';
 export * from './silence-request';
-export * from './markdown-text';
+export { markdownToText } from '../../templates/markdown-text';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToText } from '../../../src/bots/helpers/markdown-text';
+import { markdownToText } from '../../src/templates/markdown-text';
 
 describe('markdownToText', () => {
   it('turns ATX and setext headings into marked lines with a blank line before', () => {
