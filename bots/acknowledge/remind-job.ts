@@ -48,8 +48,9 @@ export async function remind(ctx: Ctx, _run: JobRun): Promise<void> {
       continue;
     }
     if (!round.audience.complete && !(await readAudience(ctx, round))) continue;
-    await remindDue(ctx, round, budget);
+    // a round that has ended gets its report, not one more reminder
     if (ctx.now() >= round.publishedAt + ctx.config.close_after) await close(ctx, round);
+    else await remindDue(ctx, round, budget);
   }
 }
 
