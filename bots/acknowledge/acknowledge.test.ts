@@ -87,6 +87,12 @@ describe('acknowledge bot', () => {
     );
     expect(report!.text).toContain(`• sent to ${sales.length} employees\n• confirmed: 1 (`);
     expect(report!.text).toContain(`• reminded: ${sales.length - 1} employees, ${sales.length - 1} reminders in all`);
-    expect(report!.media).toEqual([expect.objectContaining({ type: 'document' })]);
+    expect(report!.media).toEqual([expect.objectContaining({ type: 'document', mime_type: 'text/csv' })]);
+    // the platform downloaded the CSV from the runtime's signed link; it is still there to read
+    const csv = await (await fetch(report!.media![0]!.url!)).text();
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('user_id,name,email,confirmed,confirmed_at,reminders');
+    expect(lines).toHaveLength(sales.length + 1);
+    expect(lines.find((l) => l.startsWith(`${sales[0]},`))).toMatch(/,yes,\S+,0$/);
   });
 });
