@@ -7,7 +7,11 @@ import { testBot } from 'intrabot/testing';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const json = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const json = (name: string) =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as { id: number; title: string; created_at: string } & Record<
+    string,
+    unknown
+  >;
 /** A confirmable announcement for Sales (group 3), published Monday 1 June 2026 at 10:00 in Berlin. */
 const ANNOUNCEMENT = json('announcement.json');
 const CONFIRMATION = json('confirmation.json');
@@ -223,7 +227,7 @@ describe('large audiences', () => {
     const users = people(300);
     const bot = await tracked({ users });
     let failPage: number | undefined = 4;
-    bot.stub('users.list', (call) => {
+    bot.stub('users.list', (call: { query: Record<string, unknown> }) => {
       if (Number(call.query.page) === failPage) {
         failPage = undefined;
         throw new Error('the process died');
@@ -239,7 +243,14 @@ describe('large audiences', () => {
 
   it('counts an employee in two of the groups once', async () => {
     const bot = await tracked();
-    bot.stub('announcements.get', { ...ANNOUNCEMENT, id: 42, groups: [{ id: 3, name: 'Sales' }, { id: 4, name: 'Marketing' }] });
+    bot.stub('announcements.get', {
+      ...ANNOUNCEMENT,
+      id: 42,
+      groups: [
+        { id: 3, name: 'Sales' },
+        { id: 4, name: 'Marketing' },
+      ],
+    });
     bot.stub('users.list', people(3));
     await bot.command('/broadcast 42', { user: MANAGER });
     bot.clock.set(PUBLISHED + 25 * HOUR);
@@ -277,7 +288,12 @@ describe('the report', () => {
     await bot.job('remind');
     const sent = await bot.command('/broadcast report 41', { user: { ...MANAGER, id: 1005 } });
     expect(sent).toEqual([
-      { kind: 'dm', userId: 1005, text: expect.stringMatching(/^Report on "Fire drill procedure" \(41\):\n• sent to 5 employees\n• confirmed: 0 \(0%\)/), media: [{ type: 'document', url: expect.stringMatching(/\/acknowledge-41\.csv$/) }] },
+      {
+        kind: 'dm',
+        userId: 1005,
+        text: expect.stringMatching(/^Report on "Fire drill procedure" \(41\):\n• sent to 5 employees\n• confirmed: 0 \(0%\)/),
+        media: [{ type: 'document', url: expect.stringMatching(/\/acknowledge-41\.csv$/) }],
+      },
       { kind: 'comment', postId: 5002, text: 'The report on "Fire drill procedure" is on its way to you by direct message.' },
     ]);
   });

@@ -25,7 +25,8 @@ export default defineBot({
       if (!ctx.config.track_published || !a.is_confirmable || !a.author) return;
       const publishedAt = a.published_at ? Date.parse(a.published_at) : event.timestamp * 1000;
       const { started } = await startRound(ctx, { id: a.id, title: a.title, groups: a.groups ?? [], publishedAt }, a.author.id);
-      if (started) await ctx.dm(a.author.id, { template: ctx.config.templates.tracking, data: trackingData(ctx.config, { id: a.id, title: a.title, publishedAt }) });
+      if (started)
+        await ctx.dm(a.author.id, { template: ctx.config.templates.tracking, data: trackingData(ctx.config, { id: a.id, title: a.title, publishedAt }) });
     },
   },
   commands: {

@@ -73,4 +73,5 @@ export const confirmedAt = (store: BotStore, id: number, userId: number) => stor
 
 export const getReminded = async (store: BotStore, id: number, userId: number): Promise<Reminded> =>
   (await store.get<Reminded>(remindedKey(id, userId))) ?? { count: 0, round: 0 };
-export const setReminded = (store: BotStore, id: number, userId: number, reminded: Reminded) => store.set(remindedKey(id, userId), reminded, { ttlMs: KEEP_MS });
+export const setReminded = (store: BotStore, id: number, userId: number, reminded: Reminded) =>
+  store.set(remindedKey(id, userId), reminded, { ttlMs: KEEP_MS });
