@@ -221,6 +221,11 @@ describe('large audiences', () => {
     expect(new Set(everyone).size).toBe(1200);
     // the directory was read once: 24 pages of 50
     expect(bot.calls.filter((c) => c.endpoint === 'users.list')).toHaveLength(24);
+    // ctx.progress: the progress line of `intrabot run` and `intrabot jobs` (a debug line in testBot)
+    const progress = bot.logs.filter((l) => l.level === 'debug').map((l) => l.message);
+    expect(progress).toContain('"Fire drill procedure": read 24 pages of the audience');
+    expect(progress).toContain('"Fire drill procedure": reminder round 1, page 10 of 24, 500 reminders queued');
+    expect(progress.at(-1)).toBe('"Fire drill procedure": reminder round 1, page 24 of 24, 200 reminders queued');
   });
 
   it('a run that dies while reading the audience is carried on by the next, from the page it reached', async () => {

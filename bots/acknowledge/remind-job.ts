@@ -91,7 +91,7 @@ async function readAudience(ctx: Ctx, round: Round): Promise<boolean> {
     if (more) a.page++;
     else Object.assign(a, { group: a.group + 1, page: 1 });
     await saveRound(ctx.store, round);
-    await ctx.progress(`"${round.title}": read ${a.pages} pages of the audience`);
+    ctx.progress(`"${round.title}": read ${a.pages} pages of the audience`);
   }
   for await (const confirmation of ctx.api.announcements.allConfirmations(round.id, { per_page: PER_PAGE })) {
     await markConfirmed(ctx.store, round.id, Number(confirmation.user.id), confirmation.confirmed_at);
@@ -135,7 +135,7 @@ async function remindDue(ctx: Ctx, round: Round, budget: { left: number }): Prom
     }
     round.remindPage = page + 1;
     await saveRound(ctx.store, round);
-    await ctx.progress(`"${round.title}": reminder round ${due}, page ${page + 1} of ${round.audience.pages}, ${sent} reminders queued`);
+    ctx.progress(`"${round.title}": reminder round ${due}, page ${page + 1} of ${round.audience.pages}, ${sent} reminders queued`);
   }
   round.remindedRound = due;
   round.remindPage = 0;
