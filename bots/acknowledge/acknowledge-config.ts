@@ -18,7 +18,7 @@ export type WorkingHours = z.output<typeof WorkingHoursSchema>;
 
 export const AcknowledgeConfigSchema = z.object({
   /** Confirmable announcements published in the admin interface become rounds by themselves (`announcement.published`). */
-  track_published: z.boolean().default(true),
+  track_published: z.boolean().default(false),
   /** How long after publication the first reminder is due. */
   remind_after: DurationSchema.default(DAY_MS),
   /** How long after one reminder round the next is due. */

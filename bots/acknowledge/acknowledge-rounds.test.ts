@@ -113,16 +113,16 @@ describe('/broadcast', () => {
 
 describe('announcement.published', () => {
   it('tracks a confirmable announcement published in the admin interface by itself, telling its author by DM', async () => {
-    const bot = await testBot(new URL('.', import.meta.url), { now: PUBLISHED });
+    const bot = await testBot(new URL('.', import.meta.url), { now: PUBLISHED, config: { track_published: true } });
     const sent = await bot.event('announcement.published', ANNOUNCEMENT);
     expect(sent).toEqual([{ kind: 'dm', userId: 1001, text: expect.stringMatching(/^Tracking "Fire drill procedure" \(41\)/) }]);
     expect(await bot.store.get('round:41')).toMatchObject({ authorId: 1001, groups: [3], publishedAt: PUBLISHED });
   });
 
-  it('leaves announcements that do not ask for confirmation alone, and everything with track_published off', async () => {
-    const bot = await testBot(new URL('.', import.meta.url), { now: PUBLISHED });
+  it('leaves announcements that do not ask for confirmation alone, and everything with track_published off (the default)', async () => {
+    const bot = await testBot(new URL('.', import.meta.url), { now: PUBLISHED, config: { track_published: true } });
     expect(await bot.event('announcement.published', { ...ANNOUNCEMENT, is_confirmable: false })).toEqual([]);
-    const off = await testBot(new URL('.', import.meta.url), { now: PUBLISHED, config: { track_published: false } });
+    const off = await testBot(new URL('.', import.meta.url), { now: PUBLISHED });
     expect(await off.event('announcement.published', ANNOUNCEMENT)).toEqual([]);
     expect(await bot.store.get('rounds')).toBeUndefined();
     expect(await off.store.get('rounds')).toBeUndefined();
