@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Pair, type SeedRefs, startPair } from 'intrabot/testing';
 
@@ -41,7 +42,8 @@ describe('acknowledge bot', () => {
     );
 
   beforeAll(async () => {
-    pair = await startPair({ bots: ['acknowledge'], start: MONDAY_10 });
+    // botsDir: this folder's parent, so the test runs from anywhere (and in a copy of the folder)
+    pair = await startPair({ bots: ['acknowledge'], botsDir: fileURLToPath(new URL('..', import.meta.url)), start: MONDAY_10 });
     refs = await pair.refs();
     const members = await pair.platform.request<{ data: { id: number; type: string }[] }>('GET', `${API}/users?group_id=${refs.departments.Sales}&per_page=50`);
     sales = members.data.filter((u) => u.type === 'default').map((u) => u.id);
