@@ -204,6 +204,12 @@ describe('reminders', () => {
     expect(since).toHaveLength(1);
   });
 
+  it('keeps no confirmation of an announcement it does not track', async () => {
+    const bot = await tracked();
+    await bot.event('announcement.confirmed', { id: 9004, employee: { id: 2001, name: 'Person 1' }, announcement: { id: 77, title: 'Canteen hours' } });
+    expect(await bot.store.get('confirmed:77:2001')).toBeUndefined();
+  });
+
   it('sends no reminders with max_reminders 0', async () => {
     const bot = await tracked({ config: { max_reminders: 0 } });
     bot.clock.set(PUBLISHED + 25 * HOUR);

@@ -66,16 +66,22 @@ describe('acknowledge bot', () => {
     expect(comments.map((c) => c.body)).toEqual([
       expect.stringMatching(new RegExp(`^Tracking "${TITLE}" \\(${announcementId}\\): whoever has not confirmed gets up to 2 reminders`)),
     ]);
-    expect(await pair.botStore('acknowledge').get(`confirmed:${announcementId}:${sales[0]}`)).toEqual(expect.any(String));
+    expect(await pair.botStore('acknowledge').get('rounds')).toEqual([announcementId]);
   });
 
-  it('reminds each employee of the group who has not confirmed once remind_after has passed, by DM, once', async () => {
+  it('keeps the confirmation that announcement.confirmed brings', async () => {
+    await pair.platform.request('POST', `/_sandbox/announcements/${announcementId}/confirm`, { user_id: sales[1] });
+    await pair.settle({ advanceClock: true });
+    expect(await pair.botStore('acknowledge').get(`confirmed:${announcementId}:${sales[1]}`)).toEqual(expect.any(String));
+  });
+
+  it('reminds each employee of the group who has not confirmed (before or after /broadcast) once remind_after has passed, by DM, once', async () => {
     const before = pair.clock.now();
     await pair.platform.advance(25 * HOUR_S); // Tuesday 11:00
     await remindSlotRunAfter(before);
     await pair.settle({ advanceClock: true });
     const reminders = (await directMessages()).filter((m) => String(m.text).includes(`the announcement "${TITLE}" asks you to confirm`));
-    expect(reminders.map((m) => Number(m.user_id)).sort((a, b) => a - b)).toEqual(sales.slice(1).sort((a, b) => a - b));
+    expect(reminders.map((m) => Number(m.user_id)).sort((a, b) => a - b)).toEqual(sales.slice(2).sort((a, b) => a - b));
     // the next half-hourly run sends none again
     const later = pair.clock.now();
     await pair.platform.advance(HOUR_S);
@@ -90,8 +96,8 @@ describe('acknowledge bot', () => {
       async () => (await directMessages()).filter((m) => m.user_id === manager && String(m.text).startsWith(`Report on "${TITLE}"`)),
       (found) => found.length === 1,
     );
-    expect(report!.text).toContain(`• sent to ${sales.length} employees\n• confirmed: 1 (`);
-    expect(report!.text).toContain(`• reminded: ${sales.length - 1} employees, ${sales.length - 1} reminders in all`);
+    expect(report!.text).toContain(`• sent to ${sales.length} employees\n• confirmed: 2 (`);
+    expect(report!.text).toContain(`• reminded: ${sales.length - 2} employees, ${sales.length - 2} reminders in all`);
     expect(report!.media).toEqual([expect.objectContaining({ type: 'document', mime_type: 'text/csv' })]);
     // the platform downloaded the CSV from the runtime's signed link; it is still there to read
     const csv = await (await fetch(report!.media![0]!.url!)).text();

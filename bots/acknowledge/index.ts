@@ -2,7 +2,7 @@ import { defineBot } from 'intrabot';
 import { AcknowledgeConfigSchema } from './acknowledge-config';
 import { broadcast, trackingData } from './broadcast';
 import { remind } from './remind-job';
-import { markConfirmed } from './rounds';
+import { getRound, markConfirmed } from './rounds';
 import { startRound } from './start-round';
 
 /**
@@ -17,6 +17,8 @@ export default defineBot({
     // spec: Events, announcement.confirmed: exactly once per employee per announcement; no un-confirm
     'announcement.confirmed': async (event, ctx) => {
       const { announcement, employee } = event.payload;
+      // an announcement tracked later has its earlier confirmations read from the list when its round starts
+      if (!(await getRound(ctx.store, announcement.id))) return;
       const at = event.payload.confirmed_at ?? event.payload.created_at ?? new Date(event.timestamp * 1000).toISOString();
       await markConfirmed(ctx.store, announcement.id, employee.id, at);
     },
