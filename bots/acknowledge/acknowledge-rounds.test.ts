@@ -252,22 +252,40 @@ describe('large audiences', () => {
     expect(bot.calls.filter((c) => c.endpoint === 'users.list').map((c) => c.query.page)).toEqual([1, 2, 3, 4, 4, 5, 6]);
   });
 
-  it('counts an employee in two of the groups once', async () => {
-    const bot = await tracked();
-    bot.stub('announcements.get', {
-      ...ANNOUNCEMENT,
-      id: 42,
-      groups: [
-        { id: 3, name: 'Sales' },
-        { id: 4, name: 'Marketing' },
-      ],
-    });
-    bot.stub('users.list', people(3));
-    await bot.command('/broadcast 42', { user: MANAGER });
+  it('a reminder round that falls due while the last one is still being walked starts again from the first page', async () => {
+    const bot = await tracked({ users: people(120), config: { per_run: 50 } });
     bot.clock.set(PUBLISHED + 25 * HOUR);
-    const sent = await bot.job('remind');
-    // 41 (Sales) and 42 (Sales and Marketing, the same three people)
-    expect(dmsTo(sent).filter((id) => id <= 2003)).toEqual([2001, 2001, 2002, 2002, 2003, 2003]);
+    expect(dmsTo(await bot.job('remind'))).toHaveLength(50); // round 1, page 1 of 3
+    bot.clock.set(PUBLISHED + 49 * HOUR); // round 2 is due
+    const later = [];
+    for (let run = 0; run < 4; run++) later.push(...dmsTo(await bot.job('remind')));
+    expect(later).toHaveLength(120);
+    expect(new Set(later).size).toBe(120);
+    expect(await bot.store.get('reminded:41:2001')).toEqual({ count: 2, round: 2 });
+    expect(await bot.store.get('reminded:41:2120')).toEqual({ count: 1, round: 2 });
+  });
+
+  it('counts an employee in two of the groups once', async () => {
+    const bot = await testBot(new URL('.', import.meta.url), {
+      now: PUBLISHED,
+      api: {
+        'announcements.get': {
+          ...ANNOUNCEMENT,
+          groups: [
+            { id: 3, name: 'Sales' },
+            { id: 4, name: 'Marketing' },
+          ],
+        },
+        // the same three people in both groups
+        'users.list': people(3),
+        'announcements.confirmations': [],
+        'confirmations.list': [],
+      },
+    });
+    await bot.command('/broadcast 41', { user: MANAGER });
+    bot.clock.set(PUBLISHED + 25 * HOUR);
+    expect(dmsTo(await bot.job('remind'))).toEqual([2001, 2002, 2003]);
+    expect(bot.calls.filter((c) => c.endpoint === 'users.list').map((c) => c.query.group_id)).toEqual([3, 4]);
   });
 });
 

@@ -111,6 +111,8 @@ export function dueRound(publishedAt: number, now: number, config: Pick<Acknowle
 async function remindDue(ctx: Ctx, round: Round, budget: { left: number }): Promise<void> {
   const due = dueRound(round.publishedAt, ctx.now(), ctx.config);
   if (due <= round.remindedRound) return;
+  // a walk left for an older round (a large audience, a short remind_every) starts again for this one
+  if (round.walkRound !== due) Object.assign(round, { walkRound: due, remindPage: 0 });
   let sent = 0;
   for (let page = round.remindPage; page < round.audience.pages; page++) {
     if (budget.left <= 0 || ctx.signal.aborted || !inWorkingHours(ctx.now(), ctx.tenant.timezone, ctx.config.working_hours)) {
@@ -144,9 +146,10 @@ async function remindDue(ctx: Ctx, round: Round, budget: { left: number }): Prom
 }
 
 async function close(ctx: Ctx, round: Round): Promise<void> {
-  await sendReport(ctx, round, { final: true });
+  // marked first, as the reminders are: a crash between the two loses the report rather than doubling it
   round.closed = true;
   await saveRound(ctx.store, round);
+  await sendReport(ctx, round, { final: true });
   await closeInIndex(ctx, round.id);
 }
 

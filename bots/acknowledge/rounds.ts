@@ -35,7 +35,8 @@ export interface Round {
   };
   /** The last reminder round walked to the end (0: none yet). */
   remindedRound: number;
-  /** The snapshot page the reminder round under way carries on from. */
+  /** The reminder round being walked (0: none yet), and the snapshot page it carries on from. */
+  walkRound: number;
   remindPage: number;
   closed: boolean;
 }

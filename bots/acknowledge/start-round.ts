@@ -31,6 +31,7 @@ export async function startRound(
     startedAt: ctx.now(),
     audience: { pages: 0, group: 0, page: 1, complete: false },
     remindedRound: 0,
+    walkRound: 0,
     remindPage: 0,
     closed: false,
   };
