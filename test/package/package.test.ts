@@ -166,6 +166,16 @@ async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
   expect(output).not.toContain('not loaded');
 }
 
+/** Example bots a project starts from (`intrabot new <name> --from <example>`): their tests run in its CI. */
+const COPIED = [
+  ['cheers', 'birthday'],
+  ['all-hands', 'acknowledge'],
+  ['daily', 'standup'],
+  ['coffee', 'pairing'],
+  ['it-desk', 'helpdesk'],
+  ['shipped', 'releases'],
+] as const;
+
 describe('the intrabot package', () => {
   it('holds what a consumer runs and reads: the build, the CLI, the shared templates, the docs and the example bots to start from, and no sources or tests of its own', async () => {
     const top = new Set(packed.files.map((f) => f.path.split('/')[0]));
@@ -220,10 +230,12 @@ describe('the intrabot package', () => {
     for (const pointer of new Set(pointers)) expect(existsSync(join(project, pointer)), pointer).toBe(true);
   });
 
-  it('copies an example bot as a starting point with intrabot new <name> --from <example>, renamed, with its tests', async () => {
-    const made = await ok('npx intrabot new cheers --from birthday', project);
-    expect(made).toContain('created bots/cheers/');
-    expect(readFileSync(join(project, 'bots', 'cheers', 'bot.yaml'), 'utf8')).toMatch(/^name: cheers$/m);
+  it('copies example bots as starting points with intrabot new <name> --from <example>, renamed, with their tests', async () => {
+    for (const [name, example] of COPIED) {
+      const made = await ok(`npx intrabot new ${name} --from ${example}`, project);
+      expect(made).toContain(`created bots/${name}/`);
+      expect(readFileSync(join(project, 'bots', name, 'bot.yaml'), 'utf8')).toMatch(new RegExp(`^name: ${name}$`, 'm'));
+    }
     expect(existsSync(join(project, 'bots', 'cheers', 'birthday.test.ts'))).toBe(true);
   });
 
@@ -235,14 +247,14 @@ describe('the intrabot package', () => {
     expect(existsSync(join(clone, 'vendor', packed.filename)), 'the tarball is committed').toBe(true);
     expect(existsSync(join(clone, 'package-lock.json')), 'the lock file is committed').toBe(true);
     await ok('npm ci --no-audit --no-fund', clone, { npm_config_cache: mkdtempSync(join(tmp, 'empty-cache-')), ...prebuilds() });
-    // the scaffold's two tests, and the tests of the bot copied from the birthday example
+    // the scaffold's two tests, and the tests of the bots copied from the examples
     const tested = await ok('npm test', clone);
-    expect(tested).toContain('bots/cheers/birthday.test.ts');
+    for (const [name] of COPIED) expect(tested).toContain(`bots/${name}/`);
     expect(tested).toMatch(/Tests\s+\d+ passed/);
     expect(tested).not.toMatch(/failed/);
     // the strict type checks below are about the scaffold's own files: the copied example imports its
     // modules without extensions, as the scaffold's Bundler resolution allows
-    rmSync(join(project, 'bots', 'cheers'), { recursive: true, force: true });
+    for (const [name] of COPIED) rmSync(join(project, 'bots', name), { recursive: true, force: true });
     rmSync(clone, { recursive: true, force: true });
   });
 

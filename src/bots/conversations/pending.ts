@@ -36,6 +36,8 @@ export function conversationSpace(tenant: string, bot: string): string {
 
 /** How long a taken question stays claimed while its step runs (a replica that dies in a step frees it then). */
 const TAKE_TTL_MS = 2 * 60_000;
+/** How long a timeout is remembered as run: longer than any question waits past its deadline. */
+const TIMEOUT_MARK_TTL_MS = 7 * 24 * 60 * 60_000;
 /** How long a question is kept past its deadline, for a runtime that was down when it passed. */
 const KEEP_PAST_DEADLINE_MS = 7 * 24 * 3_600_000;
 
@@ -83,6 +85,15 @@ export class ConversationBook {
     if (await waiting()) return 'taken';
     await this.claims.release(key);
     return 'gone';
+  }
+
+  /**
+   * Marks a taken question's timeout as run, once: false when another caller ran it already. The lock
+   * `take` holds is judged on the runtime's clock, so a clock moved on by more than its TTL while a
+   * timeout runs (a test's jump, a host's clock step) frees it early; this mark keeps the timeout once.
+   */
+  async timeoutOnce(conversation: PendingConversation): Promise<boolean> {
+    return this.claims.claim(`conversation-timeout:${conversation.tenant}:${conversation.bot}:${conversation.id}`, TIMEOUT_MARK_TTL_MS);
   }
 
   /** A taken question is over: no longer waiting (unless its step asked the same user again there), claim released. */

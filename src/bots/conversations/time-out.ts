@@ -25,6 +25,11 @@ export async function timeOut(
 ): Promise<TimeoutOutcome> {
   const taken = await book.take(conversation);
   if (taken !== 'taken') return taken;
+  if (!(await book.timeoutOnce(conversation))) {
+    // another replica ran this timeout and is ending the question (or has): nothing left to do here
+    await book.giveBack(conversation);
+    return 'gone';
+  }
   try {
     const step = definition.conversations[conversation.step];
     const what = `conversation ${conversation.step}: timeout`;
