@@ -7,3 +7,4 @@ export * from './department-wall';
 export * from './alertmanager-silences';
 export * from './silence-request';
 export { markdownToText } from '../../templates/markdown-text';
+export { claimOnce } from '../claim-once';
