@@ -10,6 +10,8 @@ interface WallPost {
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const SECRET = 'sandbox-alert-token';
+/** This bot's name: its inputs are at /alerts/<bot>/<input>. */
+const BOT = 'releases';
 const hubSignature = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 // End to end: GitHub's deliveries over real HTTP to the runtime's alert inputs (the signature checked
@@ -19,7 +21,7 @@ describe('releases bot over HTTP', () => {
   let wall: number;
 
   const send = (input: string, body: string, headers: Record<string, string>, query = '') =>
-    fetch(`${pair.runtime.inspect().url}/alerts/releases/${input}${query}`, {
+    fetch(`${pair.runtime.inspect().url}/alerts/${BOT}/${input}${query}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body,
@@ -31,7 +33,7 @@ describe('releases bot over HTTP', () => {
     );
 
   beforeAll(async () => {
-    pair = await startPair({ bots: ['releases'] });
+    pair = await startPair({ bots: [BOT] });
     wall = (await pair.refs()).department_walls.Engineering!;
   });
   afterAll(async () => pair?.close());
@@ -42,7 +44,7 @@ describe('releases bot over HTTP', () => {
     expect((await send('github', body, { 'x-hub-signature-256': hubSignature(SECRET, body) })).status).toBe(202);
     const [post] = await postsStarting('❌ acme/intranet: CI on main');
     expect(post!.body).toContain('Run: https://github.com/acme/intranet/actions/runs/12120000042');
-    expect(post!.author.id).toBe(pair.botUserId('releases'));
+    expect(post!.author.id).toBe(pair.botUserId(BOT));
   });
 
   it("posts a published release once, its notes as plain text, and only with GitHub's signature", async () => {

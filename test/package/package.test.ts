@@ -247,14 +247,17 @@ describe('the intrabot package', () => {
     expect(existsSync(join(clone, 'vendor', packed.filename)), 'the tarball is committed').toBe(true);
     expect(existsSync(join(clone, 'package-lock.json')), 'the lock file is committed').toBe(true);
     await ok('npm ci --no-audit --no-fund', clone, { npm_config_cache: mkdtempSync(join(tmp, 'empty-cache-')), ...prebuilds() });
-    // the scaffold's two tests, and the tests of the bots copied from the examples
-    const tested = await ok('npm test', clone);
-    for (const [name] of COPIED) expect(tested).toContain(`bots/${name}/`);
-    expect(tested).toMatch(/Tests\s+\d+ passed/);
-    expect(tested).not.toMatch(/failed/);
-    // the strict type checks below are about the scaffold's own files: the copied example imports its
-    // modules without extensions, as the scaffold's Bundler resolution allows
-    for (const [name] of COPIED) rmSync(join(project, 'bots', name), { recursive: true, force: true });
+    try {
+      // the scaffold's two tests, and the tests of the bots copied from the examples
+      const tested = await ok('npm test', clone);
+      for (const [name] of COPIED) expect(tested).toContain(`bots/${name}/`);
+      expect(tested).toMatch(/Tests\s+\d+ passed/);
+      expect(tested).not.toMatch(/failed/);
+    } finally {
+      // the checks below are about the scaffold's own files (the copied examples import their modules
+      // without extensions, as the scaffold's Bundler resolution allows; the standup copy answers /standup)
+      for (const [name] of COPIED) rmSync(join(project, 'bots', name), { recursive: true, force: true });
+    }
     rmSync(clone, { recursive: true, force: true });
   });
 
