@@ -149,3 +149,17 @@ describe('releases: failed CI runs', () => {
     expect(await bot.alert('gitlab', running, { headers: gitlab })).toMatchObject({ accepted: 0, sent: [] });
   });
 });
+
+describe('releases: who may send', () => {
+  it("refuses a delivery whose signature does not match its body, as the runtime's input does", async () => {
+    const bot = await releases();
+    const body = fixture('github-release-published.json');
+    const forged = { ...JSON_TYPE, 'x-hub-signature-256': `sha256=${createHmac('sha256', 'not-the-secret').update(body).digest('hex')}` };
+    await expect(bot.alert('github-release', body, { headers: forged })).rejects.toThrow(/refuses this github signature: it does not match the body/);
+    await expect(bot.alert('gitlab-release', fixture('gitlab-release-create.json'), { headers: { ...JSON_TYPE, 'x-gitlab-token': 'guess' } })).rejects.toThrow(
+      /refuses this gitlab signature/,
+    );
+    expect((await bot.alert('github-release', body, { headers: github(body) })).sent).toHaveLength(1);
+    expect(bot.sent).toHaveLength(1);
+  });
+});

@@ -5,6 +5,7 @@ import { alertInputFromManifest, type ResolvedAlertInput } from '../../alerts/al
 import { AlertInputState } from '../../alerts/alert-input-state';
 import { checkAlertAuth } from '../../alerts/input-auth';
 import { decodeAlertBody } from '../../alerts/input-body';
+import { verifySignature } from '../../alerts/input-signature';
 import type { EntrySink } from '../../bots/create-bot-context';
 import type { BotManifest } from '../../bots/manifest';
 import type { WallRef } from '../../bots/target-entry';
@@ -24,7 +25,8 @@ export interface AlertRequestOptions {
   /**
    * Checked as the alert route checks them: an `authorization` header is held against the input's `auth`
    * (a wrong one is refused with `unauthorized`; without one the credentials are not checked, the test
-   * being about what is posted), and `content-type` decides how the body is read (default JSON).
+   * being about what is posted), a signature header (`x-hub-signature-256`, `x-gitlab-token`...) against
+   * the input's `signing` in the same way, and `content-type` decides how the body is read (default JSON).
    */
   headers?: Record<string, string | undefined>;
 }
@@ -73,6 +75,13 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
     const headers = lowerCased(options.headers ?? {});
     if (headers.authorization !== undefined && input.auth && !checkAlertAuth(input.auth, { authorization: headers.authorization, queryToken: undefined }))
       throw new IntrabotError('unauthorized', `alert input "${name}" of bot ${deps.bot.name} refuses these credentials (headers.authorization)`);
+    // a signature the test gives is checked as the route checks it, over the body as sent; none: not checked
+    const verdict = input.signature && verifySignature(input.signature.scheme, input.signature.signing, bytesOf(body), headers, deps.clock.now());
+    if (verdict === 'mismatch' || verdict === 'stale')
+      throw new IntrabotError(
+        'unauthorized',
+        `alert input "${name}" of bot ${deps.bot.name} refuses this ${input.signature!.scheme} signature: ${verdict === 'stale' ? 'too old' : 'it does not match the body'}`,
+      );
     const groups = parseAlerts(input.format, decodeAlertBody(bytesOf(body), headers['content-type'] ?? 'application/json'), {
       ...(input.mapping === undefined ? {} : { mapping: input.mapping }),
     });
