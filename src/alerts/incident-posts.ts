@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock';
+import { alertEntryId } from './alert-entry-id';
 import type { EnqueueOptions } from '../outbox/outbox';
 import type { PostEditEntry } from '../outbox/kinds/post-edit';
 import type { JsonValue } from '../store/json';
@@ -157,6 +157,6 @@ export function incidentPostBody(text: string, incident: Pick<AlertIncidentRecor
  * paused, and under an id made of the edit's key, so a retried run queues it once.
  */
 export function incidentEditEntry(tenant: string, bot: string, edit: IncidentPostEdit): { entry: PostEditEntry; options: EnqueueOptions } {
-  const id = `alert-${createHash('sha256').update(`${tenant}\n${bot}\n${edit.key}`).digest('hex').slice(0, 32)}`;
+  const id = alertEntryId(tenant, bot, edit.key);
   return { entry: { kind: 'post-edit', tenant, edit: { wallId: edit.wallId, postId: edit.postId, body: edit.body }, bot }, options: { id, bot } };
 }

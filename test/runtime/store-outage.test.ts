@@ -23,36 +23,37 @@ interface Outage {
   cleanup(): Promise<void>;
 }
 
+/** A store reached through a forwarder the test cuts and restores, and what its data is cleared by. */
+function forwardedOutage(
+  store: Store,
+  forwarder: { cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> },
+  clear: () => Promise<void>,
+): Outage {
+  return {
+    store,
+    start: () => forwarder.cut(),
+    end: () => forwarder.restore(),
+    cleanup: async () => {
+      await forwarder.close();
+      await clear();
+    },
+  };
+}
+
 /** A store of the kind under test that the test can take away and give back. */
 async function outageOf(kind: 'sqlite' | 'redis' | 'postgres', clock: AdjustableClock): Promise<Outage> {
   const secretKey = 'store-outage-test-key';
   if (kind === 'postgres') {
-    const forwarder = await postgresOutage(POSTGRES!);
     const schema = uniquePostgresSchema('outage');
+    const forwarder = await postgresOutage(POSTGRES!);
     const store = await openStore({ kind: 'postgres', url: forwarder.url, schema }, { clock, secretKey });
-    return {
-      store,
-      start: () => forwarder.cut(),
-      end: () => forwarder.restore(),
-      cleanup: async () => {
-        await forwarder.close();
-        await dropPostgresSchema(POSTGRES!, schema);
-      },
-    };
+    return forwardedOutage(store, forwarder, () => dropPostgresSchema(POSTGRES!, schema));
   }
   if (kind === 'redis') {
-    const forwarder = await redisOutage(REDIS!);
     const prefix = uniqueRedisPrefix('outage');
+    const forwarder = await redisOutage(REDIS!);
     const store = await openStore({ kind: 'redis', url: forwarder.url, prefix }, { clock, secretKey });
-    return {
-      store,
-      start: () => forwarder.cut(),
-      end: () => forwarder.restore(),
-      cleanup: async () => {
-        await forwarder.close();
-        await deleteRedisPrefix(REDIS!, prefix);
-      },
-    };
+    return forwardedOutage(store, forwarder, () => deleteRedisPrefix(REDIS!, prefix));
   }
   const dir = mkdtempSync(join(tmpdir(), 'intrabot-outage-'));
   const outage = sqliteOutage(await openStore({ kind: 'sqlite', path: join(dir, 'intrabot.db') }, { clock, secretKey }));

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { alertEntryId } from '../../alerts/alert-entry-id';
 import type { AlertDeployment, AlertDeployments, AlertSendMessage } from '../../alerts/alert-deployments';
 import type { ResolvedAlertInput } from '../../alerts/alert-input';
 import { namedWallOf } from '../../bots/provision/wall-names';
@@ -141,7 +141,7 @@ export interface AlertEntryDeps {
  * tool's retry never queues a part twice). `testBot`'s alert door queues the same entries.
  */
 export async function alertEntryOf(message: AlertSendMessage, deps: AlertEntryDeps): Promise<{ entry: OutboxEntryInput; options: EnqueueOptions }> {
-  const id = `alert-${createHash('sha256').update(`${message.tenant}\n${message.bot}\n${message.dedupeKey}`).digest('hex').slice(0, 32)}`;
+  const id = alertEntryId(message.tenant, message.bot, message.dedupeKey);
   const target = deps.manifest.targets[message.target];
   if (message.edit) {
     const edit = { kind: 'post-edit' as const, tenant: message.tenant, edit: { ...message.edit, body: message.text }, bot: message.bot };
