@@ -7,7 +7,7 @@
 //   chunks under dist/types/), so a consumer's TypeScript resolves them under any moduleResolution
 //   (NodeNext refuses extensionless relative specifiers in declarations).
 // - A check that the declarations name no package a consumer would lack (dev dependencies' types).
-// - The web console's static files, copied to dist/console/public.
+// - The web pages' static files (console, playground, shared), copied to dist/<same folder>.
 // - The example bots that stand alone (no file reaches outside its folder), copied to dist/examples/:
 //   the templates of `intrabot new <name> --from <example>`.
 //
@@ -138,9 +138,11 @@ export async function buildPackage() {
     rmSync(types, { recursive: true, force: true });
   }
   checkDeclarationImports();
-  // the web console's page and modules are served as files (no build step): shipped beside the build,
-  // where src/console/console-assets.ts looks for them when src/ is not there
-  cpSync(join(SRC, 'console', 'public'), join(DIST, 'console', 'public'), { recursive: true });
+  // the web pages (the console, the sandbox's playground, their shared files) are served as files (no
+  // build step): shipped beside the build, where src/web/page-assets.ts looks for them when src/ is not there
+  for (const folder of [['console', 'public'], ['web', 'public'], ['sandbox', 'playground', 'public']]) {
+    cpSync(join(SRC, ...folder), join(DIST, ...folder), { recursive: true });
+  }
   copyExampleBots();
 }
 

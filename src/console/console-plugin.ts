@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { answerWithError } from '../error-response';
 import { IntrabotError } from '../errors';
 import { parseOrThrow } from '../validation';
+import { pageSecurityHeaders, sendPageAsset } from '../web/page-assets';
 import { loadConsoleAssets, type ConsoleAssets } from './console-assets';
 import type { ConsoleDeps } from './console-deps';
 import { authorize, checkLocal, checkSameOrigin, SignInThrottle, type Access, type GuardOptions } from './console-guard';
@@ -57,7 +58,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps, options
     scope.setErrorHandler(answerWithError('console'));
     scope.addHook('onRequest', async (request, reply) => {
       checkLocal(request, { publicUrl: deps.publicUrl });
-      void reply.headers(securityHeaders(assets.csp));
+      void reply.headers(pageSecurityHeaders(assets.csp));
     });
     scope.addHook('preClose', async () => stream.close());
 
@@ -244,20 +245,7 @@ function secretScrubber(deps: ConsoleDeps): (text: string) => Promise<string> {
 }
 
 function sendAsset(assets: ConsoleAssets, name: string, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const asset = assets.files.get(name);
-  if (!asset) throw new IntrabotError('not_found', `the console has no file ${name}`);
-  void reply.header('etag', asset.etag).header('cache-control', 'no-cache').type(asset.type);
-  if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-  return reply.send(asset.body);
-}
-
-function securityHeaders(csp: string): Record<string, string> {
-  return {
-    'content-security-policy': csp,
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-  };
+  const sent = sendPageAsset(assets, name, request, reply);
+  if (!sent) throw new IntrabotError('not_found', `the console has no file ${name}`);
+  return sent;
 }

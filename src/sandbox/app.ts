@@ -8,6 +8,7 @@ import { SandboxHttpError } from './http/sandbox-error';
 import { registerCoreControl } from './control/core';
 import { registerRefsControl } from './control/refs';
 import { registerRootPage } from './root-page';
+import { registerPlayground } from './playground/playground-routes';
 import type { SandboxModule, SeedOptions } from './module';
 import { seedBase } from './seed/base';
 import { coverageReport, registerNotImplemented } from './coverage';
@@ -112,6 +113,7 @@ export function buildSandboxApp(ctx: SandboxContext, modules: readonly SandboxMo
   registerCoreControl(app, ctx, { reset, faults, requests, coverage: () => coverageReport(router) });
   registerRefsControl(app, ctx);
   registerRootPage(app);
+  registerPlayground(app, ctx);
   for (const module of modules) module.control?.(app, ctx);
   for (const module of modules) module.start?.(ctx);
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SANDBOX_TOKEN } from './state/records';
 
 /** One route of the control API as the index lists it. */
@@ -34,14 +34,14 @@ const DOCS = 'The API reference: the runtime serves it at /docs and /openapi.jso
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
- * `GET /`: what someone who opens the sandbox's address (the start banner prints it) finds: what the
- * sandbox is, its API and seeded token, and the main control routes, as a small HTML page, or as JSON
- * for a caller that asks for it (`Accept: application/json`).
+ * `GET /about`: what the sandbox is, its API and seeded token, and the main control routes, as a small
+ * HTML page (the playground at `/` links to it), or as JSON for a caller that asks for it (`Accept:
+ * application/json`), which `GET /` answers too.
  */
 export function registerRootPage(app: FastifyInstance): void {
-  app.get('/', async (request, reply) => {
+  app.get('/about', async (request, reply) => {
+    if (wantsJson(request)) return sendJsonIndex(request, reply);
     const origin = `${request.protocol}://${request.host}`;
-    if (wantsJson(request)) return reply.header('cache-control', 'no-store').send(jsonIndex(origin));
     return reply
       .type('text/html; charset=utf-8')
       .headers({ 'content-security-policy': CSP, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' })
@@ -49,8 +49,13 @@ export function registerRootPage(app: FastifyInstance): void {
   });
 }
 
+/** The index as JSON: the API's address and token, the main control routes. */
+export function sendJsonIndex(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-store').send(jsonIndex(`${request.protocol}://${request.host}`));
+}
+
 /** JSON only when it is asked for ahead of HTML: a browser's Accept names text/html first. */
-function wantsJson(request: FastifyRequest): boolean {
+export function wantsJson(request: FastifyRequest): boolean {
   const accept = (request.headers.accept ?? '').toLowerCase();
   return accept.includes('application/json') && !accept.includes('text/html');
 }
@@ -93,7 +98,7 @@ a { color: #0645ad; }
 <body>
 <main>
 <h1>intrabot sandbox</h1>
-<p>${esc(ABOUT)}</p>
+<p>${esc(ABOUT)} <a href="/">The playground</a> shows it as employees see it.</p>
 <h2>The API</h2>
 <p>Base URL <code>${esc(api)}</code>, with the seeded token <code>${SANDBOX_TOKEN}</code> (every scope):</p>
 <pre>curl -s -H 'Authorization: Bearer ${SANDBOX_TOKEN}' ${esc(api)}/walls</pre>

@@ -69,3 +69,18 @@ export function parseIso(value: string, timeZone: string): number {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return Number.NaN;
   return Date.parse(value);
 }
+
+/**
+ * The first instant after `ms` at which the zone's clocks show `hhmm` (`08:00`): today's if still ahead,
+ * else tomorrow's. On a day the zone changes its offset the time is read with that day's offset at it.
+ */
+export function nextTimeOfDay(ms: number, hhmm: string, timeZone: string): number {
+  const [hours, minutes] = hhmm.split(':').map(Number) as [number, number];
+  const at = (date: string): number => {
+    const midnight = zonedMidnight(date, timeZone);
+    const guess = midnight + (hours * 60 + minutes) * 60_000;
+    return guess - (offsetMinutes(guess, timeZone) - offsetMinutes(midnight, timeZone)) * 60_000;
+  };
+  const today = at(isoDate(ms, timeZone));
+  return today > ms ? today : at(isoDate(zonedMidnight(isoDate(ms, timeZone), timeZone) + 36 * 3_600_000, timeZone));
+}

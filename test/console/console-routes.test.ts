@@ -231,7 +231,7 @@ describe('the console page', () => {
     app = await consoleApp(fakeDeps('sandbox', undefined).deps);
     for (const url of [
       '/console/app.mjs',
-      '/console/console.css',
+      '/console/intrabot.css',
       '/console/vendor/preact.mjs',
       '/console/vendor/preact-hooks.mjs',
       '/console/vendor/htm.mjs',

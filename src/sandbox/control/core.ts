@@ -9,7 +9,7 @@ import { validate } from '../http/validate';
 import type { SeedOptions } from '../module';
 import { SandboxSettingsPatchSchema } from '../settings';
 import { ALL_SCOPES, KIND, type UserRecord } from '../state/records';
-import { parseIso } from '../time';
+import { nextTimeOfDay, parseIso } from '../time';
 
 const ResetSchema = z.object({
   seed: z.enum(['demo', 'empty', 'large']).default('demo'),
@@ -27,7 +27,12 @@ const TokenCreateSchema = z.object({
   user_id: z.number().int().optional(),
 });
 
-const ClockSchema = z.union([z.object({ advance_seconds: z.number().min(0) }).strict(), z.object({ now: z.string() }).strict()]);
+const ClockSchema = z.union([
+  z.object({ advance_seconds: z.number().min(0) }).strict(),
+  z.object({ now: z.string() }).strict(),
+  /** The next time the customer's clocks show this time of day (`08:00`): a daily job's next slot. */
+  z.object({ next: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be a time of day, HH:MM' }) }).strict(),
+]);
 
 export interface CoreControlDeps {
   reset(options: SeedOptions): void;
@@ -76,6 +81,7 @@ export function registerCoreControl(app: FastifyInstance, ctx: SandboxContext, d
   app.post('/_sandbox/clock', async (request, reply) => {
     const body = validate(ClockSchema, request.body);
     if ('advance_seconds' in body) ctx.clock.advance(body.advance_seconds * 1000);
+    else if ('next' in body) ctx.clock.set(nextTimeOfDay(ctx.now(), body.next, ctx.settings.timezone));
     else {
       const target = parseIso(body.now, ctx.settings.timezone);
       if (Number.isNaN(target)) return reply.code(422).send({ error: 'validation_error', message: 'now: must be an ISO 8601 datetime' });

@@ -20,6 +20,7 @@ export class SandboxDb {
   private readonly tables = new Map<string, Map<number, Row>>();
   private readonly counters = new Map<string, number>();
   private readonly meta = new Map<string, unknown>();
+  private writes = 0;
   private readonly stmts: {
     upsert: Database.Statement;
     remove: Database.Statement;
@@ -50,6 +51,11 @@ export class SandboxDb {
     this.load();
   }
 
+  /** How many writes this process made: a reader that saw the same number before has seen every change (the playground's live view). */
+  get version(): number {
+    return this.writes;
+  }
+
   /** True when the database held no records when opened (a fresh sandbox needs seeding). */
   get isEmpty(): boolean {
     return [...this.tables.values()].every((t) => t.size === 0);
@@ -58,6 +64,7 @@ export class SandboxDb {
   insert<T extends Record<string, unknown>>(kind: string, data: T): T & { id: number } {
     const id = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, id);
+    this.writes += 1;
     const row = { ...data, id } as T & { id: number };
     this.table(kind).set(id, row);
     this.stmts.setCounter.run(kind, id);
@@ -74,6 +81,7 @@ export class SandboxDb {
     const current = this.table(kind).get(id);
     if (!current) return undefined;
     const next = { ...current, ...patch, id } as T;
+    this.writes += 1;
     this.table(kind).set(id, next);
     this.stmts.upsert.run(kind, id, JSON.stringify(next));
     return next;
@@ -81,7 +89,10 @@ export class SandboxDb {
 
   remove(kind: string, id: number): boolean {
     const existed = this.table(kind).delete(id);
-    if (existed) this.stmts.remove.run(kind, id);
+    if (existed) {
+      this.writes += 1;
+      this.stmts.remove.run(kind, id);
+    }
     return existed;
   }
 
@@ -105,6 +116,7 @@ export class SandboxDb {
 
   setMeta(key: string, value: unknown): void {
     this.meta.set(key, value);
+    this.writes += 1;
     this.stmts.setMeta.run(key, JSON.stringify(value));
   }
 
@@ -115,6 +127,7 @@ export class SandboxDb {
 
   /** Forgets everything: records, id counters and meta. */
   clear(): void {
+    this.writes += 1;
     this.tables.clear();
     this.counters.clear();
     this.meta.clear();

@@ -44,7 +44,7 @@ export function registerCommentRoutes(router: ApiRouter, ctx: SandboxContext): v
     (request, auth) => {
       const post = commentablePost(ctx, (request.params as Params).post_id);
       const input = validate(CommentCreateSchema, request.body);
-      return { data: serializeComment(ctx, createComment(ctx, post, input.body, auth.actor.id)) };
+      return { data: serializeComment(ctx, createComment(ctx, post, input.body, auth.actor.id, 'api')) };
     },
     { status: 201 },
   );

@@ -67,7 +67,7 @@ export function registerPostsControl(app: FastifyInstance, ctx: SandboxContext):
     publishDuePosts(ctx);
     const post = ctx.db.get<PostRecord>(POSTS_KIND.posts, input.post_id);
     if (!isApiVisible(post)) throw validationError('post_id', `post ${input.post_id} does not exist or is not live`);
-    return reply.code(201).send({ data: serializeComment(ctx, createComment(ctx, post, input.body, user.id)) });
+    return reply.code(201).send({ data: serializeComment(ctx, createComment(ctx, post, input.body, user.id, 'employee')) });
   });
 
   // what a test reads back of a bot's answers: outside the API, so polling never spends a token's rate budget

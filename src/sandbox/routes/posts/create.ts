@@ -61,13 +61,14 @@ export function createPost(ctx: SandboxContext, input: NewPost): PostRecord {
 }
 
 /** Stores a comment and fires comment.created (spec: Events, "Comment endpoints fire the three comment events"). */
-export function createComment(ctx: SandboxContext, post: PostRecord, body: string, authorId: number): CommentRecord {
+export function createComment(ctx: SandboxContext, post: PostRecord, body: string, authorId: number, origin: 'api' | 'employee'): CommentRecord {
   const now = ctx.now();
   const comment = ctx.db.insert(POSTS_KIND.comments, {
     post_id: post.id,
     wall_id: post.wall_id,
     body,
     author_id: authorId,
+    origin,
     created_at: now,
     updated_at: now,
   } satisfies Omit<CommentRecord, 'id'>);

@@ -33,6 +33,8 @@ export const CommentRecordSchema = z.object({
   wall_id: z.number().int(),
   body: z.string(),
   author_id: z.number().int(),
+  /** Who made it: through the API (a token) or by an employee (control API); absent on comments stored before it was kept. */
+  origin: z.enum(['api', 'employee']).optional(),
   created_at: z.number(),
   updated_at: z.number(),
 });

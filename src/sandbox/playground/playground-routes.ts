@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loadPageAssets, pageSecurityHeaders, publicDirOf, sendPageAsset, type PageAssets } from '../../web/page-assets';
+import type { SandboxContext } from '../context';
+import { notFound } from '../http/sandbox-error';
+import { idParam } from '../http/validate';
+import { sendJsonIndex, wantsJson } from '../root-page';
+import { requestOrigin } from '../serialize/media';
+import { playgroundDirectory, playgroundWall } from './playground-views';
+
+export interface PlaygroundOptions {
+  /** The page's files (default: the package's `src/sandbox/playground/public`, beside the shared ones). */
+  assets?: PageAssets;
+  /** How often the live stream looks for a change (real time; default 250 ms). */
+  pollMs?: number;
+}
+
+/**
+ * The playground (issue #29): the emulated intranet in a browser at the sandbox's own address. Its page
+ * and modules are static files (Preact and htm, the console's components and style, no build step); what
+ * it shows comes from the control API, which its actions go through too, so the bots receive the same
+ * signed deliveries a test's would. The control API's guard applies (loopback callers, own Host, own
+ * Origin for changes): the page is served from the same origin, so its own changes pass.
+ *
+ * - `GET /` the page (a caller asking for JSON gets the index, root-page.ts), its files beside it;
+ * - `GET /_sandbox/playground` the walls, chat rooms, people, bot users and the clock;
+ * - `GET /_sandbox/playground/walls/:id` a wall's posts with comments and the deliveries they caused;
+ * - `GET /_sandbox/playground/live` server-sent events: `change` when the platform's state changed,
+ *   `clock` when its clock moved (and every second while it runs).
+ */
+export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, options: PlaygroundOptions = {}): void {
+  const assets = options.assets ?? loadPageAssets(publicDirOf('sandbox/playground/public'));
+  const streams = new Set<FastifyReply>();
+  const send = (name: string, request: FastifyRequest, reply: FastifyReply) => {
+    void reply.headers(pageSecurityHeaders(assets.csp));
+    return sendPageAsset(assets, name, request, reply) ?? reply.code(404).send({ error: 'not_found', message: `No file ${name}` });
+  };
+  app.get('/', async (request, reply) => (wantsJson(request) ? sendJsonIndex(request, reply) : send('index.html', request, reply)));
+  for (const name of assets.files.keys()) {
+    if (name !== 'index.html') app.get(`/${name}`, async (request, reply) => send(name, request, reply));
+  }
+
+  app.get('/_sandbox/playground', async (_request, reply) => reply.header('cache-control', 'no-store').send(playgroundDirectory(ctx)));
+  app.get('/_sandbox/playground/walls/:id', async (request, reply) => {
+    const wall = playgroundWall(ctx, idParam((request.params as { id?: string }).id), requestOrigin(request));
+    if (!wall) throw notFound();
+    return reply.header('cache-control', 'no-store').send(wall);
+  });
+  app.get('/_sandbox/playground/live', (request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    streams.add(reply);
+    const write = (event: string, data: unknown) => reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    let version = ctx.db.version;
+    let told = { clock: ctx.now(), at: Date.now() };
+    const tellClock = () => {
+      told = { clock: ctx.now(), at: Date.now() };
+      write('clock', { now: ctx.nowIso(), epoch_ms: told.clock });
+    };
+    tellClock();
+    const timer = setInterval(() => {
+      if (ctx.db.version !== version) {
+        version = ctx.db.version;
+        write('change', { version });
+      }
+      // every second, and at once when the clock jumped (moved or set through the control API)
+      const elapsed = Date.now() - told.at;
+      if (elapsed >= 1_000 || Math.abs(ctx.now() - told.clock - elapsed) > 500) tellClock();
+    }, options.pollMs ?? 250);
+    request.raw.on('close', () => {
+      clearInterval(timer);
+      streams.delete(reply);
+    });
+  });
+  app.addHook('preClose', async () => {
+    for (const reply of streams) reply.raw.end();
+    streams.clear();
+  });
+}

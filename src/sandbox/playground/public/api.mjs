@@ -1,0 +1,30 @@
+// The sandbox's control API, as the playground calls it: JSON both ways, same origin (the sandbox takes
+// changes from its own pages only). Every action is the one a test would make, so bots get real deliveries.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message ?? `the sandbox answered ${status}`);
+    this.status = status;
+    this.code = body?.error;
+  }
+}
+
+async function call(method, path, body) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (!res.ok) throw new ApiError(res.status, parsed);
+  return parsed;
+}
+
+export const api = {
+  directory: () => call('GET', '/_sandbox/playground'),
+  wall: (id) => call('GET', `/_sandbox/playground/walls/${encodeURIComponent(id)}`),
+  chatMessages: (chatId) => call('GET', `/_sandbox/messages?kind=chat&chat_id=${encodeURIComponent(chatId)}&limit=100`),
+  personalMessages: (userId) => call('GET', `/_sandbox/messages?user_id=${encodeURIComponent(userId)}&limit=100`),
+  post: (userId, wallId, body) => call('POST', `/_sandbox/users/${encodeURIComponent(userId)}/posts`, { wall_id: wallId, body }),
+  comment: (userId, postId, body) => call('POST', `/_sandbox/users/${encodeURIComponent(userId)}/comments`, { post_id: postId, body }),
+  moveClock: (change) => call('POST', '/_sandbox/clock', change),
+};
