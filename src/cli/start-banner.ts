@@ -61,7 +61,12 @@ function sandboxLines(input: BannerInput, sandbox: NonNullable<BannerInput['sand
   const off = new Set(input.switchedOff.map((bot) => bot.name));
   const has = (bot: string): boolean => input.bots.includes(bot) && !off.has(bot);
   const lines = [`sandbox platform on ${s}  (token: ${sandbox.token}; state in ${sandbox.dataDir})`, '', 'Try:'];
-  lines.push(`  # the web console: bots, deliveries as they happen, the outbox, rate budgets, jobs, alert inputs`, `  in a browser: ${url}/console/`);
+  lines.push(
+    `  # the playground: the intranet as employees see it; act as anyone, talk to the bots, move the clock`,
+    `  in a browser: ${s}/`,
+    `  # the web console: bots, deliveries as they happen, the outbox, rate budgets, jobs, alert inputs`,
+    `  in a browser: ${url}/console/`,
+  );
   if (has('ops')) {
     lines.push(
       `  # an employee asks the ops bot who is on call; the answer is a comment on that post`,

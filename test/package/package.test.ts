@@ -159,6 +159,11 @@ async function greetsThroughReadme(script: 'start' | 'dev'): Promise<void> {
     const page = await fetch(`http://127.0.0.1:${port}/console/`);
     expect(page.status, output).toBe(200);
     expect(await page.text()).toContain('importmap');
+    const styles = await fetch(`http://127.0.0.1:${port}/console/intrabot.css`);
+    expect(styles.status, 'the shared style sheet, from dist/web/public').toBe(200);
+    // and the sandbox's playground, from dist/sandbox/playground/public
+    const playground = await fetch(`http://127.0.0.1:${sandboxPort}/`, { headers: { accept: 'text/html' } });
+    expect(await playground.text(), output).toContain('<title>intrabot playground</title>');
   } finally {
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
   }
@@ -191,6 +196,8 @@ describe('the intrabot package', () => {
       'dist/helpers/index.d.ts',
       'dist/cli/main.js',
       'dist/console/public/index.html',
+      'dist/web/public/intrabot.css',
+      'dist/sandbox/playground/public/index.html',
     ]) {
       expect(
         packed.files.some((f) => f.path === entry),
