@@ -18,6 +18,7 @@ import { isAllowedWebhookUrl } from '../api/schemas/webhook';
 import { isTransient, listenFailure, platformFailure, publicUrlFailure } from './start/start-failure';
 import { DEFAULT_START_WAIT_S, waitForPlatform } from './start/start-retry';
 import type { RuntimeParts } from './runtime-parts';
+import { offerSendersToPlayground, playgroundSenders } from './alerts/playground-senders';
 
 /** What a runtime is made of, for people and tests to read; nothing here is a door to change it. */
 export interface RuntimeInspection {
@@ -150,6 +151,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       await scheduler.start();
       await inbox.conversations.start(inbox.runner);
       status.ready = true;
+      if (config.mode === 'sandbox') offerAlertSamples(runtime.inspect(), host.log);
       return url;
     },
     provision: (provision = {}) => provisionWith(provision),
@@ -196,6 +198,19 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
 }
 
 /** Starts the sender if it is not running, and waits on the clock until the outbox is empty or the time is up. */
+/**
+ * In sandbox mode, tells the sandbox's playground the sample alerts it can send to this runtime's inputs
+ * (a menu of its page). Not waited for: the playground is a convenience, and a sandbox that does not take
+ * them (an older one, or none at that address) costs a line in the debug log, nothing else.
+ */
+function offerAlertSamples(inspection: RuntimeInspection, log: { debug(fields: object, message: string): void }): void {
+  const sandbox = inspection.config.tenants[0]?.base_url;
+  if (!sandbox) return;
+  void offerSendersToPlayground(sandbox, playgroundSenders(inspection)).then((error) => {
+    if (error) log.debug({ err: error }, "the sandbox's playground did not take this runtime's alert samples");
+  });
+}
+
 async function flushOutbox(parts: RuntimeParts, options: { waitMs: number; onProgress?: (left: number) => void }): Promise<{ left: number }> {
   const { clock, store, delivery, status } = parts;
   const live = async (): Promise<number> => (await store.outbox.list({ state: 'live', limit: 10_000 })).length;

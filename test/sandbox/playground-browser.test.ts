@@ -7,8 +7,8 @@ import { startPair, type Pair } from '../../src/testing';
 
 /**
  * Issue #29: the playground in a real browser (Debian's Chromium through playwright-core, never a
- * downloaded one) against a runtime with the ops and birthday bots on the sandbox, as `npm start` runs
- * them. Skipped, with the reason printed, where Chromium is not installed (`.ci/run` installs it).
+ * downloaded one) against a runtime with the ops, birthday and alerts bots on the sandbox, as `npm start`
+ * runs them. Skipped, with the reason printed, where Chromium is not installed (`.ci/run` installs it).
  * Screenshots go to test-results/playground/.
  */
 const CHROMIUM = process.env.INTRABOT_CHROMIUM ?? '/usr/bin/chromium';
@@ -52,7 +52,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
 
   beforeAll(async () => {
     mkdirSync(OUT, { recursive: true });
-    pair = await startPair({ bots: ['ops', 'birthday'], start: START });
+    pair = await startPair({ bots: ['ops', 'birthday', 'alerts'], start: START });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: 'en-GB' });
     page = await context.newPage();
@@ -109,6 +109,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
     await greeting.waitFor();
     expect(await greeting.innerText()).toContain('through the API');
     await shoot('birthday');
+  });
+
+  it('sends an Alertmanager sample from the Monitoring menu and shows its post arrive on the Operations wall', async () => {
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'Monitoring' }).click();
+    await page.getByRole('heading', { level: 1, name: /Monitoring/ }).waitFor();
+    await page.getByRole('button', { name: 'Send a firing Prometheus Alertmanager sample to alerts/alertmanager' }).click();
+    await page.locator('#alert-inputs tr', { hasText: 'alertmanager' }).locator('.badge.ok', { hasText: '202' }).waitFor();
+    await shoot('monitoring');
+    await page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'Operations' }).click();
+    const alert = post('HighHTTPErrorRate');
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('firing');
   });
 
   it("passes axe's WCAG 2.1 A and AA checks, light and dark, and fits a narrow window without scrolling sideways", async () => {

@@ -1,11 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadPageAssets, pageSecurityHeaders, publicDirOf, sendPageAsset, type PageAssets } from '../../web/page-assets';
 import type { SandboxContext } from '../context';
-import { notFound } from '../http/sandbox-error';
-import { idParam } from '../http/validate';
+import { z } from 'zod';
+import { notFound, validationError } from '../http/sandbox-error';
+import { idParam, validate } from '../http/validate';
+import { AlertSenders, SendersSchema } from './alert-senders';
 import { sendJsonIndex, wantsJson } from '../root-page';
 import { requestOrigin } from '../serialize/media';
 import { playgroundDirectory, playgroundWall } from './playground-views';
+
+const SendAlertSchema = z.strictObject({ id: z.string().min(1) });
 
 export interface PlaygroundOptions {
   /** The page's files (default: the package's `src/sandbox/playground/public`, beside the shared ones). */
@@ -24,12 +28,16 @@ export interface PlaygroundOptions {
  * - `GET /` the page (a caller asking for JSON gets the index, root-page.ts), its files beside it;
  * - `GET /_sandbox/playground` the walls, chat rooms, people, bot users and the clock;
  * - `GET /_sandbox/playground/walls/:id` a wall's posts with comments and the deliveries they caused;
+ * - `PUT /_sandbox/playground/senders` the runtime's sample alerts, `POST .../send-alert {id}` sends one;
  * - `GET /_sandbox/playground/live` server-sent events: `change` when the platform's state changed,
  *   `clock` when its clock moved (and every second while it runs).
  */
 export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, options: PlaygroundOptions = {}): void {
   const assets = options.assets ?? loadPageAssets(publicDirOf('sandbox/playground/public'));
   const streams = new Set<FastifyReply>();
+  const senders = new AlertSenders();
+  // what the page shows changed: the platform's state, or the menu of sample alerts
+  const stateVersion = (): number => ctx.db.version + senders.version;
   const send = (name: string, request: FastifyRequest, reply: FastifyReply) => {
     void reply.headers(pageSecurityHeaders(assets.csp));
     return sendPageAsset(assets, name, request, reply) ?? reply.code(404).send({ error: 'not_found', message: `No file ${name}` });
@@ -39,7 +47,20 @@ export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, op
     if (name !== 'index.html') app.get(`/${name}`, async (request, reply) => send(name, request, reply));
   }
 
-  app.get('/_sandbox/playground', async (_request, reply) => reply.header('cache-control', 'no-store').send(playgroundDirectory(ctx)));
+  app.get('/_sandbox/playground', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ ...playgroundDirectory(ctx), senders: senders.list(), version: stateVersion() }),
+  );
+  // the runtime beside the sandbox offers its alert inputs' samples when it starts (runtime-facade.ts)
+  app.put('/_sandbox/playground/senders', async (request, reply) => {
+    senders.replace(validate(SendersSchema, request.body).senders);
+    return reply.code(204).send();
+  });
+  app.post('/_sandbox/playground/send-alert', async (request) => {
+    const { id } = validate(SendAlertSchema, request.body);
+    const sent = await senders.send(id);
+    if (!sent) throw validationError('id', `no sample alert ${id}: the runtime offers its samples when it starts`);
+    return sent;
+  });
   app.get('/_sandbox/playground/walls/:id', async (request, reply) => {
     const wall = playgroundWall(ctx, idParam((request.params as { id?: string }).id), requestOrigin(request));
     if (!wall) throw notFound();
@@ -50,7 +71,7 @@ export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, op
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     streams.add(reply);
     const write = (event: string, data: unknown) => reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    let version = ctx.db.version;
+    let version = stateVersion();
     let told = { clock: ctx.now(), at: Date.now() };
     const tellClock = () => {
       told = { clock: ctx.now(), at: Date.now() };
@@ -58,8 +79,8 @@ export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, op
     };
     tellClock();
     const timer = setInterval(() => {
-      if (ctx.db.version !== version) {
-        version = ctx.db.version;
+      if (stateVersion() !== version) {
+        version = stateVersion();
         write('change', { version });
       }
       // every second, and at once when the clock jumped (moved or set through the control API)

@@ -36,7 +36,7 @@ export interface PlaygroundDelivery {
 
 const WALL_POSTS_SHOWN = 50;
 
-/** What the page needs once: the walls, the chat rooms, who can act, the bot users, the clock. */
+/** What the page needs once: the walls, the chat rooms, who can act, the bot users, the clock (the routes add the sample alerts). */
 export function playgroundDirectory(ctx: SandboxContext): Record<string, unknown> {
   const users = ctx.db.all<UserRecord & { id: number }>(KIND.users).filter((u) => u.status === 'registered' && u.deleted_at === null);
   const departments = new Map(
@@ -52,7 +52,6 @@ export function playgroundDirectory(ctx: SandboxContext): Record<string, unknown
     people: users.filter((u) => u.kind === 'default' && isListedUser(u)).map((u) => person(u, departments)),
     bots: users.filter((u) => u.kind === 'bot').map((u) => person(u, departments)),
     clock: { now: ctx.nowIso(), epoch_ms: ctx.now(), timezone: ctx.settings.timezone },
-    version: ctx.db.version,
   };
 }
 

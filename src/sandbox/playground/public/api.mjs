@@ -27,4 +27,5 @@ export const api = {
   post: (userId, wallId, body) => call('POST', `/_sandbox/users/${encodeURIComponent(userId)}/posts`, { wall_id: wallId, body }),
   comment: (userId, postId, body) => call('POST', `/_sandbox/users/${encodeURIComponent(userId)}/comments`, { post_id: postId, body }),
   moveClock: (change) => call('POST', '/_sandbox/clock', change),
+  sendAlert: (id) => call('POST', '/_sandbox/playground/send-alert', { id }),
 };

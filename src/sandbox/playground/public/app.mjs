@@ -10,6 +10,7 @@ import { Empty } from './ui.mjs';
 import { ClockControls } from './clock.mjs';
 import { Wall } from './wall.mjs';
 import { Messages } from './messages.mjs';
+import { AlertSamples } from './alerts.mjs';
 
 const ACTOR_KEY = 'intrabot-playground-actor';
 
@@ -64,7 +65,9 @@ function App() {
       ? { title: directory.chats.find((c) => c.id === route.id)?.name ?? `Chat ${route.id}` }
       : route.kind === 'direct'
         ? { title: `${actor?.name ?? 'Someone'}'s messages` }
-        : { title: directory.walls.find((w) => w.id === wallId)?.name ?? 'Wall' };
+        : route.kind === 'alerts'
+          ? { title: 'Monitoring: send a sample alert' }
+          : { title: directory.walls.find((w) => w.id === wallId)?.name ?? 'Wall' };
 
   return html`<div class="shell playground">
     <a class="skip" href="#main" onClick=${(e) => (e.preventDefault(), document.getElementById('page-title')?.focus())}>Skip to content</a>
@@ -103,32 +106,39 @@ function App() {
       <ul aria-labelledby="me-title">
         <li><a href="#/direct" aria-current=${route.kind === 'direct' ? 'page' : undefined}>Direct messages</a></li>
       </ul>
+      <h2 class="nav-title" id="tools-title">Tools</h2>
+      <ul aria-labelledby="tools-title">
+        <li><a href="#/alerts" aria-current=${route.kind === 'alerts' ? 'page' : undefined}>Monitoring</a></li>
+      </ul>
       <p class="nav-foot"><a href="/about">The sandbox's API and control routes</a></p>
     </nav>
     <main id="main">
       <h1 tabindex="-1" id="page-title">${place.title}</h1>
-      ${
-        route.kind === 'chat'
-          ? html`<${Messages}
-              key=${`chat-${route.id}`}
-              load=${() => api.chatMessages(route.id)}
-              version=${live.version}
-              empty="Nothing was said in this room yet: bots write here through incoming webhooks."
-            />`
-          : route.kind === 'direct'
-            ? html`<${Messages}
-                key=${`direct-${actor?.id}`}
-                load=${() => api.personalMessages(actor.id)}
-                version=${live.version}
-                empty=${`No direct message or notification to ${actor?.name} yet.`}
-              />`
-            : wallId === undefined
-              ? html`<${Empty}>This platform has no wall.</${Empty}>`
-              : html`<${Wall} key=${`wall-${wallId}`} wallId=${wallId} actor=${actor} version=${live.version} say=${say} />`
-      }
+      <${Place} route=${route} wallId=${wallId} actor=${actor} directory=${directory} version=${live.version} say=${say} />
     </main>
     <div class=${`toast ${toast.bad ? 'bad' : ''}`} role="status" aria-live="polite">${toast.text}</div>
   </div>`;
+}
+
+/** What the main area shows: a wall, a chat room, the actor's messages, or the sample alerts. */
+function Place({ route, wallId, actor, directory, version, say }) {
+  if (route.kind === 'alerts') return html`<${AlertSamples} senders=${directory.senders} say=${say} />`;
+  if (route.kind === 'chat')
+    return html`<${Messages}
+      key=${`chat-${route.id}`}
+      load=${() => api.chatMessages(route.id)}
+      version=${version}
+      empty="Nothing was said in this room yet: bots write here through incoming webhooks."
+    />`;
+  if (route.kind === 'direct')
+    return html`<${Messages}
+      key=${`direct-${actor?.id}`}
+      load=${() => api.personalMessages(actor.id)}
+      version=${version}
+      empty=${`No direct message or notification to ${actor?.name} yet.`}
+    />`;
+  if (wallId === undefined) return html`<${Empty}>This platform has no wall.</${Empty}>`;
+  return html`<${Wall} key=${`wall-${wallId}`} wallId=${wallId} actor=${actor} version=${version} say=${say} />`;
 }
 
 const root = document.getElementById('app');
