@@ -174,6 +174,7 @@ const COPIED = [
   ['coffee', 'pairing'],
   ['it-desk', 'helpdesk'],
   ['shipped', 'releases'],
+  ['news', 'feeds'],
 ] as const;
 
 describe('the intrabot package', () => {
