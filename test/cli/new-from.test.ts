@@ -46,7 +46,8 @@ describe('intrabot new <name> --from <example bot>', () => {
     expect(await runNew(['news', '--from', 'feeds'], io)).toBe(0);
     const image = 'fixtures/images/search.png';
     expect(readFileSync(join(botsDir, 'news', image)).equals(readFileSync(new URL(`../../bots/feeds/${image}`, import.meta.url)))).toBe(true);
-    for (const file of ['feed-server.ts', 'fixtures/rss2.xml', 'fixtures/README.md', 'templates/item.hbs']) expect(existsSync(join(botsDir, 'news', file)), file).toBe(true);
+    for (const file of ['feed-server.ts', 'fixtures/rss2.xml', 'fixtures/README.md', 'templates/item.hbs'])
+      expect(existsSync(join(botsDir, 'news', file)), file).toBe(true);
     expect(readFileSync(join(botsDir, 'news', 'feeds-http.test.ts'), 'utf8')).toContain("const BOT = 'news';");
   });
 
