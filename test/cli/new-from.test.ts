@@ -51,6 +51,14 @@ describe('intrabot new <name> --from <example bot>', () => {
     expect(readFileSync(join(botsDir, 'news', 'feeds-http.test.ts'), 'utf8')).toContain("const BOT = 'news';");
   });
 
+  it('copies the calendar example with its ICS fixtures, byte for byte (CRLF lines), and its HTTP test naming the new bot', async () => {
+    const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
+    expect(await runNew(['rota', '--from', 'calendar'], io)).toBe(0);
+    const ics = 'fixtures/team.ics';
+    expect(readFileSync(join(botsDir, 'rota', ics)).equals(readFileSync(new URL(`../../bots/calendar/${ics}`, import.meta.url)))).toBe(true);
+    expect(readFileSync(join(botsDir, 'rota', 'calendar-http.test.ts'), 'utf8')).toContain("const BOT = 'rota';");
+  });
+
   it('refuses an example it does not have, naming those it has, and writes nothing', async () => {
     const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
     expect(await runNew(['other', '--from', 'nope'], io)).toBe(2);

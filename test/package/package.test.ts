@@ -175,6 +175,7 @@ const COPIED = [
   ['it-desk', 'helpdesk'],
   ['shipped', 'releases'],
   ['news', 'feeds'],
+  ['rota', 'calendar'],
 ] as const;
 
 describe('the intrabot package', () => {
