@@ -80,7 +80,8 @@ export const ERROR_CODES = {
   },
   fetch_failed: {
     status: 502,
-    summary: "A URL a bot's helper read (a feed, a calendar) answered an error status, did not answer in time, or could not be reached; the message names the host and the reason.",
+    summary:
+      "A URL a bot's helper read (a feed, a calendar) answered an error status, did not answer in time, or could not be reached; the message names the host and the reason.",
   },
   unparsable_document: { status: 422, summary: 'A feed or calendar a bot read could not be parsed; the message says what was wrong.' },
   bot_user_pending: {
