@@ -78,6 +78,12 @@ export const ERROR_CODES = {
     status: 503,
     summary: "An alert source's own service could not be reached (SNS's signing certificate, a subscription's confirmation URL); the source should retry.",
   },
+  fetch_failed: {
+    status: 502,
+    summary:
+      "A URL a bot's helper read (a feed, a calendar) answered an error status, did not answer in time, or could not be reached; the message names the host and the reason.",
+  },
+  unparsable_document: { status: 422, summary: 'A feed or calendar a bot read could not be parsed; the message says what was wrong.' },
   bot_user_pending: {
     status: 503,
     summary: "A queued message waits for its bot's user: provisioning has not finished on this runtime; the outbox sends it once it has.",

@@ -41,6 +41,24 @@ describe('intrabot new <name> --from <example bot>', () => {
     expect(cheers.name).toBe('cheers');
   });
 
+  it('copies the feeds example with its feed fixtures, its images byte for byte, and its HTTP test naming the new bot', async () => {
+    const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
+    expect(await runNew(['news', '--from', 'feeds'], io)).toBe(0);
+    const image = 'fixtures/images/search.png';
+    expect(readFileSync(join(botsDir, 'news', image)).equals(readFileSync(new URL(`../../bots/feeds/${image}`, import.meta.url)))).toBe(true);
+    for (const file of ['feed-server.ts', 'fixtures/rss2.xml', 'fixtures/README.md', 'templates/item.hbs'])
+      expect(existsSync(join(botsDir, 'news', file)), file).toBe(true);
+    expect(readFileSync(join(botsDir, 'news', 'feeds-http.test.ts'), 'utf8')).toContain("const BOT = 'news';");
+  });
+
+  it('copies the calendar example with its ICS fixtures, byte for byte (CRLF lines), and its HTTP test naming the new bot', async () => {
+    const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
+    expect(await runNew(['rota', '--from', 'calendar'], io)).toBe(0);
+    const ics = 'fixtures/team.ics';
+    expect(readFileSync(join(botsDir, 'rota', ics)).equals(readFileSync(new URL(`../../bots/calendar/${ics}`, import.meta.url)))).toBe(true);
+    expect(readFileSync(join(botsDir, 'rota', 'calendar-http.test.ts'), 'utf8')).toContain("const BOT = 'rota';");
+  });
+
   it('refuses an example it does not have, naming those it has, and writes nothing', async () => {
     const io = captureIo({ INTRABOT_BOTS_DIR: botsDir }, tmp);
     expect(await runNew(['other', '--from', 'nope'], io)).toBe(2);

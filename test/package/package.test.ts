@@ -179,6 +179,8 @@ const COPIED = [
   ['coffee', 'pairing'],
   ['it-desk', 'helpdesk'],
   ['shipped', 'releases'],
+  ['news', 'feeds'],
+  ['rota', 'calendar'],
 ] as const;
 
 describe('the intrabot package', () => {

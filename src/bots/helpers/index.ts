@@ -8,3 +8,8 @@ export * from './alertmanager-silences';
 export * from './silence-request';
 export { markdownToText } from '../../templates/markdown-text';
 export { claimOnce } from '../claim-once';
+export { conditionalGet, describeUrl, FetchFailedError, type ConditionalGetOptions, type ConditionalGetResult } from './conditional-get';
+export { parseFeed, UnparsableDocumentError, FeedItemSchema, ParsedFeedSchema, type FeedItem, type ParsedFeed } from './feed-parse';
+export { parseIcs, IcsOccurrenceSchema, ParsedIcsSchema, type IcsOccurrence, type ParsedIcs, type ParseIcsOptions } from './ics-parse';
+export { decodeEntities, htmlToText } from './html-text';
+export { isKnownZone, localDateTime, wallTimeAt, zonedToUtc, type WallTime } from './zoned-time';
