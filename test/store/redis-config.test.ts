@@ -107,3 +107,15 @@ describe('the Redis store config', () => {
     expect(bad.message).not.toContain('hunter2');
   });
 });
+
+describe('a Redis store whose servers do not answer', () => {
+  it('names the sentinels and the master, not the password', async () => {
+    const started = Date.now();
+    const error = await openStore({ kind: 'redis', url: 'redis+sentinel://:hunter2@127.0.0.1:1,127.0.0.1:2/mymaster' }, { clock: new AdjustableClock() }).catch(
+      (e: unknown) => e as Error,
+    );
+    expect(error).toMatchObject({ code: 'store_unavailable' });
+    expect(String((error as Error).message)).toBe('cannot reach Redis at sentinels 127.0.0.1:1,127.0.0.1:2 (master "mymaster")');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 15_000);
+});

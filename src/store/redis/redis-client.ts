@@ -36,11 +36,29 @@ export async function connectRedis(connection: RedisConnection, options: { comma
   // errors surface on the commands that fail; without a listener ioredis prints every reconnect failure
   client.on('error', () => undefined);
   try {
-    await client.connect();
+    await withDeadline(client.connect(), CONNECT_DEADLINE_MS);
     return client;
   } catch (cause) {
     client.disconnect();
     throw new StoreUnavailableError(`cannot reach Redis at ${redisServersShown(connection)}`, { cause });
+  }
+}
+
+/**
+ * How long opening waits for a first answer. ioredis retries on its own, which is what a running store
+ * wants after an outage, but through Sentinel it would never give up at open when no sentinel answers.
+ */
+const CONNECT_DEADLINE_MS = 6_000;
+
+async function withDeadline(connecting: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  try {
+    await Promise.race([connecting, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
