@@ -100,6 +100,17 @@ describe.skipIf(!available)('redis cluster store', () => {
     expect(leases.length).toBeGreaterThanOrEqual(10);
   });
 
+  it("waits for replicas on the node of the queue's slot: with none there, an accept and an enqueue fail as store_unavailable", async () => {
+    const waiting = await openStore({ kind: 'redis', url: cluster!.url, prefix, minReplicas: 1, waitTimeoutMs: 100 }, { clock });
+    try {
+      const refused = waiting.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'waited', envelope: {} });
+      await expect(refused).rejects.toMatchObject({ code: 'store_unavailable', message: expect.stringContaining('0 of the 1 replicas') });
+      await expect(waiting.outbox.enqueue({ target: 'y', payload: 1 })).rejects.toMatchObject({ code: 'store_unavailable' });
+    } finally {
+      await waiting.close();
+    }
+  });
+
   it('names the cluster nodes, not the password, when none answers', async () => {
     const error = await openStore({ kind: 'redis', url: 'redis+cluster://:hunter2@127.0.0.1:1,127.0.0.1:2', prefix }, { clock }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'store_unavailable' });
