@@ -20,7 +20,7 @@ registerStoreBackend({
   open: async (config, deps) => {
     const { openRedisStore } = await import('./redis/redis-store');
     return openRedisStore({
-      url: redisConnectionOf(config),
+      connection: redisConnectionOf(config),
       prefix: config.prefix,
       minReplicas: config.minReplicas,
       waitTimeoutMs: config.waitTimeoutMs,

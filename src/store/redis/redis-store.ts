@@ -5,7 +5,7 @@ import type { StoreBackend } from '../backend';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
 import { newClaimOwner } from '../claim-owner';
 import type { Store } from '../store';
-import { StoreUnavailableError } from '../store-errors';
+import { InvalidInputError } from '../../errors';
 import { RedisKeys } from './keys';
 import { connectRedis, type RedisClient } from './redis-client';
 import { DEFAULT_WAIT_TIMEOUT_MS, parseRedisUrl, type RedisConnection } from './redis-config';
@@ -20,10 +20,12 @@ import { redisSecretStorage } from './redis-secrets';
 
 export interface RedisStoreOptions {
   /**
-   * The servers: a `RedisConnection` (from `redisConnectionOf`), or a URL in any of the shapes
-   * `parseRedisUrl` reads (`redis://127.0.0.1:6379`, `redis+sentinel://...`, `redis+cluster://...`).
+   * `INTRABOT_REDIS_URL` in any of the shapes `parseRedisUrl` reads (`redis://127.0.0.1:6379`,
+   * `redis+sentinel://...`, `redis+cluster://...`); or, instead, `connection`.
    */
-  url: string | RedisConnection;
+  url?: string;
+  /** The servers as `redisConnectionOf` reads them from a store config (a URL or the `redis:` mapping). */
+  connection?: RedisConnection;
   /** Every key starts with it; replicas of one deployment share it (default `intrabot`). */
   prefix?: string;
   clock: Clock;
@@ -39,7 +41,7 @@ export type RedisStore = Store & { readonly redis: RedisClient; readonly prefix:
 
 /** Connects, runs migrations and returns the scaled-out store; a Redis that does not answer is `store_unavailable`. */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
-  const connection = typeof options.url === 'string' ? connectionOfUrl(options.url) : options.url;
+  const connection = options.connection ?? connectionOfUrl(options.url ?? '');
   const redis = await connectRedis(connection);
   const keys = new RedisKeys(options.prefix ?? 'intrabot', { hashTags: connection.mode === 'cluster' });
   let waiting: RedisClient | undefined;
@@ -58,9 +60,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 }
 
 function connectionOfUrl(url: string): RedisConnection {
+  if (url === '') throw new InvalidInputError('url', 'url: the Redis URL (or a connection) is required');
   const parsed = parseRedisUrl(url);
   // the URL is not repeated: it may carry a password
-  if (!parsed.ok) throw new StoreUnavailableError(`INTRABOT_REDIS_URL: ${parsed.problem}`);
+  if (!parsed.ok) throw new InvalidInputError('url', `url: ${parsed.problem}`);
   return parsed.connection;
 }
 
