@@ -37,7 +37,7 @@ export interface RedisStoreOptions {
   waitTimeoutMs?: number;
 }
 
-export type RedisStore = Store & { readonly redis: RedisClient; readonly prefix: string; readonly connection: RedisConnection };
+export type RedisStore = Store & { readonly redis: RedisClient; readonly prefix: string };
 
 /** Connects, runs migrations and returns the scaled-out store; a Redis that does not answer is `store_unavailable`. */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
@@ -91,5 +91,5 @@ function assemble(redis: RedisClient, keys: RedisKeys, connection: RedisConnecti
       await redis.quit().catch(() => redis.disconnect());
     },
   };
-  return Object.assign(assembleStore(backend, { clock, secretKey: options.secretKey }), { redis, prefix: keys.prefix, connection });
+  return Object.assign(assembleStore(backend, { clock, secretKey: options.secretKey }), { redis, prefix: keys.prefix });
 }
