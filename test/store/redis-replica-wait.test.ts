@@ -66,6 +66,24 @@ describe.skipIf(!available)('a Redis store that waits for replicas (INTRABOT_RED
     expect(await replica.client().zscore(`${prefix}:q:inbox:live`, stored[0]!.id)).not.toBeNull();
   }, 30_000);
 
+  it("writes again what a duplicate finds, so that its WAIT covers the first accept, made on another replica's connection", async () => {
+    const other = await openStore({ kind: 'redis', url: primary.url, prefix, minReplicas: 1, waitTimeoutMs: 300 }, { clock });
+    try {
+      await accept('seen-elsewhere');
+      const sets = async () => Number(/cmdstat_set:calls=(\d+)/.exec(await primary.client().info('commandstats'))?.[1] ?? 0);
+      const before = await sets();
+      // WAIT waits for this connection's last write: without one, it would not cover the first accept
+      // (the script's SET of the dedupe key, unchanged, is that write; a plain duplicate only reads)
+      expect(await other.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'seen-elsewhere', envelope: {} })).toEqual({
+        accepted: false,
+        duplicateOf: 'delivery',
+      });
+      expect((await sets()) - before).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers a signed delivery 503 with Retry-After over HTTP while no replica confirms, and 200 once one does', async () => {
     const pair = await startPair({ bots: ['ops'], store });
     try {
