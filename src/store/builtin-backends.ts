@@ -1,6 +1,6 @@
 import { DEFAULT_DEDUPE_TTL_MS } from './inbox';
 import { PostgresStoreConfigSchema } from './postgres/postgres-config';
-import { RedisStoreConfigSchema } from './redis/redis-config';
+import { RedisStoreConfigSchema, redisConnectionOf } from './redis/redis-config';
 import { SqliteStoreConfigSchema } from './sqlite/sqlite-config';
 import { openSqliteStore } from './sqlite/sqlite-store';
 import { registerStoreBackend } from './store-backends';
@@ -20,8 +20,10 @@ registerStoreBackend({
   open: async (config, deps) => {
     const { openRedisStore } = await import('./redis/redis-store');
     return openRedisStore({
-      url: config.url,
+      connection: redisConnectionOf(config),
       prefix: config.prefix,
+      minReplicas: config.minReplicas,
+      waitTimeoutMs: config.waitTimeoutMs,
       clock: deps.clock,
       secretKey: deps.secretKey,
       dedupeTtlMs: deps.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,

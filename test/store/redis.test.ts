@@ -65,6 +65,47 @@ describe.skipIf(!url)('redis store', () => {
     }
   });
 
+  it('writes the key layout earlier releases wrote on one server, so queued work survives the upgrade with no migration', async () => {
+    // Cluster's hash tags (keys.ts) are for Cluster alone: one server and Sentinel keep these names
+    const layout = uniqueRedisPrefix('layout');
+    const s = await openStore({ kind: 'redis', url: url!, prefix: layout }, { clock, secretKey: CONTRACT_KEY });
+    const redis = new Redis(url!);
+    try {
+      const accepted = await s.inbox.accept({ tenant: 't', bot: 'b', deliveryId: 'd1', envelope: { id: 'd1' } });
+      const queued = await s.outbox.enqueue({ target: 'wall:1', payload: { n: 1 } });
+      await s.rate.observe('tok', { limit: 5, windowMs: 1_000, remaining: 0, platformLimit: 2 });
+      await s.kv('bot:a').set('k', 1);
+      const id = accepted.accepted ? accepted.id : '';
+      const keys = (await redis.keys(`${layout}:*`)).map((k) => k.slice(layout.length + 1)).sort();
+      expect(keys.filter((k) => k.startsWith('dd:'))).toHaveLength(1);
+      expect(keys.filter((k) => !k.startsWith('dd:'))).toEqual(
+        [
+          'schema_version',
+          'meta',
+          'q:inbox:seq',
+          `q:inbox:e:${id}`,
+          `q:inbox:t:${id}`,
+          'q:inbox:ready',
+          'q:inbox:live',
+          'q:outbox:seq',
+          `q:outbox:e:${queued.id}`,
+          'q:outbox:t:wall:1',
+          'q:outbox:ready',
+          'q:outbox:live',
+          'rate:tok',
+          'rate-limit:tok',
+          'kv:bot%3Aa:k',
+          'kvidx:bot%3Aa',
+        ].sort(),
+      );
+      expect(REDIS_SCHEMA_VERSION).toBe(1);
+    } finally {
+      redis.disconnect();
+      await s.close();
+      await deleteRedisPrefix(url!, layout);
+    }
+  });
+
   it('accepts the deliveries received in one event-loop turn with one script call, not one each', async () => {
     const redisStore = store as Store & { redis: Redis };
     const calls = vi.spyOn(redisStore.redis, 'evalsha');

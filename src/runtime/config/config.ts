@@ -11,6 +11,7 @@ import { ConfigProblems } from './config-problems';
 import { readSettingFiles } from './setting-files';
 import { publicUrlMissingMessage } from './public-url-message';
 import { SECRET_KEY_FORMAT, SECRET_KEY_HOWTO, secretKeyWeakness } from '../../store/secret-key-strength';
+import { MinReplicasSchema, RedisServersSchema, RedisUrlSchema, WaitTimeoutMsSchema } from '../../store/redis/redis-config';
 
 /**
  * Configuration in one validated place (DESIGN.md: Modes, Environment): the environment and an
@@ -48,7 +49,14 @@ export const RuntimeConfigSchema = z.object({
   public_url: z.url().optional(),
   data_dir: z.string().default('.intrabot'),
   bots_dir: z.string().default('bots'),
-  redis_url: z.string().optional(),
+  /** The Redis store: `redis://` (one server), `redis+sentinel://` or `redis+cluster://` (see redis-config.ts). */
+  redis_url: RedisUrlSchema.optional(),
+  /** The Redis store's servers as a mapping (`sentinels` + `name`, or `cluster`), instead of `redis_url`. */
+  redis: RedisServersSchema.optional(),
+  /** Replicas that must confirm each accept before it is acknowledged (Redis `WAIT`); 0 or unset: none. */
+  redis_min_replicas: MinReplicasSchema.optional(),
+  /** How long those replicas are waited for, in milliseconds (default 1000); fewer in time answers 503. */
+  redis_wait_timeout_ms: WaitTimeoutMsSchema.optional(),
   /** The PostgreSQL store (`postgres://user@host:5432/db`), for several replicas on a database teams already run. */
   database_url: z
     .string()
@@ -112,6 +120,8 @@ export const ENV_KEYS = {
   INTRABOT_BOTS_DIR: 'bots_dir',
   INTRABOT_REDIS_URL: 'redis_url',
   INTRABOT_REDIS_PREFIX: 'redis_prefix',
+  INTRABOT_REDIS_MIN_REPLICAS: 'redis_min_replicas',
+  INTRABOT_REDIS_WAIT_TIMEOUT_MS: 'redis_wait_timeout_ms',
   INTRABOT_DATABASE_URL: 'database_url',
   INTRABOT_DATABASE_SCHEMA: 'database_schema',
   INTRABOT_SECRET_KEY: 'secret_key',
@@ -122,6 +132,8 @@ export const ENV_KEYS = {
 } as const;
 
 const NUMERIC = new Set(['port', 'sandbox_port', 'start_wait']);
+/** Whole numbers whose range the schema checks (and names). */
+const INTEGERS = new Set(['redis_min_replicas', 'redis_wait_timeout_ms']);
 
 /**
  * Reads the configuration. With neither tenants in `intrabot.yaml` nor `INTRABOT_BASE_URL` +
@@ -150,10 +162,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   const result = RuntimeConfigSchema.safeParse(merged);
   if (!result.success) for (const issue of result.error.issues) addIssue(problems, issue, merged, sources, env);
   if (merged.mode === 'connected') connectedProblems(merged, { env, fromFile, sources }, problems, options.forStart ?? false);
-  if (merged.redis_url !== undefined && merged.database_url !== undefined) {
-    const [redis, database] = [settingName(['redis_url'], sources), settingName(['database_url'], sources)];
-    problems.add(database, `${redis} and ${database} are both set: the store is one of them (Redis or PostgreSQL); unset the other`);
-  }
+  storeProblems(merged, sources, problems);
   problems.throwIfAny();
   if (!result.success) throw new ConfigError('(config)', 'the configuration is invalid');
   const config = result.data;
@@ -161,6 +170,25 @@ export function loadConfig(options: LoadConfigOptions = {}): RuntimeConfig {
   config.bots_dir = resolve(cwd, config.bots_dir);
   if (config.middleware) config.middleware = config.middleware.map((path) => resolve(cwd, path));
   return config;
+}
+
+/** Settings that name two stores, or two ways to one Redis, or Redis settings without Redis. */
+function storeProblems(merged: Record<string, unknown>, sources: SettingSources, problems: ConfigProblems): void {
+  const name = (key: string): string => settingName([key], sources);
+  const redis = merged.redis_url !== undefined ? 'redis_url' : merged.redis !== undefined ? 'redis' : undefined;
+  if (redis !== undefined && merged.database_url !== undefined) {
+    const [r, database] = [name(redis), name('database_url')];
+    problems.add(database, `${r} and ${database} are both set: the store is one of them (Redis or PostgreSQL); unset the other`);
+  }
+  if (merged.redis_url !== undefined && merged.redis !== undefined) {
+    problems.add(
+      name('redis'),
+      `${name('redis_url')} and ${name('redis')} are both set: give the Redis servers one way (a URL, or the mapping); unset the other`,
+    );
+  }
+  for (const key of ['redis_min_replicas', 'redis_wait_timeout_ms']) {
+    if (merged[key] !== undefined && redis === undefined) problems.add(name(key), `${name(key)} is set, but the store is not Redis (set INTRABOT_REDIS_URL)`);
+  }
 }
 
 const tenantConfigured = (env: Env): boolean => Boolean(env.INTRABOT_BASE_URL || env.INTRABOT_TOKEN);
@@ -171,7 +199,7 @@ function mergeEnv(fromFile: Record<string, unknown>, env: Env, problems: ConfigP
   for (const [envName, key] of Object.entries(ENV_KEYS)) {
     const value = env[envName];
     if (value === undefined || value === '') continue;
-    const parse = key === 'start_wait' ? toSeconds : NUMERIC.has(key) ? toPort : undefined;
+    const parse = key === 'start_wait' ? toSeconds : NUMERIC.has(key) ? toPort : INTEGERS.has(key) ? toInteger : undefined;
     merged[key] = parse ? problems.collect(() => parse(envName, value), undefined) : value;
   }
   const bots = env.INTRABOT_BOTS;
@@ -286,6 +314,12 @@ function sandboxTenant(port: unknown): TenantConfig {
 function toSeconds(envName: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 3_600) throw new ConfigError(envName, `${envName}: must be a number of seconds (0-3600), got "${value}"`);
+  return n;
+}
+
+function toInteger(envName: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n)) throw new ConfigError(envName, `${envName}: must be a whole number, got "${value}"`);
   return n;
 }
 

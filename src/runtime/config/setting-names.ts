@@ -69,11 +69,19 @@ const SECRET = /token|secret|key|password/i;
 export function shownValue(name: string, value: unknown): string {
   const text = String(value);
   if (SECRET.test(name)) return text.length > 12 ? `${text.slice(0, 4)}…${text.slice(-4)}` : '…';
-  try {
-    const url = new URL(text);
-    if (url.password) url.password = '***';
-    return url.username || url.password ? url.toString() : text;
-  } catch {
-    return text;
-  }
+  return maskUrlSecrets(text);
+}
+
+/**
+ * A URL's password and any query parameter named like a secret (`sentinel_password=`) masked, also in
+ * URLs the WHATWG parser refuses (`redis+sentinel://:pw@host1:26379,host2:26379/name`); other text as it is.
+ */
+function maskUrlSecrets(text: string): string {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)(?:([^@/?#]*)@)?([^?#]*)(\?[^#]*)?(#.*)?$/.exec(text);
+  if (!match) return text;
+  const [, scheme, userinfo, rest = '', query, fragment = ''] = match;
+  const sep = userinfo?.indexOf(':') ?? -1;
+  const user = userinfo === undefined ? '' : sep < 0 ? `${userinfo}@` : `${userinfo.slice(0, sep)}:***@`;
+  const params = query?.replace(/([?&][^=&]*(?:token|secret|key|password)[^=&]*=)[^&]*/gi, '$1***') ?? '';
+  return `${scheme}${user}${rest}${params}${fragment}`;
 }

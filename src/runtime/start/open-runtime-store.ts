@@ -7,7 +7,17 @@ import type { RuntimeConfig } from '../config/config';
 /** The settings the store is opened with; every opener reads exactly these. */
 export type RuntimeStoreSettings = Pick<
   RuntimeConfig,
-  'data_dir' | 'redis_url' | 'redis_prefix' | 'database_url' | 'database_schema' | 'database_migrate' | 'secret_key' | 'mode'
+  | 'data_dir'
+  | 'redis_url'
+  | 'redis'
+  | 'redis_prefix'
+  | 'redis_min_replicas'
+  | 'redis_wait_timeout_ms'
+  | 'database_url'
+  | 'database_schema'
+  | 'database_migrate'
+  | 'secret_key'
+  | 'mode'
 >;
 
 /**
@@ -32,7 +42,15 @@ export async function openRuntimeStore(config: RuntimeStoreSettings, clock: Cloc
 /** The store config the settings name (see `openRuntimeStore`). */
 export function runtimeStoreConfig(config: Omit<RuntimeStoreSettings, 'secret_key' | 'mode'>): StoreConfig {
   if (config.database_url) return { kind: 'postgres', url: config.database_url, schema: config.database_schema, migrate: config.database_migrate };
-  if (config.redis_url) return { kind: 'redis', url: config.redis_url, prefix: config.redis_prefix };
+  if (config.redis_url || config.redis) {
+    return {
+      kind: 'redis',
+      ...(config.redis_url ? { url: config.redis_url } : { servers: config.redis }),
+      prefix: config.redis_prefix,
+      ...(config.redis_min_replicas === undefined ? {} : { minReplicas: config.redis_min_replicas }),
+      ...(config.redis_wait_timeout_ms === undefined ? {} : { waitTimeoutMs: config.redis_wait_timeout_ms }),
+    };
+  }
   return { kind: 'sqlite', path: sqliteStorePath(config.data_dir) };
 }
 
@@ -41,8 +59,8 @@ export function runtimeStoreConfig(config: Omit<RuntimeStoreSettings, 'secret_ke
  * exists, or the store is Redis or PostgreSQL, which are shared and never created by looking). Commands that only
  * look check this first, so looking never leaves an empty store behind.
  */
-export function missingRuntimeStore(config: Pick<RuntimeConfig, 'data_dir' | 'redis_url' | 'database_url'>): string | undefined {
-  if (config.redis_url || config.database_url) return undefined;
+export function missingRuntimeStore(config: Pick<RuntimeConfig, 'data_dir' | 'redis_url' | 'redis' | 'database_url'>): string | undefined {
+  if (config.redis_url || config.redis || config.database_url) return undefined;
   const path = sqliteStorePath(config.data_dir);
   return existsSync(path) ? undefined : path;
 }

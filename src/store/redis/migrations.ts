@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import { setTimeout as delay } from 'node:timers/promises';
 import { newId } from '../queue';
 import { newSalt } from '../secret-box';
@@ -9,7 +9,7 @@ import { LuaScript } from './lua-script';
 export interface RedisMigration {
   version: number;
   description: string;
-  up: (redis: Redis, keys: RedisKeys) => Promise<void>;
+  up: (redis: RedisClient, keys: RedisKeys) => Promise<void>;
 }
 
 /** Append only, like the SQLite list; the version lives in `<prefix>:schema_version`. */
@@ -29,7 +29,7 @@ const UNLOCK = new LuaScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`);
 
-export async function redisSchemaVersion(redis: Redis, keys: RedisKeys): Promise<number> {
+export async function redisSchemaVersion(redis: RedisClient, keys: RedisKeys): Promise<number> {
   return Number((await redis.get(keys.schemaVersion)) ?? 0);
 }
 
@@ -37,7 +37,7 @@ export async function redisSchemaVersion(redis: Redis, keys: RedisKeys): Promise
  * Runs pending migrations under a lock, so replicas starting together migrate once; the others wait for
  * the version to arrive. Refuses a store written by a newer intrabot.
  */
-export async function migrateRedis(redis: Redis, keys: RedisKeys, migrations = REDIS_MIGRATIONS): Promise<number> {
+export async function migrateRedis(redis: RedisClient, keys: RedisKeys, migrations = REDIS_MIGRATIONS): Promise<number> {
   const latest = migrations.at(-1)?.version ?? 0;
   for (let attempt = 0; attempt < 300; attempt += 1) {
     const found = await redisSchemaVersion(redis, keys);
@@ -59,7 +59,7 @@ export async function migrateRedis(redis: Redis, keys: RedisKeys, migrations = R
   throw new StoreUnavailableError(`timed out waiting for another process to migrate the Redis store "${keys.prefix}"`);
 }
 
-async function runPending(redis: Redis, keys: RedisKeys, migrations: readonly RedisMigration[]): Promise<number> {
+async function runPending(redis: RedisClient, keys: RedisKeys, migrations: readonly RedisMigration[]): Promise<number> {
   let version = await redisSchemaVersion(redis, keys);
   for (const migration of migrations) {
     if (migration.version <= version) continue;

@@ -45,9 +45,14 @@ end
 
 const script = (body: string): LuaScript => new LuaScript(`${COMMON}\n${body}`);
 
-/** ARGV: q, id, target, payload, now, notBefore -> 1, or 0 when the id exists. */
+/**
+ * ARGV: q, id, target, payload, now, notBefore, touch -> 1, or 0 when the id exists. With touch '1' (the
+ * caller waits for replicas), an existing entry is written again unchanged, so that this connection's WAIT
+ * also covers the write that made it (another connection's, perhaps never confirmed).
+ */
 export const ENQUEUE = script(`
 if enqueue(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]) then return 1 end
+if ARGV[7] == '1' then redis.call('HSET', ekey(ARGV[1], ARGV[2]), 'id', ARGV[2]) end
 return 0
 `);
 
@@ -55,17 +60,21 @@ return 0
  * The inbox's accept of a batch of deliveries (those received in one event-loop turn): for each, in order,
  * both dedupe keys checked and set and the entry enqueued, all in one atomic step (a delivery twice in one
  * batch: the second is the duplicate).
- * ARGV: q, now, expiresAt, gcMs, then per delivery: deliveryKey, dedupeKey ('' for none), id, payload
- * -> {1, id} or {0, 'delivery' | 'dedupe_key'} per delivery, flattened
+ * ARGV: q, now, expiresAt, gcMs, touch, then per delivery: deliveryKey, dedupeKey ('' for none), id, payload
+ * -> {1, id} or {0, 'delivery' | 'dedupe_key'} per delivery, flattened. With touch '1' (the caller waits
+ * for replicas), a dedupe key found is written again unchanged, so that this connection's WAIT also covers
+ * the accept that set it (another replica's, perhaps answered 503 when its WAIT fell short).
  */
 export const ACCEPT = script(`
-local q, now, expiresAt, gcMs = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local q, now, expiresAt, gcMs, touch = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5] == '1'
 local function seen(key)
   local v = redis.call('GET', key)
-  return v and tonumber(v) > now
+  local live = v and tonumber(v) > now
+  if live and touch then redis.call('SET', key, v, 'KEEPTTL') end
+  return live
 end
 local out = {}
-for b = 5, #ARGV, 4 do
+for b = 6, #ARGV, 4 do
   local dk, kk, id = ARGV[b], ARGV[b + 1], ARGV[b + 2]
   if seen(dk) then
     out[#out + 1] = 0

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Clock } from '../../clock';
 import type { BackendClaims } from '../backend';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
@@ -41,7 +41,7 @@ return 1`);
  */
 export class RedisClaims implements BackendClaims {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly owner: string,
     private readonly clock: Clock,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Clock } from '../../clock';
 import type { AcceptRecord, BackendInbox } from '../backend';
 import { dedupeKeys } from '../dedupe-keys';
@@ -8,6 +8,7 @@ import { WriteBatcher } from '../write-batcher';
 import { GC_MARGIN_MS, type RedisKeys } from './keys';
 import { ACCEPT } from './queue-scripts';
 import { RedisQueue } from './redis-queue';
+import type { ReplicaWait } from './replica-wait';
 
 /** A delivery ready for the accept script: its keys and stored form made before it joins a batch. */
 interface Prepared {
@@ -33,18 +34,20 @@ export const REDIS_ACCEPT_BATCH_BYTES = 1_048_576;
  * before the failure stay accepted while every caller of the batch is answered with the error: the
  * platform's retries of those then find them as duplicates, so none is lost or handled twice.
  * Durability before the 200 is Redis's: run it with `appendonly yes` (and `appendfsync everysec` or
- * `always`) in production.
+ * `always`) in production, and with `minReplicas` the batch is also confirmed by that many replicas
+ * (`ReplicaWait`) before any of its callers is answered.
  */
 export class RedisInbox extends RedisQueue implements BackendInbox {
   private readonly batcher: WriteBatcher<Prepared, AcceptResult>;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly keys: RedisKeys,
     clock: Clock,
     private readonly dedupeTtlMs: number,
+    waits: ReplicaWait,
   ) {
-    super(redis, keys, 'inbox', clock);
+    super(redis, keys, 'inbox', clock, waits);
     this.batcher = new WriteBatcher({
       commit: (items) => this.commit(items),
       windowMs: 0,
@@ -71,9 +74,10 @@ export class RedisInbox extends RedisQueue implements BackendInbox {
 
   private async commit(items: Prepared[]): Promise<AcceptResult[]> {
     const now = this.clock.now();
-    const args: (string | number)[] = [this.q, now, now + this.dedupeTtlMs, this.dedupeTtlMs + GC_MARGIN_MS];
+    const args: (string | number)[] = [this.q, now, now + this.dedupeTtlMs, this.dedupeTtlMs + GC_MARGIN_MS, this.waits.on ? '1' : '0'];
     for (const item of items) args.push(item.deliveryKey, item.dedupeKey, newEntryId(now), item.json);
-    const answers = (await ACCEPT.run(this.redis, [], args)) as (number | string)[];
+    // one WAIT for the whole batch, when replicas are waited for
+    const answers = (await this.waits.run(ACCEPT, this.route, args)) as (number | string)[];
     return items.map((_, i): AcceptResult => {
       const detail = String(answers[2 * i + 1]);
       if (answers[2 * i] === 1) return { accepted: true, id: detail };

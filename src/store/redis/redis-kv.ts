@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Clock } from '../../clock';
 import type { BackendKv } from '../backend';
 import type { JsonValue } from '../json';
@@ -17,7 +17,7 @@ interface Stored {
  */
 export class RedisKvSpace implements BackendKv {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly ns: string,
     private readonly clock: Clock,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Clock } from '../../clock';
 import { IntrabotError } from '../../errors';
 import type { z } from 'zod';
@@ -16,6 +16,7 @@ import {
 } from '../queue';
 import type { RedisKeys } from './keys';
 import { pairsToRecord } from './lua-script';
+import type { ReplicaWait } from './replica-wait';
 import { COMPLETE, DEAD_LETTER, DEFER, DROP, ENQUEUE, EXTEND, REQUEUE, RESERVE, RETRY, SET_ASIDE } from './queue-scripts';
 
 export function hashToEntry(h: Record<string, string>, now: number): QueueEntry {
@@ -47,21 +48,26 @@ export function hashToEntry(h: Record<string, string>, now: number): QueueEntry 
  */
 export class RedisQueue implements BackendOutbox {
   readonly q: string;
+  /** A key of the queue's slot, passed as KEYS[1] so that a Cluster client sends each script to the queue's node. */
+  protected readonly route: string[];
 
   constructor(
-    protected readonly redis: Redis,
+    protected readonly redis: RedisClient,
     keys: RedisKeys,
     name: string,
     protected readonly clock: Clock,
+    protected readonly waits: ReplicaWait,
   ) {
     this.q = keys.queue(name);
+    this.route = [`${this.q}live`];
   }
 
+  /** Answered once stored (and, with `minReplicas`, confirmed by that many replicas: `ReplicaWait`). */
   async enqueue(input: z.output<typeof EnqueueInputSchema>): Promise<QueueEntry> {
     const now = this.clock.now();
     const id = input.id ?? newEntryId(now);
-    const args = [this.q, id, input.target, JSON.stringify(input.payload), now, input.notBeforeMs ?? now];
-    if ((await ENQUEUE.run(this.redis, [], args)) !== 1) throw new IntrabotError('conflict', `queue entry ${id} exists already`);
+    const args = [this.q, id, input.target, JSON.stringify(input.payload), now, input.notBeforeMs ?? now, this.waits.on ? '1' : '0'];
+    if ((await this.waits.run(ENQUEUE, this.route, args)) !== 1) throw new IntrabotError('conflict', `queue entry ${id} exists already`);
     return (await this.get(id))!;
   }
 
@@ -88,7 +94,7 @@ export class RedisQueue implements BackendOutbox {
   private async reserveBatch(leaseMs: number, max: number): Promise<QueueLease[]> {
     const now = this.clock.now();
     const tokens = Array.from({ length: max }, () => newId());
-    const hashes = (await RESERVE.run(this.redis, [], [this.q, now, leaseMs, max, MAX_LOST_LEASES, LOST_LEASES_REASON, ...tokens])) as unknown[];
+    const hashes = (await RESERVE.run(this.redis, this.route, [this.q, now, leaseMs, max, MAX_LOST_LEASES, LOST_LEASES_REASON, ...tokens])) as unknown[];
     return hashes.map((flat) => {
       const record = pairsToRecord(flat);
       return { ...hashToEntry(record, now), leaseToken: record.lt ?? '' };
@@ -96,28 +102,28 @@ export class RedisQueue implements BackendOutbox {
   }
 
   async complete(lease: LeaseRef): Promise<boolean> {
-    return (await COMPLETE.run(this.redis, [], [this.q, lease.id, lease.leaseToken])) === 1;
+    return (await COMPLETE.run(this.redis, this.route, [this.q, lease.id, lease.leaseToken])) === 1;
   }
 
   async retry(lease: LeaseRef, notBeforeMs: number, error: string): Promise<boolean> {
-    return (await RETRY.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, error])) === 1;
+    return (await RETRY.run(this.redis, this.route, [this.q, lease.id, lease.leaseToken, notBeforeMs, error])) === 1;
   }
 
   async defer(lease: LeaseRef, notBeforeMs: number, note: string): Promise<boolean> {
-    return (await DEFER.run(this.redis, [], [this.q, lease.id, lease.leaseToken, notBeforeMs, note])) === 1;
+    return (await DEFER.run(this.redis, this.route, [this.q, lease.id, lease.leaseToken, notBeforeMs, note])) === 1;
   }
 
   async setAside(lease: LeaseRef, target: string, notBeforeMs: number, note: string): Promise<boolean> {
-    return (await SET_ASIDE.run(this.redis, [], [this.q, lease.id, lease.leaseToken, target, notBeforeMs, note])) === 1;
+    return (await SET_ASIDE.run(this.redis, this.route, [this.q, lease.id, lease.leaseToken, target, notBeforeMs, note])) === 1;
   }
 
   async deadLetter(lease: LeaseRef, reason: string): Promise<boolean> {
-    return (await DEAD_LETTER.run(this.redis, [], [this.q, lease.id, lease.leaseToken, reason])) === 1;
+    return (await DEAD_LETTER.run(this.redis, this.route, [this.q, lease.id, lease.leaseToken, reason])) === 1;
   }
 
   async extend(lease: LeaseRef, leaseMs: number): Promise<boolean> {
     const until = this.clock.now() + leaseMs;
-    return (await EXTEND.run(this.redis, [], [this.q, lease.id, lease.leaseToken, until])) === 1;
+    return (await EXTEND.run(this.redis, this.route, [this.q, lease.id, lease.leaseToken, until])) === 1;
   }
 
   async get(id: string): Promise<QueueEntry | undefined> {
@@ -145,11 +151,11 @@ export class RedisQueue implements BackendOutbox {
   }
 
   async requeue(id: string): Promise<boolean> {
-    return (await REQUEUE.run(this.redis, [], [this.q, id, this.clock.now()])) === 1;
+    return (await REQUEUE.run(this.redis, this.route, [this.q, id, this.clock.now()])) === 1;
   }
 
   async drop(id: string): Promise<boolean> {
-    return (await DROP.run(this.redis, [], [this.q, id, this.clock.now()])) === 1;
+    return (await DROP.run(this.redis, this.route, [this.q, id, this.clock.now()])) === 1;
   }
 
   async depth(target: string): Promise<number> {

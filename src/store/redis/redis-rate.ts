@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import type { Clock } from '../../clock';
 import { newId } from '../queue';
 import {
@@ -69,7 +69,7 @@ return missing
 
 export class RedisRate implements SharedRateBudget {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: RedisKeys,
     private readonly clock: Clock,
   ) {}

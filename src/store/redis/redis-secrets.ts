@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import { newSalt } from '../secret-box';
 import type { SealedSecretStorage } from '../secrets';
 import type { RedisKeys } from './keys';
 
 /** Sealed secrets in one hash; the passphrase salt in the meta hash (set once, HSETNX). */
-export function redisSecretStorage(redis: Redis, keys: RedisKeys): SealedSecretStorage {
+export function redisSecretStorage(redis: RedisClient, keys: RedisKeys): SealedSecretStorage {
   return {
     read: async (name) => (await redis.hget(keys.secrets, name)) ?? undefined,
     write: async (name, sealed) => void (await redis.hset(keys.secrets, name, sealed)),

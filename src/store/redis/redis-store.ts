@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Clock } from '../../clock';
 import { assembleStore } from '../assemble-store';
 import { boundedPing } from '../bounded-ping';
@@ -6,8 +5,11 @@ import type { StoreBackend } from '../backend';
 import { DEFAULT_DEDUPE_TTL_MS } from '../inbox';
 import { newClaimOwner } from '../claim-owner';
 import type { Store } from '../store';
-import { StoreUnavailableError } from '../store-errors';
+import { InvalidInputError } from '../../errors';
 import { RedisKeys } from './keys';
+import { connectRedis, type RedisClient } from './redis-client';
+import { DEFAULT_WAIT_TIMEOUT_MS, parseRedisUrl, type RedisConnection } from './redis-config';
+import { ReplicaWait } from './replica-wait';
 import { migrateRedis, redisSchemaVersion } from './migrations';
 import { RedisClaims } from './redis-claims';
 import { RedisInbox } from './redis-inbox';
@@ -17,71 +19,62 @@ import { RedisRate } from './redis-rate';
 import { redisSecretStorage } from './redis-secrets';
 
 export interface RedisStoreOptions {
-  /** `INTRABOT_REDIS_URL`, e.g. `redis://127.0.0.1:6379`. */
-  url: string;
+  /**
+   * `INTRABOT_REDIS_URL` in any of the shapes `parseRedisUrl` reads (`redis://127.0.0.1:6379`,
+   * `redis+sentinel://...`, `redis+cluster://...`); or, instead, `connection`.
+   */
+  url?: string;
+  /** The servers as `redisConnectionOf` reads them from a store config (a URL or the `redis:` mapping). */
+  connection?: RedisConnection;
   /** Every key starts with it; replicas of one deployment share it (default `intrabot`). */
   prefix?: string;
   clock: Clock;
   secretKey?: string | undefined;
   dedupeTtlMs?: number;
+  /** Replicas that must confirm each accept and enqueue before it is answered (`WAIT`; default 0: none). */
+  minReplicas?: number;
+  /** How long they are waited for (default 1 s); fewer in time is `store_unavailable`. */
+  waitTimeoutMs?: number;
 }
 
-export type RedisStore = Store & { readonly redis: Redis; readonly prefix: string };
+export type RedisStore = Store & { readonly redis: RedisClient; readonly prefix: string };
 
 /** Connects, runs migrations and returns the scaled-out store; a Redis that does not answer is `store_unavailable`. */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
-  const redis = await connect(options.url);
-  const keys = new RedisKeys(options.prefix ?? 'intrabot');
+  const connection = options.connection ?? connectionOfUrl(options.url ?? '');
+  const redis = await connectRedis(connection);
+  const keys = new RedisKeys(options.prefix ?? 'intrabot', { hashTags: connection.mode === 'cluster' });
+  let waiting: RedisClient | undefined;
   try {
     await migrateRedis(redis, keys);
+    const waitTimeoutMs = options.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+    // WAIT blocks the connection it is sent on: the waited-for writes get one of their own
+    if ((options.minReplicas ?? 0) > 0) waiting = await connectRedis(connection, { commandTimeoutMs: waitTimeoutMs + 5_000 });
+    const waits = new ReplicaWait(redis, waiting, options.minReplicas ?? 0, waitTimeoutMs);
+    return assemble(redis, keys, connection, waits, options);
   } catch (error) {
     redis.disconnect();
+    waiting?.disconnect();
     throw error;
   }
-  return assemble(redis, keys, options);
 }
 
-async function connect(url: string): Promise<Redis> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 3_000,
-    // during an outage a command fails at once rather than waiting in a queue for the reconnection (which
-    // goes on in the background, every second at most), and one a hung server does not answer after 5 s:
-    // a route answers 503 promptly instead of holding its caller (the platform gives up after 3 s)
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (times) => Math.min(times * 100, 1_000),
-    commandTimeout: 5_000,
-    enableAutoPipelining: true,
-  });
-  // errors surface on the commands that fail; without a listener ioredis prints every reconnect failure
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return redis;
-  } catch (cause) {
-    redis.disconnect();
-    // the URL may carry a password: name only the host
-    throw new StoreUnavailableError(`cannot reach Redis at ${safeHost(url)}`, { cause });
-  }
+function connectionOfUrl(url: string): RedisConnection {
+  if (url === '') throw new InvalidInputError('url', 'url: the Redis URL (or a connection) is required');
+  const parsed = parseRedisUrl(url);
+  // the URL is not repeated: it may carry a password
+  if (!parsed.ok) throw new InvalidInputError('url', `url: ${parsed.problem}`);
+  return parsed.connection;
 }
 
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '(unparseable INTRABOT_REDIS_URL)';
-  }
-}
-
-function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): RedisStore {
+function assemble(redis: RedisClient, keys: RedisKeys, connection: RedisConnection, waits: ReplicaWait, options: RedisStoreOptions): RedisStore {
   const { clock } = options;
-  const inbox = new RedisInbox(redis, keys, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS);
+  const inbox = new RedisInbox(redis, keys, clock, options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS, waits);
   let closed = false;
   const backend: StoreBackend = {
     kind: 'redis',
     inbox,
-    outbox: new RedisQueue(redis, keys, 'outbox', clock),
+    outbox: new RedisQueue(redis, keys, 'outbox', clock, waits),
     claims: new RedisClaims(redis, keys, newClaimOwner(), clock),
     rate: new RedisRate(redis, keys, clock),
     secrets: redisSecretStorage(redis, keys),
@@ -94,6 +87,7 @@ function assemble(redis: Redis, keys: RedisKeys, options: RedisStoreOptions): Re
       // the accepts waiting for their turn are sent and answered first: QUIT is not auto-pipelined, and
       // would otherwise reach Redis before them
       await inbox.drain();
+      await waits.close();
       await redis.quit().catch(() => redis.disconnect());
     },
   };
