@@ -123,15 +123,49 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
     expect(await alert.innerText()).toContain('firing');
   });
 
+  it('confirms an announcement, answers a form and registers an invitee, each as the platform records it', async () => {
+    const nav = page.getByRole('navigation', { name: 'Places' });
+    // the policy is addressed to Engineering: not Greta's (People) to confirm, Elena's (Engineering)
+    await page.getByLabel('Act as').selectOption({ label: 'Greta Hansen, People' });
+    await nav.getByRole('link', { name: 'News and calendar' }).click();
+    const policy = page.locator('article.announcement', { hasText: 'New security policy' });
+    await policy.getByText("For Engineering: not Greta Hansen's to confirm").waitFor();
+    await page.getByLabel('Act as').selectOption({ label: 'Elena Rossi, Engineering' });
+    await policy.getByRole('button', { name: 'Confirm as Elena Rossi' }).click();
+    await policy.locator('.badge.ok', { hasText: 'Confirmed by Elena Rossi' }).waitFor();
+    await page.getByLabel('Act as').selectOption({ label: 'Greta Hansen, People' });
+    await nav.getByRole('link', { name: 'Forms' }).click();
+    const form = page.locator('section.form-card', { hasText: 'IT equipment request' });
+    await form.getByLabel('What do you need?').fill('A second monitor');
+    await form.getByRole('button', { name: 'Send as Greta Hansen' }).click();
+    await form.getByText(/Greta Hansen's responses: #\d+ \(new\)/).waitFor();
+    await nav.getByRole('link', { name: 'Invitations' }).click();
+    const register = page.getByRole('button', { name: /^Register / }).first();
+    const name = ((await register.textContent()) ?? '').replace(/^Register /, '');
+    await register.click();
+    await expect.poll(() => page.getByRole('button', { name: `Register ${name}` }).count()).toBe(0);
+    const users = (await (await fetch(`${pair.sandbox.baseUrl}/_sandbox/users?status=registered`)).json()) as { data: { name: string }[] };
+    expect(users.data.map((u) => u.name)).toContain(name);
+  });
+
   it("passes axe's WCAG 2.1 A and AA checks, light and dark, and fits a narrow window without scrolling sideways", async () => {
-    for (const colorScheme of ['light', 'dark'] as const) {
+    for (const [colorScheme, place] of [
+      ['light', 'wall/1'],
+      ['dark', 'wall/1'],
+      ['light', 'news'],
+      ['light', 'forms'],
+      ['dark', 'alerts'],
+    ] as const) {
       await page.emulateMedia({ colorScheme });
+      await page.goto(`${pair.sandbox.baseUrl}/#/${place}`);
+      await page.locator('#page-title').waitFor();
+      await page.locator('[role="status"]', { hasText: 'Loading' }).waitFor({ state: 'detached' });
       await page.evaluate(AXE);
       // axe's own runner in the page (the page's types are not this program's: a string, evaluated there)
       const violations = await page.evaluate<string[]>(`axe
         .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
         .then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
-      expect(violations, colorScheme).toEqual([]);
+      expect(violations, `${place} (${colorScheme})`).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 400, height: 800 });

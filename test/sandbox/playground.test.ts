@@ -130,6 +130,39 @@ describe('the playground at the sandbox address', () => {
     }
   });
 
+  it("shows an employee's announcements (whether each is theirs to confirm, and confirmed), events, forms with their responses, and pending invitations", async () => {
+    type Intranet = {
+      announcements: { id: number; title: string; for_you: boolean; confirmed_by_you: boolean; confirmations_count: number }[];
+      events: { title: string; starts_at: string }[];
+      calendar_entries: { title: string }[];
+      forms: { id: number; title: string; your_responses: { id: number; status: string }[] }[];
+      pending: { id: number; name: string }[];
+    };
+    const directory = await json<Directory>('/_sandbox/playground');
+    const engineer = directory.people.find((p) => p.department === 'Engineering' && !p.is_manager)!;
+    const recruiter = directory.people.find((p) => p.department === 'People' && !p.is_manager)!;
+    const policyOf = (view: Intranet) => view.announcements.find((a) => a.title === 'New security policy')!;
+    // addressed to Engineering: the engineer's to confirm, not the recruiter's
+    expect(policyOf(await json<Intranet>(`/_sandbox/playground/intranet?user_id=${recruiter.id}`))).toMatchObject({ for_you: false, confirmed_by_you: false });
+    const before = await json<Intranet>(`/_sandbox/playground/intranet?user_id=${engineer.id}`);
+    expect(policyOf(before)).toMatchObject({ for_you: true, confirmed_by_you: false });
+    expect((await control('POST', `/_sandbox/announcements/${policyOf(before).id}/confirm`, { user_id: engineer.id })).status).toBe(201);
+    const after = await json<Intranet>(`/_sandbox/playground/intranet?user_id=${engineer.id}`);
+    expect(policyOf(after)).toMatchObject({ confirmed_by_you: true, confirmations_count: policyOf(before).confirmations_count + 1 });
+    // events and calendar entries from today on, soonest first
+    expect(after.events.map((e) => e.starts_at)).toEqual([...after.events.map((e) => e.starts_at)].sort());
+    expect(after.events.every((e) => e.starts_at >= '2026-12-03')).toBe(true);
+    const form = after.forms.find((f) => f.title === 'IT equipment request')!;
+    const answered = await control('POST', `/_sandbox/forms/${form.id}/responses`, { user_id: engineer.id, answers: {} });
+    expect(answered.status).toBe(201);
+    const mine = (await json<Intranet>(`/_sandbox/playground/intranet?user_id=${engineer.id}`)).forms.find((f) => f.id === form.id)!;
+    expect(mine.your_responses).toEqual([expect.objectContaining({ status: 'new' })]);
+    // invitations: registering one takes it off the list
+    const invitee = after.pending[0]!;
+    expect((await control('POST', `/_sandbox/users/${invitee.id}/register`, {})).status).toBe(200);
+    expect((await json<Intranet>('/_sandbox/playground/intranet')).pending.map((p) => p.id)).not.toContain(invitee.id);
+  });
+
   it('answers 404 for a wall that does not exist', async () => {
     expect((await control('GET', '/_sandbox/playground/walls/9999')).status).toBe(404);
   });

@@ -7,9 +7,11 @@ import { idParam, validate } from '../http/validate';
 import { AlertSenders, SendersSchema } from './alert-senders';
 import { sendJsonIndex, wantsJson } from '../root-page';
 import { requestOrigin } from '../serialize/media';
+import { playgroundIntranet } from './intranet-views';
 import { playgroundDirectory, playgroundWall } from './playground-views';
 
 const SendAlertSchema = z.strictObject({ id: z.string().min(1) });
+const IntranetQuerySchema = z.object({ user_id: z.coerce.number().int().positive().optional() });
 
 export interface PlaygroundOptions {
   /** The page's files (default: the package's `src/sandbox/playground/public`, beside the shared ones). */
@@ -28,6 +30,7 @@ export interface PlaygroundOptions {
  * - `GET /` the page (a caller asking for JSON gets the index, root-page.ts), its files beside it;
  * - `GET /_sandbox/playground` the walls, chat rooms, people, bot users and the clock;
  * - `GET /_sandbox/playground/walls/:id` a wall's posts with comments and the deliveries they caused;
+ * - `GET /_sandbox/playground/intranet?user_id=` announcements, events, calendar entries, forms, invitations;
  * - `PUT /_sandbox/playground/senders` the runtime's sample alerts, `POST .../send-alert {id}` sends one;
  * - `GET /_sandbox/playground/live` server-sent events: `change` when the platform's state changed,
  *   `clock` when its clock moved (and every second while it runs).
@@ -60,6 +63,10 @@ export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, op
     const sent = await senders.send(id);
     if (!sent) throw validationError('id', `no sample alert ${id}: the runtime offers its samples when it starts`);
     return sent;
+  });
+  app.get('/_sandbox/playground/intranet', async (request, reply) => {
+    const { user_id: userId } = validate(IntranetQuerySchema, request.query);
+    return reply.header('cache-control', 'no-store').send(playgroundIntranet(ctx, userId));
   });
   app.get('/_sandbox/playground/walls/:id', async (request, reply) => {
     const wall = playgroundWall(ctx, idParam((request.params as { id?: string }).id), requestOrigin(request));

@@ -27,5 +27,9 @@ export const api = {
   post: (userId, wallId, body) => call('POST', `/_sandbox/users/${encodeURIComponent(userId)}/posts`, { wall_id: wallId, body }),
   comment: (userId, postId, body) => call('POST', `/_sandbox/users/${encodeURIComponent(userId)}/comments`, { post_id: postId, body }),
   moveClock: (change) => call('POST', '/_sandbox/clock', change),
+  intranet: (userId) => call('GET', `/_sandbox/playground/intranet?user_id=${encodeURIComponent(userId)}`),
+  confirm: (announcementId, userId) => call('POST', `/_sandbox/announcements/${encodeURIComponent(announcementId)}/confirm`, { user_id: userId }),
+  respond: (formId, userId, answers) => call('POST', `/_sandbox/forms/${encodeURIComponent(formId)}/responses`, { user_id: userId, answers }),
+  register: (userId) => call('POST', `/_sandbox/users/${encodeURIComponent(userId)}/register`, {}),
   sendAlert: (id) => call('POST', '/_sandbox/playground/send-alert', { id }),
 };

@@ -11,6 +11,7 @@ import { ClockControls } from './clock.mjs';
 import { Wall } from './wall.mjs';
 import { Messages } from './messages.mjs';
 import { AlertSamples } from './alerts.mjs';
+import { Forms, News, People } from './intranet.mjs';
 
 const ACTOR_KEY = 'intrabot-playground-actor';
 
@@ -67,7 +68,13 @@ function App() {
         ? { title: `${actor?.name ?? 'Someone'}'s messages` }
         : route.kind === 'alerts'
           ? { title: 'Monitoring: send a sample alert' }
-          : { title: directory.walls.find((w) => w.id === wallId)?.name ?? 'Wall' };
+          : route.kind === 'news'
+            ? { title: 'News and calendar' }
+            : route.kind === 'forms'
+              ? { title: 'Forms' }
+              : route.kind === 'people'
+                ? { title: 'Invitations' }
+                : { title: directory.walls.find((w) => w.id === wallId)?.name ?? 'Wall' };
 
   return html`<div class="shell playground">
     <a class="skip" href="#main" onClick=${(e) => (e.preventDefault(), document.getElementById('page-title')?.focus())}>Skip to content</a>
@@ -105,10 +112,13 @@ function App() {
       <h2 class="nav-title" id="me-title">You</h2>
       <ul aria-labelledby="me-title">
         <li><a href="#/direct" aria-current=${route.kind === 'direct' ? 'page' : undefined}>Direct messages</a></li>
+        <li><a href="#/news" aria-current=${route.kind === 'news' ? 'page' : undefined}>News and calendar</a></li>
+        <li><a href="#/forms" aria-current=${route.kind === 'forms' ? 'page' : undefined}>Forms</a></li>
       </ul>
       <h2 class="nav-title" id="tools-title">Tools</h2>
       <ul aria-labelledby="tools-title">
         <li><a href="#/alerts" aria-current=${route.kind === 'alerts' ? 'page' : undefined}>Monitoring</a></li>
+        <li><a href="#/people" aria-current=${route.kind === 'people' ? 'page' : undefined}>Invitations</a></li>
       </ul>
       <p class="nav-foot"><a href="/about">The sandbox's API and control routes</a></p>
     </nav>
@@ -123,6 +133,9 @@ function App() {
 /** What the main area shows: a wall, a chat room, the actor's messages, or the sample alerts. */
 function Place({ route, wallId, actor, directory, version, say }) {
   if (route.kind === 'alerts') return html`<${AlertSamples} senders=${directory.senders} say=${say} />`;
+  if (route.kind === 'news') return html`<${News} actor=${actor} version=${version} say=${say} />`;
+  if (route.kind === 'forms') return html`<${Forms} actor=${actor} version=${version} say=${say} />`;
+  if (route.kind === 'people') return html`<${People} actor=${actor} version=${version} say=${say} />`;
   if (route.kind === 'chat')
     return html`<${Messages}
       key=${`chat-${route.id}`}
