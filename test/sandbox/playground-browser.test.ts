@@ -52,7 +52,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
 
   beforeAll(async () => {
     mkdirSync(OUT, { recursive: true });
-    pair = await startPair({ bots: ['ops', 'birthday', 'alerts'], start: START });
+    // the ops bot's /status reads a health page: none listens there, so its handler fails
+    pair = await startPair({ bots: ['ops', 'birthday', 'alerts'], start: START, env: { OPS_STATUS_URL: 'http://127.0.0.1:9/health' } });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: 'en-GB' });
     page = await context.newPage();
@@ -83,9 +84,24 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
     // why: the post's event went to the ops bot, which took it; its console is one click away
     await asked.locator('details.why > summary').first().click();
     const trail = asked.locator('details.why').first().locator('li', { hasText: 'ops' });
-    expect(await trail.innerText()).toMatch(/service\.post\.created to ops \(tenant sandbox\):\s*accepted 200/);
+    // what the runtime did with it comes from its console, read again on the next change the page hears
+    await expect.poll(() => trail.textContent(), { timeout: 10_000 }).toMatch(/service\.post\.created to ops \(tenant sandbox\):\s*accepted 200, then\s*handled [^(]*\(sent: comment to post \d+\)/);
+    await expect.poll(() => asked.locator('details.why > summary').first().textContent(), { timeout: 10_000 }).toContain('answered by ops');
+    // the trail stays open while the page reads it again
+    expect(await asked.locator('details.why').first().getAttribute('open')).not.toBeNull();
     expect(await trail.getByRole('link', { name: 'in the console' }).getAttribute('href')).toBe(`${pair.runtime.inspect().url}/console/#/deliveries?bot=ops`);
     await shoot('wall');
+  });
+
+  it("shows a bot's failing handler where its post is, with its error and the way to replay it", async () => {
+    await write('/status');
+    const asked = post('/status');
+    const failure = asked.locator('p.handler-error');
+    await failure.waitFor();
+    expect(await failure.innerText()).toMatch(/failing, retrying\s*ops: /);
+    expect(await failure.getByRole('link', { name: 'replay it from the console' }).getAttribute('href')).toBe(
+      `${pair.runtime.inspect().url}/console/#/deliveries?bot=ops`,
+    );
   });
 
   it("answers the ops bot's /deploy question from the comment box under it", async () => {

@@ -8,7 +8,8 @@ import { AlertSenders, SendersSchema } from './alert-senders';
 import { sendJsonIndex, wantsJson } from '../root-page';
 import { requestOrigin } from '../serialize/media';
 import { playgroundIntranet } from './intranet-views';
-import { playgroundDirectory, playgroundWall } from './playground-views';
+import { runtimeTrail } from './runtime-trail';
+import { playgroundDirectory, playgroundWall, type PlaygroundDelivery, type PlaygroundWall } from './playground-views';
 
 const SendAlertSchema = z.strictObject({ id: z.string().min(1) });
 const IntranetQuerySchema = z.object({ user_id: z.coerce.number().int().positive().optional() });
@@ -71,7 +72,7 @@ export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, op
   app.get('/_sandbox/playground/walls/:id', async (request, reply) => {
     const wall = playgroundWall(ctx, idParam((request.params as { id?: string }).id), requestOrigin(request));
     if (!wall) throw notFound();
-    return reply.header('cache-control', 'no-store').send(wall);
+    return reply.header('cache-control', 'no-store').send(await withHandling(wall));
   });
   app.get('/_sandbox/playground/live', (request, reply) => {
     reply.hijack();
@@ -103,4 +104,15 @@ export function registerPlayground(app: FastifyInstance, ctx: SandboxContext, op
     for (const reply of streams) reply.raw.end();
     streams.clear();
   });
+}
+
+/** The wall's deliveries with what their runtimes did with them (handled, ignored, failing, dead). */
+async function withHandling(wall: PlaygroundWall): Promise<PlaygroundWall> {
+  const lines: PlaygroundDelivery[] = wall.posts.flatMap((post) => [...post.deliveries, ...post.comments.flatMap((c) => c.deliveries)]);
+  const trail = await runtimeTrail(lines.flatMap((line) => (line.runtime ? [line.runtime] : [])));
+  for (const line of lines) {
+    const handling = trail.get(line.delivery_id);
+    if (handling) line.handling = handling;
+  }
+  return wall;
 }

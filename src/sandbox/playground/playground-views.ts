@@ -6,6 +6,7 @@ import { newestFirst } from '../routes/posts/wall-posts';
 import { MESSAGING_KIND, type ChatRecord } from '../routes/messaging/messaging-records';
 import { serializeComment, serializePost } from '../serialize/post';
 import { isListedUser } from '../serialize/user';
+import type { Handling } from './runtime-trail';
 import { KIND, type GroupRecord, type UserRecord, type WallRecord } from '../state/records';
 
 /** Someone the playground can act as, or a bot user whose posts it shows. */
@@ -32,6 +33,23 @@ export interface PlaygroundDelivery {
   at: string;
   /** The runtime's console, on the deliveries of that bot (the runtime that received it serves it). */
   console_url: string | null;
+  /** The origin of the runtime it went to, when it went to a runtime's hook address. */
+  runtime: string | null;
+  /** What that runtime did with it (runtime-trail.ts), when its console told. */
+  handling?: Handling;
+}
+
+/** A comment as the wall shows it: the Comment with a brief author, how it was made, its event's deliveries. */
+export type PlaygroundComment = Record<string, unknown> & { via_api: boolean; deliveries: PlaygroundDelivery[] };
+
+/** A post as the wall shows it, with its comments. */
+export type PlaygroundPost = PlaygroundComment & { comments: PlaygroundComment[] };
+
+export interface PlaygroundWall {
+  id: number;
+  name: string;
+  version: number;
+  posts: PlaygroundPost[];
 }
 
 const WALL_POSTS_SHOWN = 50;
@@ -56,7 +74,7 @@ export function playgroundDirectory(ctx: SandboxContext): Record<string, unknown
 }
 
 /** A wall as employees see it, newest post first, each with its comments (oldest first) and the deliveries its events caused. */
-export function playgroundWall(ctx: SandboxContext, wallId: number, origin: string): Record<string, unknown> | undefined {
+export function playgroundWall(ctx: SandboxContext, wallId: number, origin: string): PlaygroundWall | undefined {
   const wall = ctx.db.get<WallRecord & { id: number }>(KIND.walls, wallId);
   if (!wall) return undefined;
   publishDuePosts(ctx);
@@ -136,6 +154,7 @@ function deliveryLine(ctx: SandboxContext, attempt: DeliveryAttemptRecord, attem
     error: attempt.error,
     at: ctx.iso(attempt.created_at),
     console_url: hook ? `${hook.origin}/console/#/deliveries?bot=${encodeURIComponent(hook.bot)}` : null,
+    runtime: hook?.origin ?? null,
   };
 }
 

@@ -45,6 +45,7 @@ function Post({ post, actor, say }) {
     </header>
     <p class="body">${post.body}</p>
     <${Media} media=${post.media} />
+    <${Failures} deliveries=${post.deliveries} />
     <${Why} deliveries=${post.deliveries} />
     ${
       post.comments.length === 0
@@ -57,6 +58,7 @@ function Post({ post, actor, say }) {
                     <span class="author"><${Author} author=${c.author} viaApi=${c.via_api} /></span> <${When} at=${c.created_at} />
                   </header>
                   <p class="body">${c.body}</p>
+                  <${Failures} deliveries=${c.deliveries} />
                   <${Why} deliveries=${c.deliveries} />
                 </li>`,
             )}
@@ -104,26 +106,57 @@ export function Media({ media }) {
   </ul>`;
 }
 
-/** The deliveries an event made: which bots got it, and where to read what each did with it. */
+const HANDLING_TONES = { handled: 'ok', ignored: 'neutral', waiting: 'info', 'in progress': 'busy', retrying: 'warn', dead: 'bad' };
+
+/**
+ * The deliveries an event made: which bots got it, whether each took it, and what each did with it (its
+ * runtime's console tells: handled and what it sent, ignored and why, failing with its error, dead).
+ */
 function Why({ deliveries }) {
   if (!deliveries || deliveries.length === 0) return null;
-  const failed = deliveries.filter((d) => !d.ok).length;
+  const refused = deliveries.filter((d) => !d.ok).length;
+  const answered = deliveries.filter((d) => d.handling?.sends.length > 0).map((d) => d.bot);
   return html`<details class="why">
     <summary>
-      Delivered to ${deliveries.map((d) => d.bot ?? 'an endpoint').join(', ')}${failed ? html` <span class="badge bad">${failed} failed</span>` : null}
+      Delivered to
+      ${deliveries.length === 1 ? (deliveries[0].bot ?? 'an endpoint') : `${deliveries.length} bots`}${answered.length ? `, answered by ${answered.join(', ')}` : ''}${
+        refused ? html` <span class="badge bad">${refused} refused</span>` : null
+      }
     </summary>
     <ul>
       ${deliveries.map(
         (d) =>
-          html`<li key=${d.delivery_id}>
+          html`<li key=${d.delivery_id} data-bot=${d.bot}>
             <code>${d.event}</code> to <strong>${d.bot ?? 'an endpoint'}</strong>${d.tenant ? ` (tenant ${d.tenant})` : ''}:
             ${d.ok ? html`<span class="badge ok">accepted ${d.status_code}</span>` : html`<span class="badge bad">${d.status_code ?? 'no answer'}</span> ${d.error ?? ''}`}
-            ${d.attempts > 1 ? ` after ${d.attempts} attempts` : ''}, delivery <code>${d.delivery_id}</code>
+            ${d.attempts > 1 ? ` after ${d.attempts} attempts` : ''}${d.handling ? html`, then <${Handled} handling=${d.handling} />` : null}, delivery
+            <code>${d.delivery_id}</code>
             ${d.console_url ? html` · <a href=${d.console_url} target="_blank" rel="noopener">in the console</a>` : null}
           </li>`,
       )}
     </ul>
   </details>`;
+}
+
+/** What the runtime did with a delivery, in words. */
+function Handled({ handling }) {
+  const sent = handling.sends.map((s) => `${s.kind} to ${s.to}`).join('; ');
+  return html`<span class=${`badge ${HANDLING_TONES[handling.status] ?? 'neutral'}`}>${handling.status}</span>${handling.detail ? ` ${handling.detail}` : ''}${
+      sent ? ` (sent: ${sent})` : ''
+    }`;
+}
+
+/** A bot that failed on this post or comment says so where it happened, not only in the trail. */
+function Failures({ deliveries }) {
+  const failing = (deliveries ?? []).filter((d) => d.handling && ['retrying', 'dead'].includes(d.handling.status));
+  if (failing.length === 0) return null;
+  return html`${failing.map(
+    (d) =>
+      html`<p class="handler-error" key=${d.delivery_id}>
+        <span class="badge bad">${d.handling.status === 'dead' ? 'failed' : 'failing, retrying'}</span> ${d.bot}: ${d.handling.detail ?? 'its handler failed'}
+        ${d.console_url ? html` · <a href=${d.console_url} target="_blank" rel="noopener">replay it from the console</a>` : null}
+      </p>`,
+  )}`;
 }
 
 /** A text box and its button: sends, clears itself when the sandbox took it, says why when it did not. */
