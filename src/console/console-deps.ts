@@ -14,6 +14,8 @@ export interface ConsoleDeps {
   adminToken: string | undefined;
   /** `INTRABOT_PUBLIC_URL`: requests addressed to its host are taken as well as loopback names. */
   publicUrl?: string | undefined;
+  /** In sandbox mode, the sandbox's playground (its address), linked from the page's top bar. */
+  playgroundUrl?: string | undefined;
   clock: Clock;
   bots(): Promise<BotsView>;
   deliveries(query: DeliveryQuery): Promise<DeliveriesView>;

@@ -91,7 +91,7 @@ function registerSession(api: FastifyInstance, deps: ConsoleDeps, guard: GuardOp
     const off = deps.mode === 'connected' && !deps.adminToken;
     const tokenRequired = deps.mode === 'connected';
     const signedIn = !off && (!tokenRequired || guard.sessions.alive(cookieValue(request.headers.cookie, SESSION_COOKIE)));
-    return { mode: deps.mode, tokenRequired, off, signedIn };
+    return { mode: deps.mode, tokenRequired, off, signedIn, ...(deps.playgroundUrl ? { playground: deps.playgroundUrl } : {}) };
   });
 
   api.post('/console/api/session', async (request, reply) => {

@@ -75,6 +75,7 @@ export function consoleDepsFrom(parts: ConsoleWiringParts): ConsoleDeps {
     adminToken: config.admin_token,
     // the public address only where a token is asked: in sandbox mode it would open the console to whoever reaches it
     publicUrl: config.mode === 'connected' ? config.public_url : undefined,
+    playgroundUrl: config.mode === 'sandbox' && config.tenants[0] ? `${config.tenants[0].base_url}/` : undefined,
     clock,
     bots: async () => {
       const paused = new Map((await parts.pauses.list()).map((p) => [`${p.tenant}/${p.bot}`, p]));

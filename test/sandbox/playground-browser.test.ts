@@ -202,6 +202,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
     expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('+1 h');
   });
 
+  it("is linked from the runtime's console in sandbox mode", async () => {
+    await page.goto(`${pair.runtime.inspect().url}/console/`);
+    const link = page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Playground' });
+    expect(await link.getAttribute('href')).toBe(`${pair.sandbox.baseUrl}/`);
+  });
+
   it('reported no script error, refused resource or policy violation in the page', () => {
     expect(browserErrors).toEqual([]);
   });

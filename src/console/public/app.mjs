@@ -142,6 +142,13 @@ function Console({ session, onSignedOut }) {
             </li>`,
         )}
       </ul>
+      ${
+        session.playground
+          ? html`<p class="nav-foot">
+              <a href=${session.playground} target="_blank" rel="noopener">Playground</a>: the sandbox's intranet, to talk to the bots
+            </p>`
+          : null
+      }
     </nav>
     <main id="main">
       <${Page} sections=${sections} now=${now} params=${params} navigate=${navigate} act=${act} />
