@@ -1,23 +1,11 @@
 // The console's JSON routes, relative to the page (so it works under a host app's prefix too). Changes carry X-Intrabot-Console (the server refuses them without it:
 // a form or script on another site cannot send it), and the session cookie goes along by itself.
+import { jsonCall } from './json-call.mjs';
 
-export class ApiError extends Error {
-  constructor(status, body) {
-    super(body?.message ?? `the runtime answered ${status}`);
-    this.status = status;
-    this.code = body?.error;
-  }
-}
+export { ApiError } from './json-call.mjs';
 
-async function call(method, path, body) {
-  const headers = { accept: 'application/json' };
-  if (method !== 'GET') headers['x-intrabot-console'] = '1';
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  const parsed = text ? JSON.parse(text) : undefined;
-  if (!res.ok) throw new ApiError(res.status, parsed);
-  return parsed;
+function call(method, path, body) {
+  return jsonCall(method, path, body, method === 'GET' ? {} : { 'x-intrabot-console': '1' }, 'the runtime');
 }
 
 export const api = {

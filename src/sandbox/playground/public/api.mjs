@@ -1,23 +1,10 @@
 // The sandbox's control API, as the playground calls it: JSON both ways, same origin (the sandbox takes
 // changes from its own pages only). Every action is the one a test would make, so bots get real deliveries.
+import { jsonCall } from './json-call.mjs';
 
-export class ApiError extends Error {
-  constructor(status, body) {
-    super(body?.message ?? `the sandbox answered ${status}`);
-    this.status = status;
-    this.code = body?.error;
-  }
-}
+export { ApiError } from './json-call.mjs';
 
-async function call(method, path, body) {
-  const headers = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  const parsed = text ? JSON.parse(text) : undefined;
-  if (!res.ok) throw new ApiError(res.status, parsed);
-  return parsed;
-}
+const call = (method, path, body) => jsonCall(method, path, body, {}, 'the sandbox');
 
 export const api = {
   directory: () => call('GET', '/_sandbox/playground'),
