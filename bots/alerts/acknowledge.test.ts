@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { testBot } from 'intrabot/testing';
+import { alertSample, testBot } from 'intrabot/testing';
 
-const fixture = (name: string): unknown => JSON.parse(readFileSync(`test/fixtures/alerts/${name}`, 'utf8'));
+const fixture = (name: string): unknown => JSON.parse(alertSample(name));
 const BOT = new URL('.', import.meta.url);
 const OPS_WALL = 4;
 const ada = { id: 7, name: 'Ada Lovelace' };

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { testBot } from 'intrabot/testing';
+import { alertSample, testBot } from 'intrabot/testing';
 
 // the alerts bot through testBot's alert door: its inputs as POST /alerts/alerts/<input> takes them, no HTTP
-const fixture = (name: string): unknown => JSON.parse(readFileSync(`test/fixtures/alerts/${name}`, 'utf8'));
+const fixture = (name: string): unknown => JSON.parse(alertSample(name));
 const BOT = new URL('.', import.meta.url);
 const auth = { authorization: 'Bearer sandbox-alert-token' };
 

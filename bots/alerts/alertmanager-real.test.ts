@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type Pair, startPair } from 'intrabot/testing';
 import { NO_ALERTMANAGER, type RealAlertmanager, startAlertmanager } from './real-alertmanager';
 
+/** The bot's name, once: its inputs are /alerts/<bot>/<input> (a copy made with intrabot new --from is renamed here). */
+const BOT = 'alerts';
+
 if (NO_ALERTMANAGER) console.warn(NO_ALERTMANAGER);
 
 describe.skipIf(NO_ALERTMANAGER)('a real Prometheus Alertmanager sending to the alerts bot', () => {
@@ -11,9 +14,9 @@ describe.skipIf(NO_ALERTMANAGER)('a real Prometheus Alertmanager sending to the 
   beforeAll(async () => {
     // the bot's silence commands reach this Alertmanager, which sends to the bot's input: its port is chosen first
     const port = await freePort();
-    pair = await startPair({ bots: ['alerts'], env: { ALERTMANAGER_URL: `http://127.0.0.1:${port}` } });
+    pair = await startPair({ bots: [BOT], env: { ALERTMANAGER_URL: `http://127.0.0.1:${port}` } });
     await pair.platform.settings({ rate_limit_per_minute: 600 });
-    alertmanager = await startAlertmanager(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, port);
+    alertmanager = await startAlertmanager(`${pair.runtime.inspect().url}/alerts/${BOT}/alertmanager`, port);
   }, 30_000);
 
   const fire = async (...alertnames: string[]) => {

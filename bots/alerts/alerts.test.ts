@@ -1,21 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Pair, startPair } from 'intrabot/testing';
+import { alertSample, type Pair, startPair } from 'intrabot/testing';
 
-const fixture = (name: string): string => readFileSync(`test/fixtures/alerts/${name}`, 'utf8');
+const fixture = (name: string): string => alertSample(name);
+/** The bot's name, once: its inputs are /alerts/<bot>/<input> (a copy made with intrabot new --from is renamed here). */
+const BOT = 'alerts';
 
 describe('the alerts bot', () => {
   let pair: Pair;
   let opsWall: number;
   const post = (input: string, body: string, token = 'sandbox-alert-token') =>
-    fetch(`${pair.runtime.inspect().url}/alerts/alerts/${input}`, {
+    fetch(`${pair.runtime.inspect().url}/alerts/${BOT}/${input}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body,
     });
 
   beforeAll(async () => {
-    pair = await startPair({ bots: ['alerts'] });
+    pair = await startPair({ bots: [BOT] });
     opsWall = (await pair.refs()).department_walls.Operations!;
     await pair.platform.settings({ rate_limit_per_minute: 600 });
   });
@@ -25,7 +26,7 @@ describe('the alerts bot', () => {
     const before = (await pair.platform.wallPosts(opsWall)).length;
     const chatBefore = (await pair.platform.messages({ kind: 'chat' })).length;
     expect((await post('alertmanager', fixture('alertmanager-firing.json'), 'wrong')).status).toBe(401);
-    const none = await fetch(`${pair.runtime.inspect().url}/alerts/alerts/alertmanager`, {
+    const none = await fetch(`${pair.runtime.inspect().url}/alerts/${BOT}/alertmanager`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: fixture('alertmanager-firing.json'),

@@ -22,3 +22,4 @@ export type { AchievementSeedRefs } from '../sandbox/seed/achievements';
 export type { DirectorySeedRefs } from '../sandbox/seed/directory-refs';
 export type { SeedRefs } from '../sandbox/seed/seed-refs';
 export { freePort } from './free-port';
+export { alertSample } from './alert-samples';

@@ -181,6 +181,7 @@ const COPIED = [
   ['shipped', 'releases'],
   ['news', 'feeds'],
   ['rota', 'calendar'],
+  ['oncall-alerts', 'alerts'],
 ] as const;
 
 describe('the intrabot package', () => {
