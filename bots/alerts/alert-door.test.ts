@@ -44,7 +44,7 @@ describe('the alerts bot, in process', () => {
       code: 'unauthorized',
     });
     await expect(bot.alert('prometheus', {})).rejects.toThrow(
-      /^input: bot alerts has no alert input "prometheus" \(bot\.yaml alerts: alertmanager, grafana, slack, generic\)/,
+      /^input: bot \S+ has no alert input "prometheus" \(bot\.yaml alerts: alertmanager, grafana, slack, generic\)/,
     );
     await expect(bot.alert('alertmanager', { status: 'firing' })).rejects.toMatchObject({ code: 'invalid_input', field: 'body.alerts' });
     expect(bot.sent).toEqual([]);

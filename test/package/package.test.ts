@@ -211,8 +211,8 @@ describe('the intrabot package', () => {
     const own = packed.files.filter((f) => !f.path.startsWith('dist/examples/'));
     expect(own.filter((f) => /\.test\.|(^|\/)src\/|\.ts$/.test(f.path) && !f.path.endsWith('.d.ts'))).toEqual([]);
     expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/examples/birthday/bot.yaml', 'dist/examples/birthday/birthday.test.ts']));
-    // an example that reaches outside its folder (the alerts bot reads the repository's shared fixtures) is no template
-    expect(packed.files.some((f) => f.path.startsWith('dist/examples/alerts/'))).toBe(false);
+    // every example stands alone, the alerts bot too (its payloads come from intrabot/testing's alertSample)
+    expect(packed.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/examples/alerts/bot.yaml', 'docs/alert-samples/alertmanager-firing.json']));
   });
 
   it('scaffolds a project with npx --package <tarball> intrabot init, as the README says, the tarball copied into it as its intrabot', async () => {
