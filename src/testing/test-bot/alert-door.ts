@@ -29,6 +29,12 @@ export interface AlertRequestOptions {
    * the input's `signing` in the same way, and `content-type` decides how the body is read (default JSON).
    */
   headers?: Record<string, string | undefined>;
+  /**
+   * The address's query, for an input whose tool can only put its credential there (`auth: { query_token }`,
+   * as Azure Monitor's action groups and Jenkins's plugin do): a `token` given is held against it like an
+   * `authorization` header (a wrong one is refused with `unauthorized`; none: not checked).
+   */
+  query?: Record<string, string | undefined>;
 }
 
 /** What one notification did: as the route's 202 (`accepted` alerts, `queued` message parts), and the firing posts made. */
@@ -73,8 +79,15 @@ export function createAlertDoor(deps: AlertDoorDeps): (input: string, body: unkn
   return async (name, body, options = {}) => {
     const input = inputNamed(deps, name);
     const headers = lowerCased(options.headers ?? {});
-    if (headers.authorization !== undefined && input.auth && !checkAlertAuth(input.auth, { authorization: headers.authorization, queryToken: undefined }))
-      throw new IntrabotError('unauthorized', `alert input "${name}" of bot ${deps.bot.name} refuses these credentials (headers.authorization)`);
+    const queryToken = options.query?.token;
+    if (
+      (headers.authorization !== undefined || queryToken !== undefined) &&
+      input.auth &&
+      !checkAlertAuth(input.auth, { authorization: headers.authorization, queryToken })
+    ) {
+      const given = headers.authorization !== undefined ? 'headers.authorization' : 'query.token';
+      throw new IntrabotError('unauthorized', `alert input "${name}" of bot ${deps.bot.name} refuses these credentials (${given})`);
+    }
     // a signature the test gives is checked as the route checks it, over the body as sent; none: not checked
     const verdict = input.signature && verifySignature(input.signature.scheme, input.signature.signing, bytesOf(body), headers, deps.clock.now());
     if (verdict === 'mismatch' || verdict === 'stale')
