@@ -47,7 +47,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
   };
   const shoot = async (name: string) => {
     await page.mouse.move(5, 5);
+    // the note an action left (it goes by itself after a while) would cover the picture
+    await page.evaluate("document.querySelector('.toast').style.visibility = 'hidden'");
     await page.screenshot({ path: join(OUT, `${name}.png`) });
+    await page.evaluate("document.querySelector('.toast').style.visibility = ''");
   };
 
   beforeAll(async () => {
@@ -85,8 +88,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
     await asked.locator('details.why > summary').first().click();
     const trail = asked.locator('details.why').first().locator('li', { hasText: 'ops' });
     // what the runtime did with it comes from its console, read again on the next change the page hears
-    await expect.poll(() => trail.textContent(), { timeout: 10_000 }).toMatch(/service\.post\.created to ops \(tenant sandbox\):\s*accepted 200, then\s*handled [^(]*\(sent: comment to post \d+\)/);
+    await expect
+      .poll(() => trail.textContent(), { timeout: 10_000 })
+      .toMatch(/service\.post\.created to ops \(tenant sandbox\):\s*accepted 200, then\s*handled [^(]*\(sent: comment to post \d+\)/);
     await expect.poll(() => asked.locator('details.why > summary').first().textContent(), { timeout: 10_000 }).toContain('answered by ops');
+    // beside the reply, the delivery that caused it
+    const cause = answer.locator('p.cause');
+    await expect.poll(() => cause.textContent(), { timeout: 10_000 }).toMatch(/ops's answer to service\.post\.created, delivery [0-9a-f-]{36}/);
+    expect(await cause.getByRole('link', { name: 'its trail in the console' }).getAttribute('href')).toBe(
+      `${pair.runtime.inspect().url}/console/#/deliveries?bot=ops`,
+    );
     // the trail stays open while the page reads it again
     expect(await asked.locator('details.why').first().getAttribute('open')).not.toBeNull();
     expect(await trail.getByRole('link', { name: 'in the console' }).getAttribute('href')).toBe(`${pair.runtime.inspect().url}/console/#/deliveries?bot=ops`);

@@ -43,6 +43,12 @@ function App() {
   }, [live.version]);
 
   const say = useCallback((text, bad = false) => setToast({ text, bad }), []);
+  // a note goes after a while; the live region has read it out by then
+  useEffect(() => {
+    if (!toast.text) return undefined;
+    const timer = setTimeout(() => setToast({ text: '', bad: false }), 8_000);
+    return () => clearTimeout(timer);
+  }, [toast]);
   const chooseActor = (id) => {
     setActorId(id);
     localStorage.setItem(ACTOR_KEY, String(id));

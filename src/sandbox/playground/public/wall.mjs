@@ -58,6 +58,7 @@ function Post({ post, actor, say }) {
                     <span class="author"><${Author} author=${c.author} viaApi=${c.via_api} /></span> <${When} at=${c.created_at} />
                   </header>
                   <p class="body">${c.body}</p>
+                  ${c.via_api ? html`<${Cause} comment=${c} post=${post} />` : null}
                   <${Failures} deliveries=${c.deliveries} />
                   <${Why} deliveries=${c.deliveries} />
                 </li>`,
@@ -84,6 +85,24 @@ function Author({ author, viaApi }) {
   return html`${author.name}${kind ? html` <span class=${`badge ${kind === 'bot' ? 'info' : 'neutral'}`}>${kind}</span>` : null}${
     viaApi ? html` <span class="badge busy">through the API</span>` : null
   }`;
+}
+
+/**
+ * Beside a bot's reply, the delivery that made it: the post's or an earlier comment's event whose handling
+ * sent this very comment (its runtime names each send: "comment to post 12" and its text).
+ */
+function Cause({ comment, post }) {
+  const events = [...post.deliveries, ...post.comments.filter((c) => c.id !== comment.id).flatMap((c) => c.deliveries)];
+  const body = comment.body.trim();
+  const cause = events.find((d) =>
+    d.handling?.sends.some((s) => s.kind === 'comment' && s.to === `post ${post.id}` && s.text.trim() !== '' && body.startsWith(s.text.trim())),
+  );
+  if (!cause) return null;
+  return html`<p class="cause muted">
+    ${cause.bot}'s answer to <code>${cause.event}</code>, delivery <code>${cause.delivery_id}</code>${
+      cause.console_url ? html` · <a href=${cause.console_url} target="_blank" rel="noopener">its trail in the console</a>` : null
+    }
+  </p>`;
 }
 
 /** A platform time (`2026-12-03T12:48:40+01:00`) as the platform wrote it, short. */
@@ -116,13 +135,10 @@ function Why({ deliveries }) {
   if (!deliveries || deliveries.length === 0) return null;
   const refused = deliveries.filter((d) => !d.ok).length;
   const answered = deliveries.filter((d) => d.handling?.sends.length > 0).map((d) => d.bot);
+  const to = deliveries.length === 1 ? (deliveries[0].bot ?? 'an endpoint') : `${deliveries.length} bots`;
+  const told = `Delivered to ${to}${answered.length ? `, answered by ${answered.join(', ')}` : ''}`;
   return html`<details class="why">
-    <summary>
-      Delivered to
-      ${deliveries.length === 1 ? (deliveries[0].bot ?? 'an endpoint') : `${deliveries.length} bots`}${answered.length ? `, answered by ${answered.join(', ')}` : ''}${
-        refused ? html` <span class="badge bad">${refused} refused</span>` : null
-      }
-    </summary>
+    <summary>${told}${refused ? html` <span class="badge bad">${refused} refused</span>` : null}</summary>
     <ul>
       ${deliveries.map(
         (d) =>
