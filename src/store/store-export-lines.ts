@@ -46,7 +46,7 @@ function parseJson(line: string, number: number): unknown {
 /** What a record line is said to be: an unknown `type` is named as such, not as a failed union. */
 function knownType(value: unknown, number: number): string {
   const type = (value as { type?: unknown } | null)?.type;
-  if (typeof type === 'string' && RECORD_TYPES.includes(type)) return `a ${type} record`;
+  if (typeof type === 'string' && RECORD_TYPES.includes(type)) return `the ${type} record`;
   throw new InvalidInputError(
     `line ${number}.type`,
     `line ${number}: type: ${JSON.stringify(type) ?? 'missing'} is not a record type (expected one of ${RECORD_TYPES.join(', ')})`,
