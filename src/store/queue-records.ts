@@ -18,7 +18,7 @@ export function queueFieldsOfRow(row: SqlQueueRow): Omit<InboxRecord, 'type'> {
  * For each outbox record, whether it is the head of its line once restored (the first waiting entry of
  * its target, in file order): only a head is due; the others wait behind it.
  */
-export function lineHeads(records: readonly OutboxRecord[]): boolean[] {
+export function lineHeads(records: readonly Pick<OutboxRecord, 'state' | 'target'>[]): boolean[] {
   const seen = new Set<string>();
   return records.map((record) => {
     if (record.state === 'dead' || seen.has(record.target)) return false;

@@ -33,7 +33,7 @@ async function fill(store: Store, clock: AdjustableClock): Promise<{ waiting: st
     if (lease.payload.deliveryId === 'd-dead') await store.inbox.deadLetter(lease, 'handler threw for good');
     else if (lease.payload.deliveryId === 'd-deferred') await store.inbox.defer(lease, clock.now() + HOUR, 'bot paused');
     else if (lease.payload.deliveryId === 'd-waiting') await store.inbox.retry(lease, clock.now() + 1_000, 'try again');
-    else if (lease.payload.deliveryId === 'd-leased') break; // left leased: it travels as waiting
+    // d-leased is left leased: it travels as waiting
   }
   const outboxA = [];
   const outboxB = [];
