@@ -212,6 +212,16 @@ export const HELP_TOPICS: Readonly<Record<string, HelpTopic>> = {
     examples: ['intrabot start', 'INTRABOT_BASE_URL=https://acme.example.com INTRABOT_TOKEN=... intrabot start'],
     env: CONFIG_ENV,
   },
+  store: {
+    group: 'Operate',
+    line: 'Export the store, or import an export into an empty store',
+    flags: [
+      { name: 'out', value: 'FILE', text: 'export: write to FILE (default: stdout)' },
+      { name: 'in', value: 'FILE', text: 'import: read FILE (default: stdin)' },
+    ],
+    examples: ['intrabot store export --out store.jsonl', 'INTRABOT_DATABASE_URL=postgres://db/intranet intrabot store import --in store.jsonl'],
+    env: CONFIG_ENV,
+  },
   trigger: {
     group: 'Develop',
     line: 'Send a signed test delivery to the running runtime',

@@ -36,6 +36,7 @@ import {
 } from './rate-budget';
 import { createSecrets } from './secrets';
 import type { Store } from './store';
+import { createStoreTransfer } from './store-transfer';
 
 /** What the shared parts of a store need besides the backend. */
 export interface AssembleDeps {
@@ -59,7 +60,9 @@ const NO_WAKE_UPS = (): void => undefined;
  */
 export function assembleStore(backend: StoreBackend, deps: AssembleDeps): Store {
   const kv = (namespace: string): KvSpace => new CheckedKv(backend.kv(parseOrThrow(KvNamespaceSchema, namespace, 'namespace')));
+  const transfer = createStoreTransfer(backend, deps);
   return {
+    ...(transfer ? { transfer } : {}),
     kind: backend.kind,
     inbox: new CheckedInbox(backend.inbox),
     outbox: new CheckedOutbox(backend.outbox),

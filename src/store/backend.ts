@@ -6,6 +6,7 @@ import type { KvItem } from './kv';
 import type { EnqueueInputSchema, LeaseRef, ListQueueInputSchema, QueueEntry, QueueLease } from './queue';
 import type { SharedRateBudget } from './rate-budget';
 import type { SealedSecretStorage } from './secrets';
+import type { StoreRecord } from './store-records';
 
 /**
  * What a store backend implements: only what must be atomic in its engine. The store the runtime sees
@@ -32,6 +33,18 @@ export interface StoreBackend {
   schemaVersion(): Promise<number>;
   /** Resolves when the backend answers a read now; bounded in time (`/readyz`). */
   ping(): Promise<void>;
+  /**
+   * Everything the backend holds that must survive a move to another backend, as records
+   * (`store-records.ts`): read from one consistent snapshot where the engine has one. Absent: the backend
+   * cannot be exported (`intrabot store export` says so).
+   */
+  dump?(): AsyncIterable<StoreRecord>;
+  /**
+   * Writes checked records (in file order) into this backend, all or nothing: a failure part-way leaves
+   * nothing written, so an import that crashed is simply run again. Called only on a backend whose `dump`
+   * yields no data (`store-transfer.ts` checks).
+   */
+  restore?(records: readonly StoreRecord[]): Promise<void>;
   /** Wake-ups from other processes (see `Store.watch`); absent: the workers poll. */
   watch?(listener: (queue: 'inbox' | 'outbox') => void): () => void;
   /** Flushes pending writes and closes connections; a second call does nothing. */

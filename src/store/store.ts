@@ -5,6 +5,7 @@ import type { ProvisioningState } from './provisioning';
 import type { OutboxQueue } from './queue';
 import type { SharedRateBudget } from './rate-budget';
 import type { Secrets } from './secrets';
+import type { StoreTransfer } from './store-transfer';
 
 /**
  * Everything intrabot keeps: one interface, two implementations (`sqlite`, the embedded default, and
@@ -24,6 +25,8 @@ export interface Store {
   readonly rate: SharedRateBudget;
   readonly secrets: Secrets;
   readonly provisioning: ProvisioningState;
+  /** Export and import of everything the store holds (`intrabot store export` / `import`); absent for a backend that cannot. */
+  readonly transfer?: StoreTransfer;
   /** A key-value space; namespaces are isolated (`bot:<name>`, `sync:<tenant>`, `cache:...`). */
   kv(namespace: string): KvSpace;
   /** The schema version the store is at (after the migrations run at open). */

@@ -16,6 +16,7 @@ import { createOpenApiCommand } from '../../src/cli/commands/openapi';
 import { runOutboxCommand } from '../../src/cli/commands/outbox';
 import { runProvision } from '../../src/cli/commands/provision';
 import { runRotateSecret } from '../../src/cli/commands/rotate-secret';
+import { runStore } from '../../src/cli/commands/store';
 import { runRun } from '../../src/cli/commands/run';
 import { runSandboxCommand } from '../../src/cli/commands/sandbox';
 import { runStart } from '../../src/cli/commands/start';
@@ -45,10 +46,11 @@ const RUNNERS: Record<string, (argv: string[], io: CapturedIo) => Promise<number
   run: runRun,
   sandbox: (argv, io) => runSandboxCommand(argv, { ...io, stopped: Promise.resolve() }),
   start: runStart,
+  store: runStore,
   trigger: runTrigger,
 };
 
-const IN_OUR_WORDS = new Set(['api', 'bots', 'deliveries', 'doctor', 'jobs', 'migrate', 'outbox', 'provision', 'rotate-secret', 'run', 'trigger']);
+const IN_OUR_WORDS = new Set(['api', 'bots', 'deliveries', 'doctor', 'jobs', 'migrate', 'outbox', 'provision', 'rotate-secret', 'run', 'store', 'trigger']);
 
 describe('unknown flags', () => {
   it('are refused by every command with exit 2 and a message naming the flag, before anything runs', async () => {
@@ -61,6 +63,7 @@ describe('unknown flags', () => {
       new: ['some-bot'],
       run: ['ops', 'job'],
       'rotate-secret': ['ops'],
+      store: ['export'],
       trigger: ['ops', 'test'],
     };
     for (const [name, run] of Object.entries(RUNNERS)) {

@@ -14,6 +14,7 @@ import { checkPostgresSchema, migratePostgres, postgresSchemaVersion } from './p
 import { PostgresQueue } from './postgres-queue';
 import { PostgresRate } from './postgres-rate';
 import { postgresSecretStorage } from './postgres-secrets';
+import { postgresTransfer } from './postgres-transfer';
 import { PostgresWakeups } from './postgres-wakeups';
 
 // The client is node-postgres (`pg`): measured against `postgres` (porsager) on the same server, 5,000
@@ -114,6 +115,7 @@ function assemble(pool: pg.Pool, schema: string, options: PostgresStoreOptions):
     schemaVersion: () => postgresSchemaVersion(pool, schema),
     ping: () => boundedPing('PostgreSQL', () => pool.query(`SELECT 1 FROM "${schema}".meta LIMIT 1`)),
     watch: (listener) => wakeups.add(listener),
+    ...postgresTransfer(pool, schema, clock),
     close: async () => {
       if (closed) return;
       closed = true;

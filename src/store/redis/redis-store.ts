@@ -17,6 +17,7 @@ import { RedisKvSpace } from './redis-kv';
 import { RedisQueue } from './redis-queue';
 import { RedisRate } from './redis-rate';
 import { redisSecretStorage } from './redis-secrets';
+import { redisTransfer } from './redis-transfer';
 
 export interface RedisStoreOptions {
   /**
@@ -81,6 +82,7 @@ function assemble(redis: RedisClient, keys: RedisKeys, connection: RedisConnecti
     kv: (namespace) => new RedisKvSpace(redis, keys, namespace, clock),
     schemaVersion: () => redisSchemaVersion(redis, keys),
     ping: () => boundedPing('Redis', () => redis.ping()),
+    ...redisTransfer(redis, keys, clock),
     close: async () => {
       if (closed) return;
       closed = true;

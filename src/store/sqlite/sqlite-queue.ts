@@ -16,7 +16,7 @@ export interface QueueRow extends SqlQueueRow {
 export { rowToEntry };
 
 /** `available_at` of an entry waiting behind its target's head: never due. */
-const BEHIND = Number.MAX_SAFE_INTEGER;
+export const BEHIND = Number.MAX_SAFE_INTEGER;
 
 /**
  * One durable queue in the `queue_entries` table. Only the head of a target (its live entry with the

@@ -17,6 +17,7 @@ import { SqliteKvSpace, prepareKv } from './sqlite-kv';
 import { SqliteQueue } from './sqlite-queue';
 import { SqliteRate } from './sqlite-rate';
 import { sqliteSecretStorage } from './sqlite-secrets';
+import { sqliteTransfer } from './sqlite-transfer';
 import { startWalCheckpointer } from './wal-checkpointer';
 
 export interface SqliteStoreOptions {
@@ -129,6 +130,7 @@ function assemble(db: Db, options: SqliteStoreOptions): SqliteStore {
     ping: async () => {
       probe.get();
     },
+    ...sqliteTransfer(db, clock),
     close: async () => {
       if (closed) return;
       closed = true;
