@@ -140,7 +140,11 @@ export async function buildPackage() {
   checkDeclarationImports();
   // the web pages (the console, the sandbox's playground, their shared files) are served as files (no
   // build step): shipped beside the build, where src/web/page-assets.ts looks for them when src/ is not there
-  for (const folder of [['console', 'public'], ['web', 'public'], ['sandbox', 'playground', 'public']]) {
+  for (const folder of [
+    ['console', 'public'],
+    ['web', 'public'],
+    ['sandbox', 'playground', 'public'],
+  ]) {
     cpSync(join(SRC, ...folder), join(DIST, ...folder), { recursive: true });
   }
   copyExampleBots();

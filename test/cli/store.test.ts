@@ -12,8 +12,14 @@ const KEY = 'the passphrase both stores run with';
 const pgUrl = postgresTestUrl();
 
 const dataDir = (): string => mkdtempSync(join(tmpdir(), 'intrabot-store-cli-'));
-const envOf = (dir: string, extra: Record<string, string> = {}) => ({ INTRABOT_DATA_DIR: dir, INTRABOT_SECRET_KEY: KEY, INTRABOT_LOG_LEVEL: 'silent', ...extra });
-const openSqlite = (dir: string, secretKey = KEY): Promise<Store> => openStore({ kind: 'sqlite', path: sqliteStorePath(dir) }, { clock: createSystemClock(), secretKey });
+const envOf = (dir: string, extra: Record<string, string> = {}) => ({
+  INTRABOT_DATA_DIR: dir,
+  INTRABOT_SECRET_KEY: KEY,
+  INTRABOT_LOG_LEVEL: 'silent',
+  ...extra,
+});
+const openSqlite = (dir: string, secretKey = KEY): Promise<Store> =>
+  openStore({ kind: 'sqlite', path: sqliteStorePath(dir) }, { clock: createSystemClock(), secretKey });
 
 /** A SQLite store under a data directory, with a delivery waiting, a kv item and a secret; and its export in a file. */
 async function exported(): Promise<{ dir: string; file: string }> {
@@ -76,7 +82,9 @@ describe('intrabot store export / import', () => {
     await before.close();
     const io = captureIo(envOf(target));
     expect(await runStore(['import', '--in', file], io)).toBe(1);
-    expect(io.err).toBe('intrabot store import: the target sqlite store is not empty (it holds kv records): import into a new, empty store (nothing was written)\n');
+    expect(io.err).toBe(
+      'intrabot store import: the target sqlite store is not empty (it holds kv records): import into a new, empty store (nothing was written)\n',
+    );
     expect(await held(await openSqlite(target))).toEqual(['kv']);
   });
 

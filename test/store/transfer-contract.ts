@@ -24,7 +24,14 @@ export async function exportText(store: Store): Promise<string> {
 /** Fills a store through its public API with one of everything that must travel. */
 async function fill(store: Store, clock: AdjustableClock): Promise<{ waiting: string; outboxA: string[]; outboxB: string[] }> {
   const accept = (deliveryId: string, dedupeKey?: string) =>
-    store.inbox.accept({ tenant: 'default', bot: 'kudos', deliveryId, ...(dedupeKey ? { dedupeKey } : {}), envelope: envelope(deliveryId), event: 'post.created' });
+    store.inbox.accept({
+      tenant: 'default',
+      bot: 'kudos',
+      deliveryId,
+      ...(dedupeKey ? { dedupeKey } : {}),
+      envelope: envelope(deliveryId),
+      event: 'post.created',
+    });
   await accept('d-waiting', 'post:1');
   await accept('d-dead');
   await accept('d-deferred');

@@ -47,7 +47,10 @@ export async function runtimeTrail(origins: readonly string[]): Promise<Map<stri
 
 async function readConsole(origin: string): Promise<z.infer<typeof RowsSchema>['rows']> {
   try {
-    const res = await fetch(`${origin}/console/api/deliveries?limit=${ROWS_READ}`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    const res = await fetch(`${origin}/console/api/deliveries?limit=${ROWS_READ}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+    });
     if (!res.ok) return [];
     const parsed = RowsSchema.safeParse(await res.json());
     return parsed.success ? parsed.data.rows : [];

@@ -53,11 +53,16 @@ async function* readAll(client: PoolClient, s: string, now: number): AsyncGenera
     const ttl = row.expires_at === null ? null : remainingMs(row.expires_at, now);
     if (ttl !== undefined) yield { type: 'kv', namespace: row.namespace, key: row.key, value: JSON.parse(row.value) as JsonValue, ttl_ms: ttl };
   }
-  for (const row of await rows<{ key: string; owner: string; expires_at: number }>(`SELECT key, owner, expires_at FROM ${s}.claims WHERE expires_at > $1 ORDER BY key`, [now])) {
+  for (const row of await rows<{ key: string; owner: string; expires_at: number }>(
+    `SELECT key, owner, expires_at FROM ${s}.claims WHERE expires_at > $1 ORDER BY key`,
+    [now],
+  )) {
     const ttl = remainingMs(row.expires_at, now);
     if (ttl !== undefined) yield { type: 'claim', key: row.key, owner: row.owner, ttl_ms: ttl };
   }
-  for (const row of await rows<{ key: string; expires_at: number }>(`SELECT key, expires_at FROM ${s}.dedupe WHERE expires_at > $1 ORDER BY expires_at`, [now])) {
+  for (const row of await rows<{ key: string; expires_at: number }>(`SELECT key, expires_at FROM ${s}.dedupe WHERE expires_at > $1 ORDER BY expires_at`, [
+    now,
+  ])) {
     const ttl = remainingMs(row.expires_at, now);
     if (ttl !== undefined) yield { type: 'dedupe', key: row.key, ttl_ms: ttl };
   }
@@ -71,7 +76,8 @@ async function* readAll(client: PoolClient, s: string, now: number): AsyncGenera
 async function writeAll(client: PoolClient, s: string, records: readonly StoreRecord[], now: number): Promise<void> {
   const run = async (sql: string, args: unknown[]): Promise<void> => void (await client.query(sql, args));
   for (const r of recordsOfType(records, 'secret_salt')) await run(`UPDATE ${s}.meta SET value = $1 WHERE key = 'secret_salt'`, [r.salt]);
-  for (const r of recordsOfType(records, 'secret')) await run(`INSERT INTO ${s}.secrets (name, sealed, updated_at) VALUES ($1, $2, $3)`, [r.name, r.sealed, now]);
+  for (const r of recordsOfType(records, 'secret'))
+    await run(`INSERT INTO ${s}.secrets (name, sealed, updated_at) VALUES ($1, $2, $3)`, [r.name, r.sealed, now]);
   for (const r of recordsOfType(records, 'kv')) {
     await run(`INSERT INTO ${s}.kv (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4)`, [
       r.namespace,
@@ -80,10 +86,13 @@ async function writeAll(client: PoolClient, s: string, records: readonly StoreRe
       r.ttl_ms === null ? null : now + r.ttl_ms,
     ]);
   }
-  for (const r of recordsOfType(records, 'claim')) await run(`INSERT INTO ${s}.claims (key, owner, expires_at) VALUES ($1, $2, $3)`, [r.key, r.owner, now + r.ttl_ms]);
+  for (const r of recordsOfType(records, 'claim'))
+    await run(`INSERT INTO ${s}.claims (key, owner, expires_at) VALUES ($1, $2, $3)`, [r.key, r.owner, now + r.ttl_ms]);
   for (const r of recordsOfType(records, 'dedupe')) await run(`INSERT INTO ${s}.dedupe (key, expires_at) VALUES ($1, $2)`, [r.key, now + r.ttl_ms]);
   // one row at a time, in file order: each takes the next seq, so lines keep their order
-  const insert = (table: string): string => `INSERT INTO ${s}.${table} (id, target, payload, dead, not_before, available_at, attempts, last_error, dead_reason, enqueued_at)
+  const insert = (
+    table: string,
+  ): string => `INSERT INTO ${s}.${table} (id, target, payload, dead, not_before, available_at, attempts, last_error, dead_reason, enqueued_at)
     VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)`;
   for (const r of recordsOfType(records, 'inbox')) {
     const id = newEntryId(now);

@@ -89,7 +89,8 @@ function writeAll(db: Database, records: readonly StoreRecord[], now: number): v
   const inbox = db.prepare(`INSERT INTO inbox_entries (payload, dead, not_before, available_at, attempts, last_error, dead_reason, enqueued_at)
     VALUES (@payload, @dead, @not_before, @not_before, @attempts, @last_error, @dead_reason, @enqueued_at)`);
   for (const record of recordsOfType(records, 'inbox')) inbox.run({ ...record, dead: record.state === 'dead' ? 1 : 0 });
-  const outbox = db.prepare(`INSERT INTO queue_entries (id, queue, target, payload, dead, not_before, available_at, attempts, last_error, dead_reason, enqueued_at)
+  const outbox =
+    db.prepare(`INSERT INTO queue_entries (id, queue, target, payload, dead, not_before, available_at, attempts, last_error, dead_reason, enqueued_at)
     VALUES (@id, 'outbox', @target, @payload, @dead, @not_before, @available_at, @attempts, @last_error, @dead_reason, @enqueued_at)`);
   const entries = recordsOfType(records, 'outbox');
   const heads = lineHeads(entries);
