@@ -44,9 +44,26 @@ describe('the alerts bot, in process', () => {
       code: 'unauthorized',
     });
     await expect(bot.alert('prometheus', {})).rejects.toThrow(
-      /^input: bot \S+ has no alert input "prometheus" \(bot\.yaml alerts: alertmanager, grafana, slack, generic\)/,
+      /^input: bot \S+ has no alert input "prometheus" \(bot\.yaml alerts: alertmanager, grafana, slack, generic, datadog, sentry, azure-monitor, gcp-monitoring, jenkins, formatted-webhook, healthchecks, newrelic, kibana\)/,
     );
     await expect(bot.alert('alertmanager', { status: 'firing' })).rejects.toMatchObject({ code: 'invalid_input', field: 'body.alerts' });
     expect(bot.sent).toEqual([]);
+  });
+
+  it.each([
+    ['datadog', 'datadog.json'],
+    ['sentry', 'sentry-issue.json'],
+    ['azure-monitor', 'azure-monitor-fired.json'],
+    ['gcp-monitoring', 'gcp-monitoring-open.json'],
+    ['jenkins', 'jenkins-finalized-failure.json'],
+    ['formatted-webhook', 'formatted-webhook-alerting.json'],
+    ['healthchecks', 'healthchecks-down.json'],
+    ['newrelic', 'newrelic-activated.json'],
+    ['kibana', 'kibana-active.json'],
+  ])("posts what the %s input is sent (its source's documented sample) on the Operations wall", async (input, file) => {
+    const bot = await testBot(BOT);
+    const run = await bot.alert(input, fixture(file));
+    expect(run.accepted).toBeGreaterThan(0);
+    expect(run.sent).toEqual([expect.objectContaining({ kind: 'post', wall: 'Operations' })]);
   });
 });

@@ -139,7 +139,21 @@ describe('the console wired to a runtime on the sandbox', () => {
     expect(bots.bots.map((b) => b.name).sort()).toEqual(['alerts', 'birthday', 'ops', 'todo-digest']);
     const alerts = bots.bots.find((b) => b.name === 'alerts')!;
     expect(alerts.tenants[0]).toMatchObject({ enabled: true, botUserId: expect.any(Number), incoming: { oncall: expect.any(Number) } });
-    expect(alerts.alertInputs).toEqual(['alertmanager', 'grafana', 'slack', 'generic']);
+    expect(alerts.alertInputs).toEqual([
+      'alertmanager',
+      'grafana',
+      'slack',
+      'generic',
+      'datadog',
+      'sentry',
+      'azure-monitor',
+      'gcp-monitoring',
+      'jenkins',
+      'formatted-webhook',
+      'healthchecks',
+      'newrelic',
+      'kibana',
+    ]);
     const jobs = await get<{ jobs: { bot: string; job: string; nextSlot: number | null }[] }>('jobs');
     expect(jobs.jobs).toContainEqual(expect.objectContaining({ bot: 'birthday', job: 'greet', nextSlot: expect.any(Number) }));
   });
