@@ -10,10 +10,9 @@ export interface AlertSample {
 }
 
 /**
- * The samples of each source that an input can be sent without a signature, by source: the input's
- * `format`, or for `generic` the name of its mapping preset. The files are the test fixtures' own copies
- * (a test keeps them equal); signed sources (GitHub, GitLab, SNS) and Zabbix (whose script builds the
- * body) have none, since a sample alone would be refused.
+ * The samples of each source, by source: the input's `format`, or for `generic` the name of its
+ * mapping preset. The files are the test fixtures' own copies (a test keeps them equal). Amazon SNS
+ * (signed by AWS with its certificates) and Zabbix (whose media type's script builds the body) have none.
  */
 export const ALERT_SAMPLES: Readonly<Record<string, readonly AlertSample[]>> = {
   alertmanager: [
@@ -47,6 +46,14 @@ export const ALERT_SAMPLES: Readonly<Record<string, readonly AlertSample[]>> = {
   'formatted-webhook': [
     { state: 'firing', file: 'formatted-webhook-alerting.json' },
     { state: 'resolved', file: 'formatted-webhook-ok.json' },
+  ],
+  github: [
+    { state: 'firing', file: 'github-workflow-run-failure.json' },
+    { state: 'resolved', file: 'github-workflow-run-success.json' },
+  ],
+  gitlab: [
+    { state: 'firing', file: 'gitlab-pipeline-failed.json' },
+    { state: 'resolved', file: 'gitlab-pipeline-success.json' },
   ],
   jenkins: [
     { state: 'firing', file: 'jenkins-finalized-failure.json' },

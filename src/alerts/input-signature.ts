@@ -51,6 +51,22 @@ const SCHEMES = {
 
 export type SignatureSchemeName = keyof typeof SCHEMES;
 
+/**
+ * The headers a sender of `scheme` signs a fixed body with, for the schemes whose signature depends on
+ * the body alone (GitHub's and Sentry's HMAC, GitLab's token); undefined for those that sign a time too
+ * (Grafana's with a timestamp, Standard Webhooks), whose signature would go stale.
+ *
+ * @example signedHeaders('github', { secret: 's' }, body) // { 'x-hub-signature-256': 'sha256=<hex>' }
+ */
+export function signedHeaders(scheme: SignatureSchemeName, signing: AlertSigning, body: Buffer): Record<string, string> | undefined {
+  const hex = (): string => hmac(signing.secret, body).toString('hex');
+  if (scheme === 'github') return { 'x-hub-signature-256': `sha256=${hex()}` };
+  if (scheme === 'sentry') return { 'sentry-hook-signature': hex() };
+  if (scheme === 'gitlab') return { 'x-gitlab-token': signing.secret };
+  if (scheme === 'grafana' && signing.timestamp_header === undefined) return { 'x-grafana-alerting-signature': hex() };
+  return undefined;
+}
+
 /** The scheme an input's senders sign with, from its format and mapping (or, for `generic`, its `signing.scheme`); undefined when the source signs nothing we know. */
 export function signatureSchemeOf(format: string, mapping: unknown, scheme?: SignatureSchemeName): SignatureSchemeName | undefined {
   if (format === 'grafana' || format === 'github' || format === 'gitlab') return format;

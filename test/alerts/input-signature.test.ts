@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { validateAlertInputs } from '../../src/alerts/alert-input';
-import { signatureSchemeOf } from '../../src/alerts/input-signature';
+import { signatureSchemeOf, signedHeaders, verifySignature } from '../../src/alerts/input-signature';
 import { BotManifestSchema } from '../../src/bots/manifest';
 import { fixture } from './load-fixture';
 import { BEARER, harness, post } from './input-route-harness';
@@ -117,5 +117,18 @@ describe('signed alert senders (issue #27): the signature is checked over the bo
     });
     expect(() => validateAlertInputs(manifest, 'sandbox')).not.toThrow();
     expect(() => validateAlertInputs(manifest, 'connected')).toThrow(/^alert input "gh" of bot "releases" \(alerts\.0\) signs with the sandbox secret/);
+  });
+});
+
+describe('signing a fixed body as its sender would (the playground sends signed samples)', () => {
+  const body = Buffer.from('{"action":"completed"}');
+  it.each(['github', 'sentry', 'gitlab', 'grafana'] as const)('gives %s headers that the input verifies, and a changed body fails them', (scheme) => {
+    const headers = signedHeaders(scheme, { secret: 's3cret' }, body)!;
+    expect(verifySignature(scheme, { secret: 's3cret' }, body, headers, Date.now())).toBe('ok');
+    if (scheme !== 'gitlab') expect(verifySignature(scheme, { secret: 's3cret' }, Buffer.from('{"action":"x"}'), headers, Date.now())).toBe('mismatch');
+  });
+
+  it('gives none for a signature that carries a time: it would go stale', () => {
+    expect(signedHeaders('grafana', { secret: 's3cret', timestamp_header: 'X-Grafana-Alerting-Timestamp' }, body)).toBeUndefined();
   });
 });

@@ -28,13 +28,15 @@ describe("the playground's sample alerts", () => {
     await pair?.close();
   });
 
-  it('offers one sample per documented state for each input checked by a credential, and none for one that only checks a signature', async () => {
+  it('offers one sample per documented state for each input, signed where the input checks a signature, and none where a sample cannot carry what it checks', async () => {
     const offered = await pair.platform.waitFor(senders, (list) => list.length > 0);
     const inputs = [...new Set(offered.map((s) => `${s.input}:${s.source}`))].sort();
     expect(inputs).toEqual(
       [
         'azure:azure-monitor',
         'gcp:gcp-monitoring',
+        'github:github',
+        'gitlab:gitlab',
         'healthchecks:healthchecks',
         'jenkins:jenkins',
         'kibana:kibana',
@@ -42,8 +44,8 @@ describe("the playground's sample alerts", () => {
         'zabbix:formatted-webhook',
       ].sort(),
     );
-    // GitHub and GitLab sign their deliveries, SNS's messages are signed by AWS, Zabbix's media script builds its body
-    for (const input of ['github', 'gitlab', 'sns', 'zabbix-media'])
+    // SNS's messages are signed by AWS with its certificates; Zabbix's media type's script builds its body
+    for (const input of ['sns', 'zabbix-media'])
       expect(
         offered.some((s) => s.input === input),
         input,
@@ -51,7 +53,7 @@ describe("the playground's sample alerts", () => {
     expect(offered.filter((s) => s.input === 'azure').map((s) => s.state)).toEqual(['firing', 'resolved']);
   });
 
-  it('sends every sample it offers to its input, which takes it: a query token, basic auth and a bearer token each travel as the input asks', async () => {
+  it("sends every sample it offers to its input, which takes it: a query token, basic auth, a bearer token, GitHub's signature and GitLab's token each travel as the input asks", async () => {
     const offered = await pair.platform.waitFor(senders, (list) => list.length > 0);
     for (const sender of offered) {
       const res = await control('POST', '/_sandbox/playground/send-alert', { id: sender.id });
@@ -70,7 +72,7 @@ describe("the playground's sample alerts", () => {
 
   it('shows the page names only: no address, credential or header of any input', async () => {
     const text = await (await control('GET', '/_sandbox/playground')).text();
-    for (const secret of ['azure-token', 'gcp-pass', 'sources-token', 'jenkins-token', 'Basic ', 'Bearer', '/alerts/'])
+    for (const secret of ['azure-token', 'gcp-pass', 'sources-token', 'jenkins-token', 'gh-secret', 'gl-token', 'sha256=', 'Basic ', 'Bearer', '/alerts/'])
       expect(text, secret).not.toContain(secret);
   });
 

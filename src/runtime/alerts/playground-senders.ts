@@ -1,4 +1,5 @@
 import { ALERT_SAMPLES, readAlertSample, sampleSource } from '../../alerts/alert-samples';
+import { signatureSchemeOf, signedHeaders } from '../../alerts/input-signature';
 import { manifestForTenant, type BotManifest } from '../../bots/manifest';
 import type { RuntimeInspection } from '../runtime-facade';
 
@@ -21,9 +22,11 @@ export interface PlaygroundSender {
 }
 
 /**
- * The samples every alert input of a runtime can be sent: one per documented state of its source, for
- * inputs checked by a credential (bearer, basic or a query token). An input that only checks a signature
- * (GitHub, GitLab, SNS) gets none: a sample without one would be refused, as it should.
+ * The samples every alert input of a runtime can be sent: one per documented state of its source, with
+ * the input's credential (bearer, basic or a query token) and, for an input that checks a signature, the
+ * signature of that very body (GitHub's, Sentry's, Grafana's without a timestamp; GitLab's token). Inputs
+ * whose senders sign a time too (Standard Webhooks, Grafana with a timestamp) or that AWS signs (SNS) get
+ * none: a sample signed once would go stale.
  *
  * @example playgroundSenders(runtime.inspect()) // [{ id: 'sandbox/alerts/alertmanager/firing', url: 'http://127.0.0.1:3000/alerts/alerts/alertmanager', ... }]
  */
@@ -38,13 +41,16 @@ export function playgroundSenders(inspection: Pick<RuntimeInspection, 'url' | 'b
     const prefix = tenant === defaultTenant ? '' : `/t/${encodeURIComponent(tenant)}`;
     for (const input of manifest.alerts) {
       const source = sampleSource(input.format, input.options);
-      const credential = input.signing === undefined ? credentialOf(input.auth) : undefined;
-      if (!source || !credential) continue;
+      const credential = credentialOf(input.auth);
+      const scheme = input.signing && signatureSchemeOf(input.format, input.options?.mapping, input.signing.scheme);
+      // an input checks a credential, a signature, or both: a sample carries what it checks, or is not offered
+      if (!source || (!credential && !input.signing) || (input.signing && !scheme)) continue;
       const address = new URL(`${inspection.url}${prefix}/alerts/${encodeURIComponent(bot)}/${encodeURIComponent(input.input)}`);
-      if (credential.query) address.searchParams.set('token', credential.query);
+      if (credential?.query) address.searchParams.set('token', credential.query);
       for (const sample of ALERT_SAMPLES[source] ?? []) {
         const body = readAlertSample(sample);
-        if (body === undefined) continue;
+        const signed = input.signing && scheme ? signedHeaders(scheme, input.signing, Buffer.from(body ?? '')) : {};
+        if (body === undefined || signed === undefined) continue;
         senders.push({
           id: `${tenant}/${bot}/${input.input}/${sample.state}`,
           tenant,
@@ -53,7 +59,7 @@ export function playgroundSenders(inspection: Pick<RuntimeInspection, 'url' | 'b
           source,
           state: sample.state,
           url: address.toString(),
-          headers: { 'content-type': 'application/json', ...credential.headers },
+          headers: { 'content-type': 'application/json', ...credential?.headers, ...signed },
           body,
         });
       }

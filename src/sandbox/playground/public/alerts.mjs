@@ -16,6 +16,8 @@ const SOURCES = {
   'azure-monitor': 'Azure Monitor',
   'gcp-monitoring': 'Google Cloud Monitoring',
   'formatted-webhook': 'Formatted webhook (Zabbix, LibreNMS)',
+  github: 'GitHub (workflow runs)',
+  gitlab: 'GitLab (pipelines)',
   jenkins: 'Jenkins',
   healthchecks: 'Healthchecks.io',
   newrelic: 'New Relic',
@@ -26,7 +28,7 @@ export function AlertSamples({ senders, say }) {
   const [results, setResults] = useState({});
   const [busy, setBusy] = useState('');
   if (!senders || senders.length === 0)
-    return html`<${Empty}>No alert input to send to. A bot's <code>alerts:</code> inputs appear here once the runtime beside this sandbox has started (an input that only checks a signature, as GitHub's, GitLab's and SNS's do, has no sample).</${Empty}>`;
+    return html`<${Empty}>No alert input to send to. A bot's <code>alerts:</code> inputs appear here once the runtime beside this sandbox has started (an input of Amazon SNS, whose messages AWS signs, has no sample).</${Empty}>`;
   const inputs = [...new Map(senders.map((s) => [`${s.tenant}/${s.bot}/${s.input}`, s])).values()];
   const send = async (sender) => {
     setBusy(sender.id);
