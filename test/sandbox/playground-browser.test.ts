@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaffoldFiles } from '../../src/cli/commands/new';
 import { startPair, type Pair } from '../../src/testing';
 
 /**
  * Issue #29: the playground in a real browser (Debian's Chromium through playwright-core, never a
- * downloaded one) against a runtime with the ops, birthday and alerts bots on the sandbox, as `npm start`
+ * downloaded one) against a runtime with the ops, birthday and alerts bots and the hello bot `intrabot init` makes, on the sandbox, as `npm start`
  * runs them. Skipped, with the reason printed, where Chromium is not installed (`.ci/run` installs it).
  * Screenshots go to test-results/playground/.
  */
@@ -29,6 +30,21 @@ const ARGS = [
   '--disable-sync',
 ];
 const OUT = resolve('test-results/playground');
+/** The bots the pair runs: three examples, and the hello bot a project made by `intrabot init` starts with. */
+const BOTS = resolve('test-results/playground-bots');
+
+/** A bots folder of the examples named (copied, without their tests) and `intrabot new hello`'s bot (written), inside the repository so `intrabot` resolves. */
+function botsFolder(examples: readonly string[]): string {
+  rmSync(BOTS, { recursive: true, force: true });
+  mkdirSync(join(BOTS, 'hello'), { recursive: true });
+  for (const name of examples) cpSync(resolve('bots', name), join(BOTS, name), { recursive: true, filter: (from) => !from.endsWith('.test.ts') });
+  for (const [path, text] of Object.entries(scaffoldFiles('hello'))) {
+    if (path.endsWith('.test.ts')) continue;
+    mkdirSync(join(BOTS, 'hello', path, '..'), { recursive: true });
+    writeFileSync(join(BOTS, 'hello', path), text);
+  }
+  return BOTS;
+}
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** 2026-12-03 07:30 in Berlin (the demo seed's zone): half an hour before the birthday bot's 08:00 slot. */
 const START = Date.UTC(2026, 11, 3, 6, 30);
@@ -56,7 +72,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
   beforeAll(async () => {
     mkdirSync(OUT, { recursive: true });
     // the ops bot's /status reads a health page: none listens there, so its handler fails
-    pair = await startPair({ bots: ['ops', 'birthday', 'alerts'], start: START, env: { OPS_STATUS_URL: 'http://127.0.0.1:9/health' } });
+    pair = await startPair({
+      botsDir: botsFolder(['ops', 'birthday', 'alerts']),
+      start: START,
+      env: { OPS_STATUS_URL: 'http://127.0.0.1:9/health' },
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: 'en-GB' });
     page = await context.newPage();
@@ -102,6 +122,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
     expect(await asked.locator('details.why').first().getAttribute('open')).not.toBeNull();
     expect(await trail.getByRole('link', { name: 'in the console' }).getAttribute('href')).toBe(`${pair.runtime.inspect().url}/console/#/deliveries?bot=ops`);
     await shoot('wall');
+  });
+
+  it("posts /hello as an employee and shows the scaffold's hello bot answer it", async () => {
+    await write('/hello');
+    const asked = post('/hello');
+    await asked.locator('li.comment.from-api', { hasText: 'Hello, Greta Hansen!' }).waitFor();
   });
 
   it("shows a bot's failing handler where its post is, with its error and the way to replay it", async () => {
