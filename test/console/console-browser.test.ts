@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -9,6 +8,7 @@ import { AdjustableClock } from '../../src/clock';
 import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { loadConfig } from '../../src/runtime/config/config';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
+import { axeViolations, CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, noteMissingChromium } from '../helpers/chromium';
 import { startPair, type Pair } from '../../src/testing';
 
 /**
@@ -16,25 +16,8 @@ import { startPair, type Pair } from '../../src/testing';
  * browser), against a runtime on the sandbox. Skipped, with the reason printed, where Chromium is not
  * installed (`.ci/run` installs it). Screenshots of each page go to test-results/console/.
  */
-const CHROMIUM = process.env.INTRABOT_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) {
-  process.stderr.write(
-    `\n[console browser tests] SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's package (apt-get install chromium) or set INTRABOT_CHROMIUM.\n\n`,
-  );
-}
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+noteMissingChromium('console browser tests');
 const OUT = resolve('test-results/console');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PAGES = ['overview', 'bots', 'deliveries', 'outbox', 'rate', 'jobs', 'alerts', 'audit'] as const;
 const ALERT = readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8');
 
@@ -71,7 +54,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
     await new Promise<void>((done) => status.listen(0, '127.0.0.1', done));
     const { port } = status.address() as { port: number };
     pair = await startPair({ env: { OPS_STATUS_URL: `http://127.0.0.1:${port}/health` } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light', locale: 'en-GB' });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
@@ -282,11 +265,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console in headless Chromium', { timeout: 6
       for (const name of PAGES) {
         await open(name);
         await page.locator('#page-title').waitFor();
-        await page.evaluate(AXE);
-        // axe's own runner in the page (the page's types are not this program's: a string, evaluated there)
-        const violations = await page.evaluate<string[]>(`axe
-          .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-          .then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
+        const violations = await axeViolations(page);
         expect(violations, `${name} (${colorScheme})`).toEqual([]);
       }
     }
@@ -336,7 +315,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the console outside sandbox mode, in headless C
     };
     runtime = await buildRuntime({ config: loadConfig({ env, cwd: dataDir }), clock: new AdjustableClock(), env, only: ['echo'] });
     await runtime.start();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
 
   afterAll(async () => {

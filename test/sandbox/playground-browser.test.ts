@@ -1,9 +1,9 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaffoldFiles } from '../../src/cli/commands/new';
+import { axeViolations, CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM, noteMissingChromium } from '../helpers/chromium';
 import { startPair, type Pair } from '../../src/testing';
 
 /**
@@ -12,23 +12,7 @@ import { startPair, type Pair } from '../../src/testing';
  * runs them. Skipped, with the reason printed, where Chromium is not installed (`.ci/run` installs it).
  * Screenshots go to test-results/playground/.
  */
-const CHROMIUM = process.env.INTRABOT_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) {
-  process.stderr.write(
-    `\n[playground browser tests] SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's package (apt-get install chromium) or set INTRABOT_CHROMIUM.\n\n`,
-  );
-}
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+noteMissingChromium('playground browser tests');
 const OUT = resolve('test-results/playground');
 /** The bots the pair runs: three examples, and the hello bot a project made by `intrabot init` starts with. */
 const BOTS = resolve('test-results/playground-bots');
@@ -45,7 +29,6 @@ function botsFolder(examples: readonly string[]): string {
   }
   return BOTS;
 }
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** 2026-12-03 07:30 in Berlin (the demo seed's zone): half an hour before the birthday bot's 08:00 slot. */
 const START = Date.UTC(2026, 11, 3, 6, 30);
 
@@ -77,7 +60,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
       start: START,
       env: { OPS_STATUS_URL: 'http://127.0.0.1:9/health' },
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: 'en-GB' });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
@@ -213,11 +196,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the playground in headless Chromium', { timeout
       await page.goto(`${pair.sandbox.baseUrl}/#/${place}`);
       await page.locator('#page-title').waitFor();
       await page.locator('[role="status"]', { hasText: 'Loading' }).waitFor({ state: 'detached' });
-      await page.evaluate(AXE);
-      // axe's own runner in the page (the page's types are not this program's: a string, evaluated there)
-      const violations = await page.evaluate<string[]>(`axe
-        .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-        .then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
+      const violations = await axeViolations(page);
       expect(violations, `${place} (${colorScheme})`).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
