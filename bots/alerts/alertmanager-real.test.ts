@@ -32,6 +32,18 @@ describe.skipIf(NO_ALERTMANAGER)('a real Prometheus Alertmanager sending to the 
     expect(res.ok).toBe(true);
   };
 
+  type AmAlert = { labels: Record<string, string>; status: { state: string; silencedBy: string[] } };
+  /** Alerts into Alertmanager by labels: firing (no end), or resolved (ended a second ago). */
+  const inAlertmanager = async (labels: Record<string, string>[], state: 'firing' | 'resolved') => {
+    const endsAt = state === 'resolved' ? { endsAt: new Date(Date.now() - 1_000).toISOString() } : {};
+    const res = await fetch(`${alertmanager!.url}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(labels.map((l) => ({ labels: l, annotations: { summary: `${l.alertname} on ${l.instance}` }, ...endsAt }))),
+    });
+    expect(res.ok).toBe(true);
+  };
+
   afterAll(async () => {
     await alertmanager?.stop();
     await pair?.close();
@@ -88,4 +100,44 @@ describe.skipIf(NO_ALERTMANAGER)('a real Prometheus Alertmanager sending to the 
     expect(after.filter((p) => p.id !== command.id && p.body?.includes('BackupLate'))).toEqual([]);
     expect(posts.length).toBeGreaterThan(0);
   }, 30_000);
+
+  it('an ack under the post silences its group in Alertmanager (it holds the next alert of the group suppressed), and the watch job resolves the post once the alerts resolved', async () => {
+    const refs = await pair.refs();
+    const wall = refs.department_walls.Operations!;
+    const db3 = { alertname: 'AckedDiskFull', severity: 'warning', instance: 'db-3' };
+    await inAlertmanager([db3], 'firing');
+    const posted = await pair.platform.waitFor(
+      () => pair.platform.wallPosts(wall),
+      (p) => p.some((x) => x.body?.includes('AckedDiskFull')),
+      20_000,
+    );
+    const post = posted.find((p) => p.body?.includes('AckedDiskFull'))!;
+
+    await pair.platform.employeeComment(refs.employee_ids[0]!, { post_id: post.id, body: 'ack' });
+    const answer = await pair.platform.waitFor(
+      () => pair.platform.commentsOn(post.id),
+      (c) => c.some((x) => x.body?.includes('🔕')),
+      20_000,
+    );
+    expect(answer.find((c) => c.body?.includes('🔕'))?.body).toMatch(/\n🔕 Silenced alertname="AckedDiskFull" until they resolve \(silence [\w-]+\)\.$/);
+
+    // Alertmanager holds the group's alerts, one more included, silenced by the ack's silence: it notifies none of them
+    const id = /\(silence ([\w-]+)\)/.exec(answer.find((c) => c.body?.includes('🔕'))!.body!)![1]!;
+    await inAlertmanager([{ ...db3, instance: 'db-4' }], 'firing');
+    const held = await pair.platform.waitFor(
+      async () => (await (await fetch(`${alertmanager!.url}/api/v2/alerts?filter=alertname%3D%22AckedDiskFull%22`)).json()) as AmAlert[],
+      (alerts) => alerts.length === 2 && alerts.every((a) => a.status.state === 'suppressed'),
+      10_000,
+    );
+    expect(held.map((a) => a.status.silencedBy)).toEqual([[id], [id]]);
+
+    await inAlertmanager([db3, { ...db3, instance: 'db-4' }], 'resolved');
+    expect((await pair.runJob(BOT, 'watch-silences')).outcome).toBe('ok');
+    await pair.settle();
+    const edited = (await pair.platform.wallPosts(wall)).find((p) => p.id === post.id);
+    expect(edited?.body).toMatch(/\n\n✋ Acknowledged by .+\n✅ Resolved$/);
+    expect((await pair.platform.commentsOn(post.id)).at(-1)?.body).toBe(
+      '✅ Resolved: Alertmanager lists none of these alerts any more (they resolved while silenced).',
+    );
+  }, 40_000);
 });

@@ -1,14 +1,18 @@
 import { defineBot } from 'intrabot';
 import { ackCommand, ackComment } from './acknowledge';
-import { listSilences, SilencesConfigSchema, silence, unsilence } from './silences';
+import { watchSilences } from './ack-silence';
+import { SilencesConfigSchema } from './config';
+import { listSilences, silence, unsilence } from './silences';
 
 // The alert inputs in bot.yaml do the work: parse, dedupe, route, render (templates/alerts/*), send.
 // The commands answer alerts from the wall: an acknowledgement shown on the alert's post, and silences
-// in Alertmanager, made and ended by name.
+// in Alertmanager, made and ended by name; with `silence_on_ack`, an acknowledgement silences its group
+// until it resolves, which the `watch-silences` job learns from Alertmanager.
 export default defineBot({
   config: SilencesConfigSchema,
   // a plain "ack" comment under an alert post acknowledges it, as /ack does
   on: { 'comment.created': ackComment },
+  jobs: { 'watch-silences': watchSilences },
   commands: {
     ack: {
       description: 'Acknowledges the alert post it is written under: "ack" or "/ack" as a comment',

@@ -1,14 +1,6 @@
-import { type BotContext, type CommandInvocation, z } from 'intrabot';
-import { AlertmanagerError, AlertmanagerSilences, formatSilenceMatcher, parseSilenceRequest, type Silence } from 'intrabot/helpers';
-
-/** Where the silence commands reach Alertmanager: one for the bot, and one per input that differs. */
-export const SilencesConfigSchema = z.object({
-  /** The bot's Alertmanager (empty `url`: the silence commands say how to set one). */
-  alertmanager: z.object({ url: z.string().default(''), bearer: z.string().default('') }).default({ url: '', bearer: '' }),
-  /** Per alert input, when its alerts come from another Alertmanager: `/silence --input=<name> ...`. */
-  alertmanagers: z.record(z.string(), z.object({ url: z.string().min(1), bearer: z.string().default('') })).default({}),
-});
-export type SilencesConfig = z.infer<typeof SilencesConfigSchema>;
+import type { BotContext, CommandInvocation } from 'intrabot';
+import { AlertmanagerError, type AlertmanagerSilences, formatSilenceMatcher, parseSilenceRequest, type Silence } from 'intrabot/helpers';
+import { type SilencesConfig, silencesOf } from './config';
 
 type Ctx = BotContext<SilencesConfig>;
 
@@ -63,10 +55,6 @@ function alertmanagerFor(cmd: CommandInvocation, ctx: Ctx): AlertmanagerSilences
     return silencesOf(config);
   }
   return ctx.config.alertmanager.url ? silencesOf(ctx.config.alertmanager) : NOT_SET;
-}
-
-function silencesOf(config: { url: string; bearer: string }): AlertmanagerSilences {
-  return new AlertmanagerSilences({ url: config.url, ...(config.bearer ? { bearer: config.bearer } : {}) });
 }
 
 /** Runs the call; Alertmanager's refusal or absence is answered to the person (safe text), and undefined returned. */

@@ -606,6 +606,9 @@ function scriptMapOf(source: string, tsPath: string): ScriptMap | undefined {
       if (!sameFile(entry.originalSource, tsPath)) return undefined;
       const lines = sourceFile.getLineStarts();
       if (entry.originalLine >= lines.length) return undefined;
+      // a source edited since it was loaded maps past its line's end: no position (TypeScript would assert)
+      const lineEnd = lines[entry.originalLine + 1] ?? sourceFile.text.length;
+      if (lines[entry.originalLine]! + entry.originalColumn > lineEnd) return undefined;
       return sourceFile.getPositionOfLineAndCharacter(entry.originalLine, entry.originalColumn);
     },
   };

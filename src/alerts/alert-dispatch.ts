@@ -57,7 +57,8 @@ export async function dispatchGroup(dispatchDeps: AlertDispatchDeps, deployment:
     const { plans, problems } = await planGroup(deps, tenant, input, group, state);
     const outcome = await queueAll(deps, tenant, input, plans, key);
     await noteResolutions(deps, tenant, input, plans, outcome.unsent);
-    await deps.state.save(tenant, input.bot, key, nextState(state, plans, outcome.unsent), input.dedupeWindowMs);
+    const labels = labelsOf(group);
+    await deps.state.save(tenant, input.bot, key, { ...nextState(state, plans, outcome.unsent), ...(labels ? { labels } : {}) }, input.dedupeWindowMs);
     if (outcome.failure !== undefined) throw new AlertsNotQueuedError({ cause: outcome.failure });
     if (problems.length > 0) throw new AlertTargetMissingError(problems, outcome.queued);
     return outcome.queued;
@@ -223,6 +224,12 @@ function nextState(state: GroupState, plans: TargetPlan[], unsent: Set<PlannedMe
     targets[plan.target] = { seq: plan.previous.seq + (advanced ? 1 : 0), alerts };
   }
   return { targets };
+}
+
+/** The labels that name the group: the source's group labels, else those all its alerts share; undefined when none. */
+function labelsOf(group: AlertGroup): Record<string, string> | undefined {
+  const labels = group.groupLabels && Object.keys(group.groupLabels).length > 0 ? group.groupLabels : group.commonLabels;
+  return Object.keys(labels).length > 0 ? labels : undefined;
 }
 
 function revert(alerts: AlertStateMap, previous: AlertStateMap, change: AlertChange): void {

@@ -16,6 +16,11 @@ export const GroupStateSchema = z.object({
       alerts: AlertStateMapSchema,
     }),
   ),
+  /**
+   * The group's labels: Alertmanager's group labels, else the labels its alerts share. Matchers that
+   * silence the group (an acknowledgement may, in the alerts bot).
+   */
+  labels: z.record(z.string(), z.string()).optional(),
 });
 export type GroupState = z.infer<typeof GroupStateSchema>;
 

@@ -21,6 +21,8 @@ export interface AlertIncidentRecord {
   /** `resolved` once every alert it reported has. */
   state: 'firing' | 'resolved';
   acknowledged?: AlertAck;
+  /** The labels of its group (Alertmanager's group labels, else those its alerts share): matchers that silence it. */
+  labels?: Record<string, string>;
 }
 
 /** A firing post's new body, for the outbox to put in place (`post-edit`). */
@@ -63,7 +65,36 @@ export class IncidentPosts {
   /** The incident a firing post reports; undefined for any other post (or one older than 30 days). */
   async incident(tenant: string, bot: string, postId: number): Promise<AlertIncidentRecord | undefined> {
     const record = await this.record(tenant, bot, postId);
-    return record && incidentOf(postId, record, await this.ack(tenant, bot, postId));
+    return record && this.withLabels(tenant, bot, record, incidentOf(postId, record, await this.ack(tenant, bot, postId)));
+  }
+
+  /**
+   * Counts every alert of a firing post resolved, because the bot learnt it another way than from the
+   * source (Alertmanager sends no resolution of a silenced alert: the alerts bot asks it), under its
+   * group's lock, and edits the post (`queue`). `changed` false when it had resolved already. The
+   * group's dedupe state is left alone: a new firing of these alerts has a new start, and is posted.
+   * Undefined when the post reports no incident.
+   */
+  async resolveAll(
+    tenant: string,
+    bot: string,
+    postId: number,
+    queue: QueueIncidentEdit | undefined,
+  ): Promise<{ incident: AlertIncidentRecord; changed: boolean } | undefined> {
+    const found = await this.record(tenant, bot, postId);
+    if (!found) return undefined;
+    const work = async () => {
+      const record = (await this.record(tenant, bot, postId)) ?? found;
+      const ack = await this.ack(tenant, bot, postId);
+      const before = incidentOf(postId, record, ack);
+      if (before.state === 'resolved') return { incident: before, changed: false };
+      const next = { ...record, resolved: [...record.refs] };
+      await this.state.kv(tenant, bot).set(`post:${postId}`, next as unknown as JsonValue, { ttlMs: REF_TTL_MS });
+      const edit = editOf(postId, next, ack);
+      if (edit && queue) await queue(edit);
+      return { incident: incidentOf(postId, next, ack), changed: true };
+    };
+    return found.group === undefined ? work() : this.state.exclusive(tenant, bot, found.group, work);
   }
 
   /**
@@ -101,13 +132,29 @@ export class IncidentPosts {
   forBot(tenant: string, bot: string, clock: Pick<Clock, 'now'>, queue: QueueIncidentEdit | undefined) {
     return {
       find: (postId: number) => this.incident(tenant, bot, postId),
-      acknowledge: (postId: number, by: AlertAck['by']) => this.acknowledge(tenant, bot, postId, { by, at: clock.now() }, queue),
+      acknowledge: async (postId: number, by: AlertAck['by']) => {
+        const acked = await this.acknowledge(tenant, bot, postId, { by, at: clock.now() }, queue);
+        const record = acked && (await this.record(tenant, bot, postId));
+        return acked && record ? { ...acked, incident: await this.withLabels(tenant, bot, record, acked.incident) } : acked;
+      },
+      resolve: async (postId: number) => {
+        const resolved = await this.resolveAll(tenant, bot, postId, queue);
+        const record = resolved && (await this.record(tenant, bot, postId));
+        return resolved && record ? { ...resolved, incident: await this.withLabels(tenant, bot, record, resolved.incident) } : resolved;
+      },
     };
   }
 
   private async record(tenant: string, bot: string, postId: number): Promise<PostRecord | undefined> {
     const parsed = PostRecordSchema.safeParse(await this.state.kv(tenant, bot).get(`post:${postId}`));
     return parsed.success ? parsed.data : undefined;
+  }
+
+  /** The incident with its group's labels, read from the group's state (kept by the dispatch). */
+  private async withLabels(tenant: string, bot: string, record: PostRecord, incident: AlertIncidentRecord): Promise<AlertIncidentRecord> {
+    if (record.group === undefined) return incident;
+    const { labels } = await this.state.load(tenant, bot, record.group);
+    return labels ? { ...incident, labels } : incident;
   }
 
   private async ack(tenant: string, bot: string, postId: number): Promise<AlertAck | undefined> {

@@ -19,6 +19,11 @@ export interface AlertIncident {
   /** `resolved` once every alert it reported has. */
   state: 'firing' | 'resolved';
   acknowledged?: AlertAcknowledgement;
+  /**
+   * The labels of its group: Alertmanager's group labels, else the labels its alerts share. As
+   * matchers, they silence the group (`silence_on_ack` in the alerts bot).
+   */
+  labels?: Record<string, string>;
 }
 
 /** The bot's alert posts, as the runtime hands them to every run (`ctx.locals`); `testBot` shares its alert door's. */
@@ -26,6 +31,8 @@ export interface AlertIncidents {
   find(postId: number): Promise<AlertIncident | undefined>;
   /** The first acknowledgement is kept (across replicas): `first` false when someone was earlier, or it had resolved. */
   acknowledge(postId: number, by: AlertAcknowledgement['by']): Promise<{ incident: AlertIncident; first: boolean } | undefined>;
+  /** Counts every alert of the post resolved, editing it: `changed` false when it had resolved already. */
+  resolve(postId: number): Promise<{ incident: AlertIncident; changed: boolean } | undefined>;
 }
 
 export const ALERT_INCIDENTS = defineLocal<AlertIncidents>('intrabot.alertIncidents');
@@ -59,6 +66,21 @@ export async function acknowledgeAlert(
   by: AlertAcknowledgement['by'],
 ): Promise<{ incident: AlertIncident; first: boolean } | undefined> {
   return incidentsOf(ctx).acknowledge(postId, { id: by.id, name: by.name });
+}
+
+/**
+ * Counts every alert of a firing alert post resolved, when the bot learnt it otherwise than from the
+ * source: Alertmanager sends no resolution of a silenced alert, so a bot that silenced them asks it
+ * (the alerts bot's `silence_on_ack`). The post is edited to show it (queued like any send); later
+ * notifications of the same alerts answer it no more, and a new firing is posted anew. `changed` false
+ * when it had resolved already; undefined when the post is not one of the bot's alert posts.
+ *
+ * @example
+ * const resolved = await resolveAlertIncident(ctx, postId);
+ * if (resolved?.changed) await ctx.comment(postId, '✅ Resolved while silenced');
+ */
+export async function resolveAlertIncident(ctx: BotContext<unknown>, postId: number): Promise<{ incident: AlertIncident; changed: boolean } | undefined> {
+  return incidentsOf(ctx).resolve(postId);
 }
 
 function incidentsOf(ctx: BotContext<unknown>): AlertIncidents {

@@ -6,4 +6,4 @@
  * JSON Feed) and calendars (iCalendar) with conditional GETs.
  */
 export * from '../bots/helpers';
-export { acknowledgeAlert, alertIncident, type AlertAcknowledgement, type AlertIncident } from '../bots/alert-incidents';
+export { acknowledgeAlert, alertIncident, resolveAlertIncident, type AlertAcknowledgement, type AlertIncident } from '../bots/alert-incidents';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SilenceMatcherSchema, type SilenceMatcher } from './silence-request';
+import { formatSilenceMatcher, SilenceMatcherSchema, type SilenceMatcher } from './silence-request';
 
 /**
  * Where an Alertmanager answers its v2 API, and how to sign in: a bearer token, or a user and password
@@ -50,7 +50,8 @@ export class AlertmanagerError extends Error {
 const TIMEOUT_MS = 10_000;
 
 /**
- * Alertmanager's silences through its v2 API: create, list, expire. Each call is bounded in time (10 s)
+ * Alertmanager's silences through its v2 API: create, list, expire, and whether the alerts a silence
+ * matches still fire. Each call is bounded in time (10 s)
  * and every failure is an `AlertmanagerError` naming the host, never a credential.
  *
  * @example
@@ -93,6 +94,20 @@ export class AlertmanagerSilences {
     const parsed = z.array(SilenceSchema).safeParse(await this.call('GET', 'silences', signal));
     if (!parsed.success) throw new AlertmanagerError(`Alertmanager at ${this.base.host} answered a silence list it could not read`);
     return parsed.data.filter((s) => states.includes(s.status.state)).sort((a, b) => Date.parse(a.endsAt) - Date.parse(b.endsAt));
+  }
+
+  /**
+   * How many alerts Alertmanager holds firing that all the matchers select, silenced and inhibited ones
+   * included (`GET /api/v2/alerts?filter=...`). Resolved alerts are not listed: 0 means every alert
+   * the matchers name has resolved, the way to learn it of silenced alerts, whose resolution
+   * Alertmanager does not send.
+   */
+  async firingCount(matchers: readonly SilenceMatcher[], signal?: AbortSignal): Promise<number> {
+    const query = new URLSearchParams({ active: 'true', silenced: 'true', inhibited: 'true', unprocessed: 'true' });
+    for (const matcher of matchers) query.append('filter', formatSilenceMatcher(matcher));
+    const parsed = z.array(z.looseObject({ labels: z.record(z.string(), z.string()) })).safeParse(await this.call('GET', `alerts?${query}`, signal));
+    if (!parsed.success) throw new AlertmanagerError(`Alertmanager at ${this.base.host} answered an alert list it could not read`);
+    return parsed.data.length;
   }
 
   /** Expires the silence now; false when Alertmanager knows no silence by that id. */
