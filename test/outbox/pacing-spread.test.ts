@@ -24,8 +24,8 @@ const KEY = 'rl:token';
 const STEP_MS = 125;
 /** One spacing under L: (60 s + the pacer's margin) / L. */
 const SPACING_MS = pacedWindow(LIMIT, DEFAULT_PACING).spacingMs ?? 0;
-/** What a quiet budget lets the runtime's other calls take back to back: half the limit (`DEFAULT_PACING.burstShare`). */
-const BURST = LIMIT / 2;
+/** What a quiet budget lets the runtime's other calls take back to back: four fifths of the limit (`DEFAULT_PACING.burstShare`). */
+const BURST = Math.floor(LIMIT * 0.8);
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -114,13 +114,16 @@ describe.skipIf(!redisUrl)('the outbox pacing (spread) spaces every send, even i
 });
 
 describe("the runtime's other calls (burst)", () => {
-  it('go back to back on a quiet budget up to half the limit, then are spaced, and never exceed L in a window', async () => {
+  it('go back to back on a quiet budget up to four fifths of the limit, then are spaced, and never exceed L in a window', async () => {
     const temp = await openTempStore(new AdjustableClock({ frozen: true }));
     cleanup.push(() => temp.close());
     const { grants, started } = await stormAfterQuiet(temp.config, 1, 'burst', 30);
     // start-up provisioning and a command's reads are not held back a second each
     expect(grants.slice(0, BURST)).toEqual(Array.from({ length: BURST }, () => started));
-    expect(Math.min(...gapsOf(grants.slice(BURST - 1)))).toBeGreaterThanOrEqual(SPACING_MS);
+    // within the window the burst opened; once it has passed, a quiet-enough window allows a burst again
+    const firstWindow = grants.filter((t) => t < started + 60_000);
+    expect(firstWindow.length).toBeGreaterThan(BURST);
+    expect(Math.min(...gapsOf(firstWindow.slice(BURST - 1)))).toBeGreaterThanOrEqual(SPACING_MS);
     expect(fullestWindow(grants, 60_000)).toBeLessThanOrEqual(LIMIT);
   });
 });

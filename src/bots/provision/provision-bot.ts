@@ -19,8 +19,8 @@ export interface ProvisionAction {
 export interface Observed {
   bots: Remote[];
   webhooks: Remote[];
-  /** The token's incoming webhooks, read only when one must be found by name (a store that lost its record). */
-  incoming?: Remote[];
+  /** The token's incoming webhooks, read (once, for every bot provisioned at the same time) only when one must be found by name (a store that lost its record). */
+  incoming?: Promise<Remote[]>;
 }
 
 export interface ProvisionContext {
@@ -153,15 +153,16 @@ function incomingBody(bot: string, targetName: string, target: Extract<Target, {
 
 /** The token's incoming webhooks, listed once per run; none when the token may not read them. */
 async function incomingWebhooks(ctx: ProvisionContext): Promise<Remote[]> {
-  if (ctx.observed.incoming) return ctx.observed.incoming;
-  const found: Remote[] = [];
-  try {
-    for await (const hook of ctx.api.incomingWebhooks.all()) found.push(hook as Remote);
-  } catch (error) {
-    if (!(error instanceof ApiForbiddenError)) throw error;
-  }
-  ctx.observed.incoming = found;
-  return found;
+  ctx.observed.incoming ??= (async () => {
+    const found: Remote[] = [];
+    try {
+      for await (const hook of ctx.api.incomingWebhooks.all()) found.push(hook as Remote);
+    } catch (error) {
+      if (!(error instanceof ApiForbiddenError)) throw error;
+    }
+    return found;
+  })();
+  return ctx.observed.incoming;
 }
 
 /**
