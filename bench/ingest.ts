@@ -7,6 +7,7 @@ import { benchFile } from './lib/child';
 import { signedDelivery, type DeliveryTarget, type Signing } from './lib/deliveries';
 import { LoadGenerator } from './lib/load-client';
 import { PeerProcess } from './lib/peer-client';
+import { benchDatabaseUrl, databaseHost, postgresCpuUs, postgresUnreachable } from './lib/postgres';
 import { benchRedisUrl, connectRedis, redisCpuUs, redisHost, redisPersistence } from './lib/redis';
 import { emit, round, skipped, target, type InfoResult, type SkippedTarget, type TargetResult } from './lib/result';
 import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
@@ -16,12 +17,12 @@ import type { LoadReport, LoadSpec } from './load';
 
 /**
  * DESIGN.md Targets, event ingest: intrabot's receiver (verify + dedupe + durable inbox + 200, the
- * full runtime while a bot's handlers take 5 s each), once over SQLite and once over Redis, against
- * a durable peer (Probot's webhook path: `@octokit/webhooks` verifying, then BullMQ `queue.add` with
- * the delivery id as job id, on the same Redis; `bench/peer.ts`) and, for information, a bare Fastify
- * route that parses JSON and answers 200. Same bodies, same load generator, same connections, in
- * alternating rounds of one run. Without a reachable Redis, the Redis store and the peer are skipped
- * and the output says why.
+ * full runtime while a bot's handlers take 5 s each), over SQLite, Redis and PostgreSQL, against
+ * durable peers (Probot's webhook path: `@octokit/webhooks` verifying, then BullMQ `queue.add` with
+ * the delivery id as job id on the same Redis, or pg-boss `send` with it as singleton key on the same
+ * PostgreSQL; `bench/peer.ts`) and, for information, a bare Fastify route that parses JSON and answers
+ * 200. Same bodies, same load generator, same connections, in alternating rounds of one run. Without
+ * a reachable Redis (PostgreSQL), its store and peer are skipped and the output says why.
  */
 /** Connections of the throughput phases (BENCH_CONNECTIONS to experiment). */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -55,7 +56,9 @@ const BATCH_WINDOW_MS = process.env.BENCH_INBOX_WINDOW_MS ? Number(process.env.B
 /** Another checkout of intrabot (with its node_modules), measured beside this tree's in the same rounds: before ÷ after a change. */
 const BASELINE = process.env.INTRABOT_BENCH_BASELINE || undefined;
 
-type SideName = 'bare' | 'sqlite' | 'untraced' | 'baseline' | 'traced' | 'sampled' | 'redis' | 'peer';
+type SideName = 'bare' | 'sqlite' | 'untraced' | 'baseline' | 'traced' | 'sampled' | 'redis' | 'peer' | 'postgres' | 'pgpeer';
+/** The sides whose requests make a store server work (its CPU is counted with theirs). */
+const SERVER_OF: Partial<Record<SideName, string>> = { redis: 'Redis', peer: 'Redis', postgres: 'PostgreSQL', pgpeer: 'PostgreSQL' };
 
 const LABELS: Record<SideName, string> = {
   bare: 'bare Fastify route',
@@ -66,6 +69,8 @@ const LABELS: Record<SideName, string> = {
   sampled: 'intrabot, SQLite store, tracing on, 1 in 10 sampled',
   redis: 'intrabot, Redis store',
   peer: 'durable peer (@octokit/webhooks + BullMQ)',
+  postgres: 'intrabot, PostgreSQL store',
+  pgpeer: 'durable peer on PostgreSQL (@octokit/webhooks + pg-boss)',
 };
 
 /** One server under load, and how to read what it spent. */
@@ -76,17 +81,17 @@ interface Side {
   signing: Signing;
   /** CPU time (user + system, every thread) of the process serving this side so far, in µs. */
   processCpuUs(): Promise<number>;
-  /** The Redis server's CPU time so far, for the sides whose requests make Redis work. */
-  redisCpuUs?: () => Promise<number>;
+  /** The store server's CPU time so far (Redis, PostgreSQL), for the sides whose requests make it work. */
+  storeCpuUs?: () => Promise<number>;
 }
 
 interface Phase extends LoadReport {
-  /** Server CPU time per answered request: the serving process, plus Redis for the sides that use it. */
+  /** Server CPU time per answered request: the serving process, plus the store server (Redis, PostgreSQL) for the sides that use one. */
   cpuUsPerRequest: number;
   /** The serving process's part of it. */
   processUsPerRequest: number;
-  /** Redis's part of it (0 for the sides without Redis). */
-  redisUsPerRequest: number;
+  /** The store server's part of it (0 for the sides without one). */
+  storeUsPerRequest: number;
   /** Cores' worth of CPU the serving process used during the phase. */
   cpuShare: number;
 }
@@ -108,10 +113,15 @@ interface Servers {
   redis?: { runtime: BenchRuntime; peer: PeerProcess; client: Redis };
   /** Why the Redis store and the peer were not measured. */
   redisSkipped?: string;
+  postgres?: { runtime: BenchRuntime; peer: PeerProcess };
+  /** Why the PostgreSQL store and its peer were not measured. */
+  postgresSkipped?: string;
 }
 
 async function main(): Promise<void> {
-  console.log('ingest: intrabot (SQLite, Redis) vs a durable peer (@octokit/webhooks + BullMQ) and a bare Fastify route; handlers sleep 5 s');
+  console.log(
+    'ingest: intrabot (SQLite, Redis, PostgreSQL) vs durable peers (@octokit/webhooks + BullMQ, + pg-boss) and a bare Fastify route; handlers sleep 5 s',
+  );
   const closers: (() => Promise<unknown>)[] = [];
   try {
     const bare = await startBare();
@@ -146,13 +156,31 @@ async function main(): Promise<void> {
       closers.push(() => runtime.close());
       const peer = await PeerProcess.start({
         secret: (await deliveryTarget(sqlite)).secret,
-        redisUrl: url,
+        queue: { kind: 'bullmq', redisUrl: url },
         queueName: `intrabot-bench-peer-${randomUUID()}`,
         path: HOOK_PATH,
       });
       closers.push(() => peer.close());
       servers.redis = { runtime, peer, client };
       console.log(`  Redis at ${redisHost(url)}: a key prefix and a BullMQ queue of this run's own, removed at the end`);
+    }
+    const databaseUrl = benchDatabaseUrl();
+    servers.postgresSkipped = await postgresUnreachable(databaseUrl);
+    if (servers.postgresSkipped) {
+      console.log(`  SKIPPED the PostgreSQL store and its peer: ${servers.postgresSkipped} (set INTRABOT_BENCH_DATABASE_URL to use another)`);
+    } else {
+      const run = randomUUID().slice(0, 8);
+      const runtime = await startBenchRuntime({ bots: ['slow'], botsDir: benchFile('bots'), postgres: { url: databaseUrl, schema: `intrabot_bench_${run}` } });
+      closers.push(() => runtime.close());
+      const peer = await PeerProcess.start({
+        secret: (await deliveryTarget(sqlite)).secret,
+        queue: { kind: 'pg-boss', databaseUrl, schema: `pgboss_bench_${run}` },
+        queueName: `intrabot-bench-peer-${run}`,
+        path: HOOK_PATH,
+      });
+      closers.push(() => peer.close());
+      servers.postgres = { runtime, peer };
+      console.log(`  PostgreSQL at ${databaseHost(databaseUrl)}: intrabot's schema and pg-boss's, this run's own, dropped at the end`);
     }
     await measure(servers);
   } finally {
@@ -193,9 +221,24 @@ async function sidesOf(servers: Servers): Promise<Side[]> {
         target: await deliveryTarget(runtime),
         signing: 'platform',
         processCpuUs: here,
-        redisCpuUs: redisCpu,
+        storeCpuUs: redisCpu,
       },
-      { name: 'peer', origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), redisCpuUs: redisCpu },
+      { name: 'peer', origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), storeCpuUs: redisCpu },
+    );
+  }
+  if (servers.postgres) {
+    const { runtime, peer } = servers.postgres;
+    const serverCpu = (): Promise<number> => Promise.resolve(postgresCpuUs());
+    sides.push(
+      {
+        name: 'postgres',
+        origin: runtime.runtime.inspect().url!,
+        target: await deliveryTarget(runtime),
+        signing: 'platform',
+        processCpuUs: here,
+        storeCpuUs: serverCpu,
+      },
+      { name: 'pgpeer', origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), storeCpuUs: serverCpu },
     );
   }
   return sides;
@@ -205,7 +248,8 @@ async function sidesOf(servers: Servers): Promise<Side[]> {
  * Proves the peer does the work it is measured for before measuring it: a delivery signed with
  * another secret is refused, and the same delivery sent twice makes one job.
  */
-async function checkPeer(side: Side, peer: PeerProcess): Promise<void> {
+async function checkPeer(side: Side | undefined, peer: PeerProcess | undefined): Promise<void> {
+  if (!side || !peer) return;
   const post = async (delivery: ReturnType<typeof signedDelivery>): Promise<number> => {
     const res = await request(`${side.origin}${HOOK_PATH}`, { method: 'POST', headers: delivery.headers, body: delivery.body });
     await res.body.dump();
@@ -224,9 +268,16 @@ async function checkPeer(side: Side, peer: PeerProcess): Promise<void> {
 
 async function measure(servers: Servers): Promise<void> {
   const sides = await sidesOf(servers);
-  const peerSide = sides.find((s) => s.name === 'peer');
-  if (peerSide && servers.redis) await checkPeer(peerSide, servers.redis.peer);
+  await checkPeer(
+    sides.find((s) => s.name === 'peer'),
+    servers.redis?.peer,
+  );
+  await checkPeer(
+    sides.find((s) => s.name === 'pgpeer'),
+    servers.postgres?.peer,
+  );
   const peerJobsBefore = servers.redis ? await servers.redis.peer.jobs() : 0;
+  const pgPeerJobsBefore = servers.postgres ? await servers.postgres.peer.jobs() : 0;
   const generator = new LoadGenerator();
   let postId = 1_000_000;
   /** Deliveries to sign for each side's next closed phase. */
@@ -257,12 +308,12 @@ async function measure(servers: Servers): Promise<void> {
     }
     const ok = Math.max(1, report.ok);
     const processUs = after.process - before.process;
-    const redisUs = after.redis - before.redis;
+    const storeUs = after.store - before.store;
     return {
       ...report,
-      cpuUsPerRequest: (processUs + redisUs) / ok,
+      cpuUsPerRequest: (processUs + storeUs) / ok,
       processUsPerRequest: processUs / ok,
-      redisUsPerRequest: redisUs / ok,
+      storeUsPerRequest: storeUs / ok,
       cpuShare: processUs / 1000 / report.elapsedMs,
     };
   };
@@ -288,7 +339,7 @@ async function measure(servers: Servers): Promise<void> {
     };
     // the peer has no handlers to be slowed by: its acknowledgement is not what this phase measures (nor
     // is tracing's: its cost is the req/s and CPU ratios)
-    const openSides = sides.filter((s) => s.name === 'bare' || s.name === 'sqlite' || s.name === 'redis');
+    const openSides = sides.filter((s) => s.name === 'bare' || s.name === 'sqlite' || s.name === 'redis' || s.name === 'postgres');
     const chunks = new Map<SideName, LoadReport[]>(openSides.map((s) => [s.name, []]));
     servers.sqlite.ackTimes.length = 0;
     for (let i = 0; i < OPEN_ROUNDS; i++) {
@@ -299,11 +350,16 @@ async function measure(servers: Servers): Promise<void> {
       (await pair.runtime.inspect().store.kv('bot:sandbox:slow').get('last-started')) !== undefined;
     const stats = servers.sqlite.inboxStats;
     report(rounds, steady, {
-      handlersRan: (await handlersRan(servers.sqlite)) && (!servers.redis || (await handlersRan(servers.redis.runtime))),
+      handlersRan:
+        (await handlersRan(servers.sqlite)) &&
+        (!servers.redis || (await handlersRan(servers.redis.runtime))) &&
+        (!servers.postgres || (await handlersRan(servers.postgres.runtime))),
       meanBatch: stats ? stats.inboxAccepts / Math.max(1, stats.inboxBatches) : Number.NaN,
       serverSide: summarize(servers.sqlite.ackTimes),
       peerJobs: servers.redis ? { jobs: (await servers.redis.peer.jobs()) - peerJobsBefore, answered: answered.get('peer') ?? 0 } : undefined,
+      pgPeerJobs: servers.postgres ? { jobs: (await servers.postgres.peer.jobs()) - pgPeerJobsBefore, answered: answered.get('pgpeer') ?? 0 } : undefined,
       redisSkipped: servers.redisSkipped,
+      postgresSkipped: servers.postgresSkipped,
       redisPersistence: servers.redis ? await redisPersistence(servers.redis.client) : undefined,
       exported: await servers.traced.exported(),
       pairedTracing,
@@ -343,9 +399,9 @@ async function tracingPairs(
   return pairs;
 }
 
-async function cpuOf(side: Side): Promise<{ process: number; redis: number }> {
-  const [processUs, redisUs] = await Promise.all([side.processCpuUs(), side.redisCpuUs?.() ?? Promise.resolve(0)]);
-  return { process: processUs, redis: redisUs };
+async function cpuOf(side: Side): Promise<{ process: number; store: number }> {
+  const [processUs, storeUs] = await Promise.all([side.processCpuUs(), side.storeCpuUs?.() ?? Promise.resolve(0)]);
+  return { process: processUs, store: storeUs };
 }
 
 interface RunFacts {
@@ -356,7 +412,10 @@ interface RunFacts {
   serverSide: LatencySummary;
   /** Jobs the peer's queue gained over the measurement, against its answers 200. */
   peerJobs: { jobs: number; answered: number } | undefined;
+  /** The same for the pg-boss peer. */
+  pgPeerJobs: { jobs: number; answered: number } | undefined;
   redisSkipped: string | undefined;
+  postgresSkipped: string | undefined;
   /** Redis's persistence settings, which decide what "durable" costs the Redis sides. */
   redisPersistence: string | undefined;
   /** What the tracing-on side's collector stand-in received over the run. */
@@ -367,7 +426,9 @@ interface RunFacts {
 
 function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFacts): void {
   const phases = (name: SideName): Phase[] => rounds.flatMap((r) => (r[name] ? [r[name]] : []));
-  const present = (['bare', 'sqlite', 'untraced', 'baseline', 'traced', 'sampled', 'redis', 'peer'] as const).filter((name) => phases(name).length > 0);
+  const present = (['bare', 'sqlite', 'untraced', 'baseline', 'traced', 'sampled', 'redis', 'peer', 'postgres', 'pgpeer'] as const).filter(
+    (name) => phases(name).length > 0,
+  );
   /** Per round: `a`'s req/s over `b`'s, and `b`'s CPU per request over `a`'s (how many of `a`'s requests one of `b`'s costs). */
   const measured = (a: SideName, b: SideName): number[] => rounds.map((r) => r[a]!.rps / r[b]!.rps);
   const capacity = (a: SideName, b: SideName): number[] => rounds.map((r) => r[b]!.cpuUsPerRequest / r[a]!.cpuUsPerRequest);
@@ -384,6 +445,17 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
       targets.push(target(req, median(measured(store, 'peer')), 'x', 'min', 1), target(cpu, median(capacity(store, 'peer')), 'x', 'min', 1));
     } else {
       const reason = facts.redisSkipped ?? 'not measured';
+      skips.push(skipped(req, 'x', 'min', 1, reason), skipped(cpu, 'x', 'min', 1, reason));
+    }
+  }
+  // issue #26: PostgreSQL ingest at least 1.0x a durable peer on the same PostgreSQL
+  {
+    const req = 'ingest req/s vs durable peer on PostgreSQL (pg-boss), PostgreSQL store (measured)';
+    const cpu = 'ingest capacity vs durable peer on PostgreSQL (pg-boss), PostgreSQL store (CPU per request)';
+    if (present.includes('postgres') && present.includes('pgpeer')) {
+      targets.push(target(req, median(measured('postgres', 'pgpeer')), 'x', 'min', 1), target(cpu, median(capacity('postgres', 'pgpeer')), 'x', 'min', 1));
+    } else {
+      const reason = facts.postgresSkipped ?? 'not measured';
       skips.push(skipped(req, 'x', 'min', 1, reason), skipped(cpu, 'x', 'min', 1, reason));
     }
   }
@@ -418,7 +490,8 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
   const cpuLine = (name: SideName): string => {
     const list = phases(name);
     const own = `${round(median(list.map((p) => p.processUsPerRequest)), 1)} µs`;
-    return name === 'redis' || name === 'peer' ? `${own} + ${round(median(list.map((p) => p.redisUsPerRequest)), 1)} µs in Redis` : own;
+    const server = SERVER_OF[name];
+    return server ? `${own} + ${round(median(list.map((p) => p.storeUsPerRequest)), 1)} µs in ${server}` : own;
   };
   const info: InfoResult[] = [
     ...present.map((name) => ({
@@ -427,6 +500,15 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
       unit: `req/s median (p99 ${round(median(phases(name).map((r) => r.latencyMs.p99)), 2)} ms at ${CONNECTIONS} connections)`,
     })),
     ...(present.includes('peer') ? stores.map((s) => ({ name: `req/s ratio per round, ${storeName(s)} ÷ peer`, value: perRound(measured(s, 'peer')) })) : []),
+    ...(present.includes('pgpeer')
+      ? [
+          {
+            name: 'req/s ratio per round, PostgreSQL ÷ pg-boss peer',
+            value: perRound(measured('postgres', 'pgpeer')),
+            unit: `(capacity per round ${perRound(capacity('postgres', 'pgpeer'))})`,
+          },
+        ]
+      : []),
     ...(present.includes('traced')
       ? [
           {
@@ -497,6 +579,15 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
     ...(facts.peerJobs
       ? [{ name: 'durable peer: jobs in BullMQ', value: facts.peerJobs.jobs, unit: `for ${facts.peerJobs.answered} deliveries it answered 200` }]
       : []),
+    ...(facts.pgPeerJobs
+      ? [
+          {
+            name: 'durable peer on PostgreSQL: jobs in pg-boss',
+            value: facts.pgPeerJobs.jobs,
+            unit: `for ${facts.pgPeerJobs.answered} deliveries it answered 200`,
+          },
+        ]
+      : []),
     ...(facts.redisPersistence ? [{ name: 'Redis persistence', value: facts.redisPersistence }] : []),
     { name: 'answers other than 200', value: [...rounds.flatMap((r) => Object.values(r)), ...steady.values()].reduce((n, r) => n + (r.sent - r.ok), 0) },
   ];
@@ -505,10 +596,13 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
     present.includes('peer')
       ? "durable peer: bench/peer.ts in its own process with Node's default flags: node:http running @octokit/webhooks' createNodeMiddleware (reads the body, checks X-Hub-Signature-256, parses, awaits the handlers, then 200) and one handler, BullMQ queue.add(event, payload, { jobId: delivery id }) on the same Redis, a queue of this run's own; no worker. Checked first: a forged signature gets 400, a delivery sent twice makes one job"
       : 'durable peer: not run (no Redis)',
+    present.includes('pgpeer')
+      ? 'durable peer on PostgreSQL: the same process and middleware, the handler pg-boss 10 send(name, payload, { singletonKey: delivery id }) on a queue of policy short (one queued job per key: a redelivery makes none), pg-boss without its supervisor or scheduler, in a schema of its own on the same PostgreSQL as the PostgreSQL store; no worker. Checked first as the other peer is. PostgreSQL CPU: every local process named postgres, from /proc (10 ms ticks; counts every client of the server)'
+      : `durable peer on PostgreSQL: not run (${facts.postgresSkipped ?? 'not measured'})`,
     "capacity: server CPU time per answered request (user + system, every thread of the serving process, the WAL checkpointer included; for the Redis store and the peer plus the Redis server's, from INFO cpu, which counts every client of a shared Redis), the other side's ÷ intrabot's: the req/s ratio the two would reach on the same CPU, independent of what else runs on the machine",
     `latency: an open loop at ${OPEN_RATE} req/s, ${OPEN_ROUNDS} alternating chunks of ${OPEN_MS / 1000} s per side, timed from each request's planned start; the bare app's p99 is the machine's noise floor`,
     `node flags: ${process.execArgv.filter((f) => f.startsWith('--') && f !== '--import').join(' ') || 'none'} (npm run bench gives ingest those of npm start; they apply to the bare app and both runtimes, not to the peer)`,
-    `runtimes: buildRuntime wired as startPair does, one over SQLite with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, ${present.includes('redis') ? "one over Redis (a key prefix of this run's own)" : 'none over Redis (skipped)'}, log level silent (the bare app and the peer log nothing either); the 4 inbox lanes of each hold 5-second handlers throughout`,
+    `runtimes: buildRuntime wired as startPair does, one over SQLite with ${BATCH_WINDOW_MS === undefined ? 'its default batch window' : `a ${BATCH_WINDOW_MS} ms batch window (BENCH_INBOX_WINDOW_MS)`}, ${present.includes('redis') ? "one over Redis (a key prefix of this run's own)" : 'none over Redis (skipped)'}, ${present.includes('postgres') ? "one over PostgreSQL (a schema of this run's own)" : 'none over PostgreSQL (skipped)'}, log level silent (the bare app and the peer log nothing either); the 4 inbox lanes of each hold 5-second handlers throughout`,
     "tracing on: bench/traced.ts, the SQLite side's runtime in its own process (the OpenTelemetry SDK is process-wide) with this process's node flags, switched on by OTEL_EXPORTER_OTLP_ENDPOINT: the SDK's batch span processor at its defaults and the OTLP/HTTP exporter (protobuf, the default), to a collector stand-in in that process that reads and drops each export (its cost counts against tracing), compared with the same process started with tracing off (no SDK loaded); a third such process samples 1 delivery in 10 (OTEL_TRACES_SAMPLER=parentbased_traceidratio, OTEL_TRACES_SAMPLER_ARG=0.1)",
     facts.handlersRan
       ? "the slow bot's handlers ran during the measurement"
@@ -517,8 +611,12 @@ function report(rounds: Round[], steady: Map<SideName, LoadReport>, facts: RunFa
   if (facts.peerJobs && facts.peerJobs.jobs !== facts.peerJobs.answered) {
     notes.push(`WARNING: the peer's queue gained ${facts.peerJobs.jobs} jobs for ${facts.peerJobs.answered} deliveries answered 200`);
   }
+  if (facts.pgPeerJobs && facts.pgPeerJobs.jobs !== facts.pgPeerJobs.answered) {
+    notes.push(`WARNING: the pg-boss peer's queue gained ${facts.pgPeerJobs.jobs} jobs for ${facts.pgPeerJobs.answered} deliveries answered 200`);
+  }
   if (facts.exported.requests === 0) notes.push('WARNING: the tracing-on side exported nothing: tracing was not in effect');
   if (facts.redisSkipped) notes.push(`SKIPPED the Redis store and the durable peer: ${facts.redisSkipped}`);
+  if (facts.postgresSkipped) notes.push(`SKIPPED the PostgreSQL store and its peer: ${facts.postgresSkipped}`);
   if (rounds.some((r) => Object.values(r).some((p) => p.exhausted))) notes.push('a phase ran out of its pre-signed deliveries early (its rate is still valid)');
   emit({ bench: 'ingest', targets, skipped: skips, info, notes });
 }

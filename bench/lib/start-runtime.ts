@@ -6,10 +6,12 @@ import { buildRuntime, type Runtime } from '../../src/runtime/build-runtime';
 import { loadConfig } from '../../src/runtime/config/config';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
 import { sqliteStorePath } from '../../src/store/open-store';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store';
 import { openRedisStore } from '../../src/store/redis/redis-store';
 import { resolveSecretKey } from '../../src/store/secret-key';
 import { openSqliteStore, type SqliteStoreStats } from '../../src/store/sqlite/sqlite-store';
 import type { Store } from '../../src/store/store';
+import { dropSchema } from './postgres';
 import { connectRedis, deleteRedisKeys } from './redis';
 
 export interface BenchRuntime {
@@ -17,7 +19,7 @@ export interface BenchRuntime {
   runtime: Runtime;
   /** The runtime's store, opened here. */
   store: Store;
-  /** The SQLite store's batch counters (none on Redis). */
+  /** The SQLite store's batch counters (none on Redis or PostgreSQL). */
   inboxStats: SqliteStoreStats | undefined;
   /** Server-side time of each `/hooks` answer (Fastify's `elapsedTime`, ms), appended as they come. */
   ackTimes: number[];
@@ -31,6 +33,8 @@ export interface BenchRuntimeOptions {
   inboxBatchWindowMs?: number;
   /** The Redis store instead of SQLite, under a prefix of this run's own (its keys are deleted on close). */
   redis?: { url: string; prefix: string };
+  /** The PostgreSQL store instead of SQLite, in a schema of this run's own (dropped on close). */
+  postgres?: { url: string; schema: string };
 }
 
 /**
@@ -53,17 +57,19 @@ export async function startBenchRuntime(options: BenchRuntimeOptions): Promise<B
     INTRABOT_BASE_URL: '',
     INTRABOT_TOKEN: '',
     INTRABOT_REDIS_URL: '',
+    INTRABOT_DATABASE_URL: '',
   };
   const config = loadConfig({ env, cwd: dataDir });
   const secretKey = await resolveSecretKey({ env, mode: config.mode, dataDir: config.data_dir });
-  const sqlite = options.redis
-    ? undefined
-    : openSqliteStore({
-        path: sqliteStorePath(config.data_dir),
-        clock,
-        secretKey,
-        ...(options.inboxBatchWindowMs === undefined ? {} : { inboxBatchWindowMs: options.inboxBatchWindowMs }),
-      });
+  const sqlite =
+    options.redis || options.postgres
+      ? undefined
+      : openSqliteStore({
+          path: sqliteStorePath(config.data_dir),
+          clock,
+          secretKey,
+          ...(options.inboxBatchWindowMs === undefined ? {} : { inboxBatchWindowMs: options.inboxBatchWindowMs }),
+        });
   let store: Store | undefined = sqlite;
   let runtime: Runtime | undefined;
   const close = async (): Promise<void> => {
@@ -72,10 +78,13 @@ export async function startBenchRuntime(options: BenchRuntimeOptions): Promise<B
     await sandbox.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (options.redis) await deleteKeysUnder(options.redis.url, options.redis.prefix);
+    if (options.postgres) await dropSchema(options.postgres.url, options.postgres.schema);
   };
   const ackTimes: number[] = [];
   try {
-    store ??= await openRedisStore({ url: options.redis!.url, prefix: options.redis!.prefix, clock, secretKey });
+    store ??= options.postgres
+      ? await openPostgresStore({ url: options.postgres.url, schema: options.postgres.schema, clock, secretKey })
+      : await openRedisStore({ url: options.redis!.url, prefix: options.redis!.prefix, clock, secretKey });
     runtime = await buildRuntime({ config, clock, env, store, only: options.bots, pollMs: 100, handlerTimeoutMs: 30_000 });
     runtime.app.addHook('onResponse', (request, reply, done) => {
       if (request.url.startsWith('/hooks/')) ackTimes.push(reply.elapsedTime);
