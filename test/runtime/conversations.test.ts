@@ -93,7 +93,13 @@ describe('conversations over HTTP with the sandbox (ops bot /deploy)', () => {
     await pair.platform.advance(10 * 60);
     await waitForComment(pair, postId, TIMED_OUT);
     await pair.settle();
-    expect((await thread(pair, postId)).filter((b) => b === TIMED_OUT)).toHaveLength(1);
+    const comments = await pair.platform.commentsOn(postId);
+    // seen once in several full runs under load (two of them): what to read when it happens again
+    const seen = JSON.stringify(comments.map((c) => ({ id: c.id, body: String(c.body).slice(0, 30), author: c.author, created: c.created_at })));
+    expect(
+      comments.filter((c) => c.body === TIMED_OUT),
+      `the thread: ${seen}`,
+    ).toHaveLength(1);
   });
 });
 
@@ -195,6 +201,12 @@ describe.skipIf(!REDIS)('conversations with two replicas on Redis', () => {
     await pair.platform.advance(11 * 60);
     await waitForComment(pair, postId, TIMED_OUT);
     await pair.settle();
-    expect((await thread(pair, postId)).filter((b) => b === TIMED_OUT)).toHaveLength(1);
+    const comments = await pair.platform.commentsOn(postId);
+    // seen once in several full runs under load (two of them): what to read when it happens again
+    const seen = JSON.stringify(comments.map((c) => ({ id: c.id, body: String(c.body).slice(0, 30), author: c.author, created: c.created_at })));
+    expect(
+      comments.filter((c) => c.body === TIMED_OUT),
+      `the thread: ${seen}`,
+    ).toHaveLength(1);
   });
 });
