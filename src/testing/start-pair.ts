@@ -24,6 +24,12 @@ export interface StartPairOptions {
   seed?: SeedName;
   /** Where the shared clock starts (default: now). */
   start?: number;
+  /**
+   * The shared clock itself, when the test made something on it first: a `store` judges leases and
+   * claims on the clock it was opened with, so a store of its own opened for the pair must be opened on
+   * the pair's clock, or a clock moved by the test makes the two disagree on what has expired.
+   */
+  clock?: AdjustableClock;
   /** Extra environment for `${env:...}` references in manifests. */
   env?: Record<string, string>;
   handlerTimeoutMs?: number;
@@ -98,7 +104,7 @@ export interface Pair {
  * await pair.close();
  */
 export async function startPair(options: StartPairOptions = {}): Promise<Pair> {
-  const clock = new AdjustableClock(options.start === undefined ? {} : { start: options.start });
+  const clock = options.clock ?? new AdjustableClock(options.start === undefined ? {} : { start: options.start });
   const dataDir = mkdtempSync(join(tmpdir(), 'intrabot-pair-'));
   const sandbox = await createSandbox({ clock, port: 0, seed: options.seed ?? 'demo' });
   const sandboxPort = new URL(sandbox.baseUrl).port;

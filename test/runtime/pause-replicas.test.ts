@@ -31,7 +31,8 @@ describe.skipIf(!REDIS)(`pausing a bot on one of two replicas sharing Redis${RED
     clock = new AdjustableClock();
     storeA = await openStore({ kind: 'redis', url: REDIS!, prefix }, { clock, secretKey: SECRET_KEY });
     storeB = await openStore({ kind: 'redis', url: REDIS!, prefix }, { clock, secretKey: SECRET_KEY });
-    pair = await startPair({ botsDir: BOTS, store: storeA });
+    // the stores judge leases and claims on their clock: the pair runs on the same one
+    pair = await startPair({ botsDir: BOTS, clock, store: storeA });
     // a second replica of the same runtime: same platform, same bots, same store, its own port
     const env = {
       INTRABOT_PORT: '0',
