@@ -355,11 +355,13 @@ describe.each([
 
   /** The pair, on a Redis store for the scaled-out kind (the replicas' claims and plans live there). */
   async function startShared(): Promise<Pair> {
+    // the store judges its claims on its clock: the pair's, which the tests move
+    const clock = new AdjustableClock();
     if (kind === 'redis') {
       const prefix = uniqueRedisPrefix('rotation');
-      shared = { prefix, store: await openStore({ kind: 'redis', url: REDIS!, prefix }, { clock: new AdjustableClock(), secretKey: 'rotation-test-key' }) };
+      shared = { prefix, store: await openStore({ kind: 'redis', url: REDIS!, prefix }, { clock, secretKey: 'rotation-test-key' }) };
     }
-    return startPair({ botsDir: BOTS_DIR, bots: ['tally'], ...(shared ? { store: shared.store } : {}) });
+    return startPair({ botsDir: BOTS_DIR, bots: ['tally'], clock, ...(shared ? { store: shared.store } : {}) });
   }
 
   /** A post the bot has seen and everything it set off has played out: what deliveries are signed about. */
