@@ -1,6 +1,6 @@
 import { createSystemClock } from '../../clock';
 import { runtimeStoreConfig } from '../../runtime/start/open-runtime-store';
-import { migrateStore } from '../../store';
+import { migrateStore } from '../../store/store-backends';
 import type { CliCommand } from '../command';
 import { messageOf, processIo, type CliIo } from '../output';
 import { readFlags } from '../read-flags';

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Clock } from '../../clock';
-import { openStore, sqliteStorePath, type Store, type StoreConfig } from '../../store';
+// not the store's index: it exports the Redis store too, and would load ioredis into every start
+import { openStore, sqliteStorePath, type StoreConfig } from '../../store/open-store';
+import type { Store } from '../../store/store';
 import { resolveSecretKey } from '../../store/secret-key';
 import type { RuntimeConfig } from '../config/config';
 
