@@ -24,8 +24,8 @@ export async function ackComment(event: BotEvent<'comment.created'>, ctx: Ctx): 
 /**
  * Records the acknowledgement (the first one wins, across replicas; a resolved incident is left as it
  * is), which edits the post in place to show it (queued like any send), silences its group when its
- * input is one of `silence_on_ack`'s, and answers under it. False
- * when the post is not one of the bot's alert posts (nothing done).
+ * input is one of `silence_on_ack`'s, and answers under it. False when the post is not one of the
+ * bot's alert posts (nothing done).
  */
 async function acknowledge(ctx: Ctx, where: { postId: number }, by: { id: number; name: string }): Promise<boolean> {
   const acked = await acknowledgeAlert(ctx, where.postId, by);
@@ -33,8 +33,8 @@ async function acknowledge(ctx: Ctx, where: { postId: number }, by: { id: number
   const { incident, first } = acked;
   if (first) {
     const silenced = await silenceAcknowledged(ctx, incident, by);
-    const acked = `✋ ${by.name} acknowledged ${incident.alerts === 1 ? 'this alert' : `these ${incident.alerts} alerts`}.`;
-    await ctx.reply(silenced ? `${acked}\n${silenced}` : acked);
+    const taken = `✋ ${by.name} acknowledged ${incident.alerts === 1 ? 'this alert' : `these ${incident.alerts} alerts`}.`;
+    await ctx.reply(silenced ? `${taken}\n${silenced}` : taken);
   } else if (incident.acknowledged) await ctx.reply(`Already acknowledged by ${incident.acknowledged.by.name}.`);
   else await ctx.reply('These alerts have resolved: there is nothing left to acknowledge.');
   return true;
