@@ -55,7 +55,54 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       ${queueTable(s, 'outbox')}
       CREATE INDEX outbox_line ON ${s}.outbox (target, seq) WHERE NOT dead;`,
   },
+  {
+    version: 2,
+    description: "outbox: each line's head marked, so a reservation reads only heads, however deep the lines",
+    up: (s) => outboxHeads(s),
+  },
 ];
+
+/**
+ * Version 2: `outbox.head` is true for the first live entry of each line (the only one a reservation may
+ * hand out), kept by triggers in the database, so every writer keeps it, an older replica still running
+ * during an upgrade included. A write that puts an entry in a line (insert, a move to another line, a
+ * revived dead letter) marks it head when nothing live is before it; one that takes the head out
+ * (complete, dead letter, a move) marks the next. Both take the line's advisory lock, the one every
+ * enqueue holds, so an enqueue racing the head's completion cannot leave a line without a head. Each
+ * query in a trigger sees what committed before it ran (the functions are volatile).
+ */
+function outboxHeads(s: string): string {
+  // the lock key the queue code uses: `intrabot:line:<schema>:<target>` (schema names are plain identifiers)
+  const lineKey = (target: string): string => `hashtextextended('intrabot:line:${s.slice(1, -1)}:' || ${target}, 0)`;
+  const moved = 'OLD.target IS DISTINCT FROM NEW.target OR OLD.seq IS DISTINCT FROM NEW.seq OR OLD.dead IS DISTINCT FROM NEW.dead';
+  return `
+    ALTER TABLE ${s}.outbox ADD COLUMN head boolean NOT NULL DEFAULT false;
+    UPDATE ${s}.outbox o SET head = true
+      WHERE NOT o.dead AND NOT EXISTS (SELECT 1 FROM ${s}.outbox p WHERE p.target = o.target AND NOT p.dead AND p.seq < o.seq);
+    CREATE INDEX outbox_heads ON ${s}.outbox (available_at, seq) WHERE head AND NOT dead;
+    CREATE FUNCTION ${s}.outbox_mark_head() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_advisory_xact_lock(${lineKey('NEW.target')});
+      NEW.head := NOT NEW.dead AND NOT EXISTS (
+        SELECT 1 FROM ${s}.outbox p WHERE p.target = NEW.target AND NOT p.dead AND p.seq < NEW.seq AND p.id <> NEW.id);
+      RETURN NEW;
+    END $$;
+    CREATE FUNCTION ${s}.outbox_next_head() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE next_id text;
+    BEGIN
+      IF NOT OLD.head THEN RETURN NULL; END IF;
+      PERFORM pg_advisory_xact_lock(${lineKey('OLD.target')});
+      SELECT id INTO next_id FROM ${s}.outbox WHERE target = OLD.target AND NOT dead ORDER BY seq LIMIT 1;
+      IF next_id IS NOT NULL THEN UPDATE ${s}.outbox SET head = true WHERE id = next_id AND NOT head; END IF;
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER outbox_head_on_insert BEFORE INSERT ON ${s}.outbox FOR EACH ROW EXECUTE FUNCTION ${s}.outbox_mark_head();
+    CREATE TRIGGER outbox_head_on_move BEFORE UPDATE OF target, seq, dead ON ${s}.outbox FOR EACH ROW
+      WHEN (${moved}) EXECUTE FUNCTION ${s}.outbox_mark_head();
+    CREATE TRIGGER outbox_next_head_on_delete AFTER DELETE ON ${s}.outbox FOR EACH ROW EXECUTE FUNCTION ${s}.outbox_next_head();
+    CREATE TRIGGER outbox_next_head_on_move AFTER UPDATE OF target, seq, dead ON ${s}.outbox FOR EACH ROW
+      WHEN (${moved}) EXECUTE FUNCTION ${s}.outbox_next_head();`;
+}
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
 

@@ -17,8 +17,9 @@ type QueueRow = SqlQueueRow & { dead: boolean };
  * entries go one at a time and in order. `seq` order is commit order within a target: every write that
  * puts an entry at the end of a line takes the line's advisory lock for its transaction.
  *
- * A line is found by looking behind each due candidate (an index probe): cheap while lines are short,
- * which the outbox keeps them (it coalesces as a target's depth grows).
+ * The heads are marked in the table (`head`, kept by triggers: schema version 2), so a reservation reads
+ * only heads through their own index, however deep the lines (a line of thousands behind a head that
+ * backs off costs nothing).
  */
 export class PostgresQueue implements BackendOutbox {
   protected readonly t: string;
@@ -138,7 +139,7 @@ export class PostgresQueue implements BackendOutbox {
 
 function statements(t: string, seq: string, lines: boolean) {
   const held = 'id = $1 AND NOT dead AND lease_token = $2';
-  const headOnly = lines ? `AND NOT EXISTS (SELECT 1 FROM ${t} p WHERE p.target = e.target AND NOT p.dead AND p.seq < e.seq)` : '';
+  const headOnly = lines ? 'AND e.head' : '';
   // a CTE holding a line's lock; the statement that joins it writes only once the lock is held
   const lock = (param: string): string => `WITH line AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(${param}, 0)))`;
   return {
