@@ -83,8 +83,10 @@ describe('outbox sender against the sandbox', () => {
     expect(inFirstTwoMinutes).toBeGreaterThanOrEqual(4);
     expect(inFirstTwoMinutes).toBeLessThanOrEqual(9);
     const gaps = at.slice(1).map((t, i) => t - (at[i] ?? 0));
-    // the cap: never longer than a rate window (plus a step of the test's clock, and the log's whole seconds), and it is reached
-    expect(Math.max(...gaps)).toBeLessThanOrEqual(62_000);
+    // the cap: never longer than a rate window, and it is reached. Plus a few steps of the test's clock: it
+    // moves a second a step in a real-time loop, and under load the sender takes its wake-up a step or two
+    // late (63 s was seen in CI); uncapped, the next ceilings would be 64, 128 and 256 s
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(64_000);
     expect(gaps.filter((g) => g >= 30_000).length).toBeGreaterThanOrEqual(3);
 
     await r.platform.control('DELETE', '/_sandbox/faults');
