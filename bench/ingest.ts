@@ -7,7 +7,8 @@ import { benchFile } from './lib/child';
 import { signedDelivery, type DeliveryTarget, type Signing } from './lib/deliveries';
 import { LoadGenerator } from './lib/load-client';
 import { PeerProcess } from './lib/peer-client';
-import { benchDatabaseUrl, databaseHost, postgresCpuUs, postgresUnreachable } from './lib/postgres';
+import { benchDatabaseUrl, postgresCpuUs, postgresUnreachable } from './lib/postgres';
+import { safeTarget } from '../src/store/postgres/postgres-store';
 import { benchRedisUrl, connectRedis, redisCpuUs, redisHost, redisPersistence } from './lib/redis';
 import { emit, round, skipped, target, type InfoResult, type SkippedTarget, type TargetResult } from './lib/result';
 import { startBenchRuntime, type BenchRuntime } from './lib/start-runtime';
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
       });
       closers.push(() => peer.close());
       servers.postgres = { runtime, peer };
-      console.log(`  PostgreSQL at ${databaseHost(databaseUrl)}: intrabot's schema and pg-boss's, this run's own, dropped at the end`);
+      console.log(`  PostgreSQL at ${safeTarget(databaseUrl)}: intrabot's schema and pg-boss's, this run's own, dropped at the end`);
     }
     await measure(servers);
   } finally {
@@ -211,35 +212,18 @@ async function sidesOf(servers: Servers): Promise<Side[]> {
   ];
   const { baseline } = servers;
   if (baseline) sides.push({ name: 'baseline', origin: baseline.origin, target: baseline.target, signing: 'platform', processCpuUs: () => baseline.cpuUs() });
+  /** A store's runtime and its durable peer: both count the store server's CPU. */
+  const storeSides = async (names: [SideName, SideName], runtime: BenchRuntime, peer: PeerProcess, storeCpuUs: () => Promise<number>): Promise<Side[]> => [
+    { name: names[0], origin: runtime.runtime.inspect().url!, target: await deliveryTarget(runtime), signing: 'platform', processCpuUs: here, storeCpuUs },
+    { name: names[1], origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), storeCpuUs },
+  ];
   if (servers.redis) {
     const { runtime, peer, client } = servers.redis;
-    const redisCpu = (): Promise<number> => redisCpuUs(client);
-    sides.push(
-      {
-        name: 'redis',
-        origin: runtime.runtime.inspect().url!,
-        target: await deliveryTarget(runtime),
-        signing: 'platform',
-        processCpuUs: here,
-        storeCpuUs: redisCpu,
-      },
-      { name: 'peer', origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), storeCpuUs: redisCpu },
-    );
+    sides.push(...(await storeSides(['redis', 'peer'], runtime, peer, () => redisCpuUs(client))));
   }
   if (servers.postgres) {
     const { runtime, peer } = servers.postgres;
-    const serverCpu = (): Promise<number> => Promise.resolve(postgresCpuUs());
-    sides.push(
-      {
-        name: 'postgres',
-        origin: runtime.runtime.inspect().url!,
-        target: await deliveryTarget(runtime),
-        signing: 'platform',
-        processCpuUs: here,
-        storeCpuUs: serverCpu,
-      },
-      { name: 'pgpeer', origin: peer.origin, target: sqliteTarget, signing: 'github', processCpuUs: () => peer.cpuUs(), storeCpuUs: serverCpu },
-    );
+    sides.push(...(await storeSides(['postgres', 'pgpeer'], runtime, peer, () => Promise.resolve(postgresCpuUs()))));
   }
   return sides;
 }

@@ -1,19 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
+import { safeTarget } from '../../src/store/postgres/postgres-store';
 
 /** The PostgreSQL of the ingest bench: `INTRABOT_BENCH_DATABASE_URL`, else the tests' `INTRABOT_TEST_DATABASE_URL`, else the local default. */
 export function benchDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env.INTRABOT_BENCH_DATABASE_URL?.trim() || env.INTRABOT_TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
-}
-
-/** The host and database of a PostgreSQL URL, for messages: the URL may carry a password. */
-export function databaseHost(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(unparseable PostgreSQL URL)';
-  }
 }
 
 /** Why PostgreSQL at `url` cannot be used, or undefined when it answers (said in the bench's output, which then skips its sides). */
@@ -24,7 +15,7 @@ export async function postgresUnreachable(url: string): Promise<string | undefin
     await client.query('SELECT 1');
     return undefined;
   } catch (error) {
-    return `PostgreSQL at ${databaseHost(url)} is not reachable (${error instanceof Error ? error.message : String(error)})`;
+    return `PostgreSQL at ${safeTarget(url)} is not reachable (${error instanceof Error ? error.message : String(error)})`;
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -81,10 +81,7 @@ export class IncidentPosts {
     postId: number,
     queue: QueueIncidentEdit | undefined,
   ): Promise<{ incident: AlertIncidentRecord; changed: boolean } | undefined> {
-    const found = await this.record(tenant, bot, postId);
-    if (!found) return undefined;
-    const work = async () => {
-      const record = (await this.record(tenant, bot, postId)) ?? found;
+    return this.onPost(tenant, bot, postId, async (record) => {
       const ack = await this.ack(tenant, bot, postId);
       const before = incidentOf(postId, record, ack);
       if (before.state === 'resolved') return { incident: before, changed: false };
@@ -93,8 +90,7 @@ export class IncidentPosts {
       const edit = editOf(postId, next, ack);
       if (edit && queue) await queue(edit);
       return { incident: incidentOf(postId, next, ack), changed: true };
-    };
-    return found.group === undefined ? work() : this.state.exclusive(tenant, bot, found.group, work);
+    });
   }
 
   /**
@@ -110,10 +106,7 @@ export class IncidentPosts {
     ack: AlertAck,
     queue: QueueIncidentEdit | undefined,
   ): Promise<{ incident: AlertIncidentRecord; first: boolean } | undefined> {
-    const found = await this.record(tenant, bot, postId);
-    if (!found) return undefined;
-    const work = async () => {
-      const record = (await this.record(tenant, bot, postId)) ?? found;
+    return this.onPost(tenant, bot, postId, async (record) => {
       const earlier = await this.ack(tenant, bot, postId);
       const incident = incidentOf(postId, record, earlier);
       if (earlier || incident.state === 'resolved') return { incident, first: false };
@@ -124,30 +117,41 @@ export class IncidentPosts {
       const edit = editOf(postId, record, ack);
       if (edit && queue) await queue(edit);
       return { incident: { ...incident, acknowledged: ack }, first: true };
-    };
-    return found.group === undefined ? work() : this.state.exclusive(tenant, bot, found.group, work);
+    });
   }
 
   /** One bot's firing posts on a tenant, as its runs see them (`ctx.locals`: `alertIncident`, `acknowledgeAlert`). */
   forBot(tenant: string, bot: string, clock: Pick<Clock, 'now'>, queue: QueueIncidentEdit | undefined) {
     return {
       find: (postId: number) => this.incident(tenant, bot, postId),
-      acknowledge: async (postId: number, by: AlertAck['by']) => {
-        const acked = await this.acknowledge(tenant, bot, postId, { by, at: clock.now() }, queue);
-        const record = acked && (await this.record(tenant, bot, postId));
-        return acked && record ? { ...acked, incident: await this.withLabels(tenant, bot, record, acked.incident) } : acked;
-      },
-      resolve: async (postId: number) => {
-        const resolved = await this.resolveAll(tenant, bot, postId, queue);
-        const record = resolved && (await this.record(tenant, bot, postId));
-        return resolved && record ? { ...resolved, incident: await this.withLabels(tenant, bot, record, resolved.incident) } : resolved;
-      },
+      acknowledge: (postId: number, by: AlertAck['by']) => this.acknowledge(tenant, bot, postId, { by, at: clock.now() }, queue),
+      resolve: (postId: number) => this.resolveAll(tenant, bot, postId, queue),
     };
   }
 
   private async record(tenant: string, bot: string, postId: number): Promise<PostRecord | undefined> {
     const parsed = PostRecordSchema.safeParse(await this.state.kv(tenant, bot).get(`post:${postId}`));
     return parsed.success ? parsed.data : undefined;
+  }
+
+  /**
+   * `work` on a firing post's record, read again under its group's lock (the one its dispatch holds),
+   * and its answer's incident given the group's labels; undefined when the post reports no incident.
+   */
+  private async onPost<R extends { incident: AlertIncidentRecord }>(
+    tenant: string,
+    bot: string,
+    postId: number,
+    work: (record: PostRecord) => Promise<R>,
+  ): Promise<R | undefined> {
+    const found = await this.record(tenant, bot, postId);
+    if (!found) return undefined;
+    const run = async (): Promise<R> => {
+      const record = (await this.record(tenant, bot, postId)) ?? found;
+      const result = await work(record);
+      return { ...result, incident: await this.withLabels(tenant, bot, record, result.incident) };
+    };
+    return found.group === undefined ? run() : this.state.exclusive(tenant, bot, found.group, run);
   }
 
   /** The incident with its group's labels, read from the group's state (kept by the dispatch). */

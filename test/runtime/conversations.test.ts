@@ -93,12 +93,7 @@ describe('conversations over HTTP with the sandbox (ops bot /deploy)', () => {
     await pair.platform.advance(10 * 60);
     await waitForComment(pair, postId, TIMED_OUT);
     await pair.settle();
-    const comments = await pair.platform.commentsOn(postId);
-    const seen = JSON.stringify(comments.map((c) => ({ id: c.id, body: String(c.body).slice(0, 30), author: c.author, created: c.created_at })));
-    expect(
-      comments.filter((c) => c.body === TIMED_OUT),
-      `the thread: ${seen}`,
-    ).toHaveLength(1);
+    expect((await thread(pair, postId)).filter((b) => b === TIMED_OUT)).toHaveLength(1);
   });
 });
 
