@@ -1,6 +1,6 @@
 export { Scheduler } from './scheduler';
 export type { RunNowOptions, SchedulerDeps } from './scheduler';
-export type { JobRunRequest, SchedulerLogger } from './job-runner';
+export type { JobRunRequest, JobRunResult, SchedulerLogger } from './job-runner';
 export { ScheduleEntrySchema, scheduleId, schedulesFromManifest } from './schedule-entry';
 export type { ScheduleEntry, ScheduleEntryInput } from './schedule-entry';
 export { RunRecordSchema, RunTriggerSchema, RUN_OUTCOMES } from './run-record';

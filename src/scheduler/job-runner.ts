@@ -36,14 +36,19 @@ interface RunGiven {
 }
 
 /** The scheduler's log: the runtime's logger (fields first, as pino). */
-export type SchedulerLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
+export type SchedulerLogger = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+
+/** What a job's run tells of itself: how many sends it queued (a scheduled run that queued none is logged at debug level). */
+export interface JobRunResult {
+  sent: number;
+}
 
 export interface JobRunnerDeps {
   clock: Clock;
   store: Pick<Store, 'claims'>;
   records: JobRecords;
   logger: SchedulerLogger;
-  runJob: (run: JobRunRequest) => Promise<void>;
+  runJob: (run: JobRunRequest) => Promise<JobRunResult | void>;
   /** How long the cross-replica "running" claim of an `overlap: skip` job lasts between renewals. */
   leaseMs: number;
 }
@@ -144,9 +149,9 @@ export class JobRunner {
     const key = await this.save({ ...base, outcome: 'running' });
     const stopLease = entry.overlap === 'skip' ? this.keepLease(entry) : undefined;
     try {
-      const { outcome, error } = await this.attempt(entry, base, { onProgress, trace });
+      const { outcome, error, sent } = await this.attempt(entry, base, { onProgress, trace });
       const record: RunRecord = { ...base, outcome, finished: this.deps.clock.now(), ...(error === undefined ? {} : { error }) };
-      this.log(record);
+      this.log(record, sent);
       await this.save(record, key);
       return record;
     } finally {
@@ -160,17 +165,17 @@ export class JobRunner {
     entry: RunnableJob,
     base: Omit<RunRecord, 'outcome'>,
     { onProgress, trace }: RunGiven,
-  ): Promise<{ outcome: RunOutcome; error?: string }> {
+  ): Promise<{ outcome: RunOutcome; error?: string; sent?: number }> {
     const controller = new AbortController();
     const flight: InFlight = { job: entry.job, controller };
     this.inFlight.add(flight);
     const request = { ...this.fields(base, true), catchUp: base.trigger === 'catch-up', trigger: base.trigger, ...(onProgress ? { onProgress } : {}), trace };
     try {
       // at the time limit the run ends (and an `overlap: skip` job's next slot may start), even if the job ignores its signal
-      await withTimeLimit(this.deps.clock, entry.timeoutMs, `job "${entry.job}"`, (signal) => this.deps.runJob({ ...request, signal }), {
+      const result = await withTimeLimit(this.deps.clock, entry.timeoutMs, `job "${entry.job}"`, (signal) => this.deps.runJob({ ...request, signal }), {
         signal: controller.signal,
       });
-      return { outcome: 'ok' };
+      return { outcome: 'ok', ...(result ? { sent: result.sent } : {}) };
     } catch (error) {
       return { outcome: error instanceof TimeLimitError ? 'timeout' : 'failed', error: messageOf(error) };
     } finally {
@@ -194,9 +199,16 @@ export class JobRunner {
     }
   }
 
-  private log(record: RunRecord): void {
-    const fields = { ...this.fields(record), outcome: record.outcome, ms: (record.finished ?? record.started) - record.started };
-    if (record.outcome === 'ok') this.deps.logger.info(fields, 'job finished');
+  /** A scheduled run that queued no send (a poll that found nothing new) is logged at debug level, so frequent schedules keep the log quiet. */
+  private log(record: RunRecord, sent: number | undefined): void {
+    const fields = {
+      ...this.fields(record),
+      outcome: record.outcome,
+      ms: (record.finished ?? record.started) - record.started,
+      ...(sent === undefined ? {} : { sent }),
+    };
+    if (record.outcome === 'ok' && sent === 0 && record.trigger === 'slot') this.deps.logger.debug(fields, 'job finished, nothing sent');
+    else if (record.outcome === 'ok') this.deps.logger.info(fields, 'job finished');
     else if (record.outcome === 'timeout') this.deps.logger.warn({ ...fields, error: record.error }, 'job timed out');
     else this.deps.logger.error({ ...fields, error: record.error }, 'job failed');
   }

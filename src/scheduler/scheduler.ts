@@ -5,7 +5,7 @@ import type { Store } from '../store';
 import { dueSlots, planCatchUp, type DueSlots } from './catch-up';
 import { listJobs, type JobListing } from './job-listing';
 import { JobRecords } from './job-records';
-import { JobRunner, type JobRunRequest, type RunnableJob, type SchedulerLogger } from './job-runner';
+import { JobRunner, type JobRunRequest, type JobRunResult, type RunnableJob, type SchedulerLogger } from './job-runner';
 import type { RunRecord, RunTrigger } from './run-record';
 import { ScheduleEntrySchema, scheduleId, type ScheduleEntry, type ScheduleEntryInput } from './schedule-entry';
 import { UnknownJobError } from './scheduler-errors';
@@ -18,7 +18,7 @@ export interface SchedulerDeps {
   store: Pick<Store, 'claims' | 'kv'>;
   logger?: SchedulerLogger;
   /** Runs one job; the runtime builds the bot's context and calls the bot's `jobs[job]`. */
-  runJob: (run: JobRunRequest) => Promise<void>;
+  runJob: (run: JobRunRequest) => Promise<JobRunResult | void>;
   /** How long a slot's claim lasts (default a day, and always longer than the catch-up window). */
   claimTtlMs?: number;
   /**

@@ -9,7 +9,7 @@ import { openStore, type Store } from '../../src/store';
 export const START = Date.UTC(2026, 2, 23, 8, 30, 0);
 
 export interface LogLine {
-  level: 'info' | 'warn' | 'error';
+  level: 'debug' | 'info' | 'warn' | 'error';
   message: string;
   fields: Record<string, unknown> | undefined;
 }
@@ -18,7 +18,7 @@ export interface LogLine {
 export function recordingLogger(): SchedulerLogger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
   const at = (level: LogLine['level']) => (fields: Record<string, unknown> | undefined, message: string) => void lines.push({ level, message, fields });
-  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
 /** A `runJob` that records each call and lets the test decide how it ends (default: at once). */

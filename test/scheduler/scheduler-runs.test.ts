@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../src/clock';
 import { IntrabotError } from '../../src/errors';
-import { KEPT_RUNS, Scheduler, runningKey, type JobRunRequest, type ScheduleEntryInput } from '../../src/scheduler';
+import { KEPT_RUNS, Scheduler, runningKey, type JobRunRequest, type JobRunResult, type ScheduleEntryInput } from '../../src/scheduler';
 import type { SqliteStore } from '../../src/store/sqlite';
 import type { Store } from '../../src/store';
 import { START, gate, recordingJob, recordingLogger, settle, sqliteFile } from './scheduler-harness';
@@ -32,7 +32,7 @@ describe('Scheduler runs', () => {
     await file.cleanup();
   });
 
-  async function startScheduler(runJob: (run: JobRunRequest) => Promise<void>, schedule: ScheduleEntryInput = everyMinute, on: Store = store) {
+  async function startScheduler(runJob: (run: JobRunRequest) => Promise<JobRunResult | void>, schedule: ScheduleEntryInput = everyMinute, on: Store = store) {
     const logger = recordingLogger();
     const scheduler = new Scheduler({ clock, store: on, runJob, logger }, [schedule]);
     started.push(scheduler);
@@ -148,6 +148,23 @@ describe('Scheduler runs', () => {
       ['failed', 'directory unavailable'],
     ]);
     expect(logger.lines.find((l) => l.level === 'error')?.fields).toMatchObject({ job: 'sync', error: 'directory unavailable' });
+  });
+
+  it('logs a scheduled run that queued no send at debug level, and runs that sent or were asked for at info (frequent polls keep the log quiet)', async () => {
+    let sent = 0;
+    const { scheduler, logger } = await startScheduler(async () => ({ sent }));
+    const finished = () => logger.lines.filter((l) => l.message.startsWith('job finished')).map((l) => [l.level, l.message, l.fields?.sent]);
+    clock.advance(30_000);
+    await settle();
+    sent = 2;
+    await nextMinute();
+    sent = 0;
+    await scheduler.runNow('acme', 'reports', 'sync');
+    expect(finished()).toEqual([
+      ['debug', 'job finished, nothing sent', 0],
+      ['info', 'job finished', 2],
+      ['info', 'job finished', 0],
+    ]);
   });
 
   it('lists each schedule with its next slot and its last runs, newest first, keeping the last 20', async () => {

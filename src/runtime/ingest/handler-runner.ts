@@ -11,7 +11,7 @@ import type { Clock } from '../../clock';
 import { withTimeLimit } from '../../clock/time-limit';
 import { IntrabotError } from '../../errors';
 import type { Logger } from '../../log';
-import type { JobRunRequest } from '../../scheduler/job-runner';
+import type { JobRunRequest, JobRunResult } from '../../scheduler/job-runner';
 import type { Store } from '../../store/store';
 import type { OutboxEntryInput } from '../../outbox/entry';
 import { traceLogFields, type TraceContext } from '../../tracing/spans';
@@ -90,15 +90,18 @@ export class HandlerRunner {
   }
 
   /** Runs one job for the scheduler's job runner, which owns its time limit and its run record. */
-  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress' | 'trace'>): Promise<void> {
+  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress' | 'trace'>): Promise<JobRunResult> {
     const deployment = this.deps.table.get(run.tenant, run.bot);
     if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
     const jobs = deployment.bot.definition.jobs;
     const job = jobs[run.job] ?? jobs[ANY_JOB];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
-    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace });
+    let sent = 0;
+    const onSend = () => void sent++;
+    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace, onSend });
     const jobRun = { name: run.job, slot: run.slotMs };
     await deployment.chain({ kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
+    return { sent };
   }
 
   /** A deployment's waiting questions (`ctx.ask`), for its answers. */

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock';
 import type { Logger } from '../../log';
 import { schedulesFromManifest } from '../../scheduler/schedule-entry';
 import { Scheduler } from '../../scheduler/scheduler';
-import type { JobRunRequest } from '../../scheduler/job-runner';
+import type { JobRunRequest, JobRunResult } from '../../scheduler/job-runner';
 import type { PausedBots } from '../../store/paused-bots';
 import type { Store } from '../../store/store';
 import type { DeploymentTable } from '../deployments';
@@ -38,10 +38,11 @@ export function buildScheduler(deps: SchedulingDeps): Scheduler {
   const schedules = table
     .all()
     .flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone }));
-  const runJob = async (run: JobRunRequest): Promise<void> => {
+  const runJob = async (run: JobRunRequest): Promise<JobRunResult> => {
     try {
-      await runner.runJob(run);
+      const result = await runner.runJob(run);
       metrics.jobRuns.inc({ bot: run.bot, job: run.job, outcome: 'ok' });
+      return result;
     } catch (error) {
       metrics.jobRuns.inc({ bot: run.bot, job: run.job, outcome: 'failed' });
       throw error;
