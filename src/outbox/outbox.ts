@@ -8,6 +8,7 @@ import { traceOutboxEnqueue } from '../tracing/trace-sites';
 import { parseOrThrow } from '../validation';
 import { OnUncertainSchema, OutboxEntrySchema, targetOf, type OnUncertain, type OutboxEntry, type OutboxKind, type OutboxRecord } from './entry';
 import { kindOf } from './kinds/send-kinds';
+import type { OutboxSender } from './sender';
 
 /** Where the outbox keeps its own notes (media ids, attempt records, digests, stashed files). */
 export const OUTBOX_KV = 'outbox';
@@ -30,8 +31,8 @@ export interface OutboxOptions {
   deadlines?: Partial<Record<OutboxKind, number>>;
   /** Per kind: what to do with a write the platform cannot read back when its outcome is unknown. Default `resend`. */
   onUncertain?: Partial<Record<OutboxKind, OnUncertain>>;
-  /** Called after each enqueue (a local sender wakes up instead of waiting for its next poll). */
-  onEnqueued?: () => void;
+  /** The sender of this process, woken after each enqueue instead of waiting for its next poll. */
+  sender?: Pick<OutboxSender, 'wake'>;
 }
 
 export const EnqueueOptionsSchema = z.object({
@@ -94,7 +95,7 @@ export class Outbox {
           ...(opts.notBeforeMs === undefined ? {} : { notBeforeMs: opts.notBeforeMs }),
         }),
       );
-      this.options.onEnqueued?.();
+      this.options.sender?.wake();
       return { id: queued.id };
     } catch (error) {
       if (opts.id !== undefined && error instanceof IntrabotError && error.code === 'conflict') return { id: opts.id };

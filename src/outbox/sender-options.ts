@@ -21,7 +21,22 @@ export interface CreatedByEntry {
   alert?: { bot: string; refs: string[]; wallId?: number; text: string; group?: string };
 }
 
-export interface OutboxHooks {
+/**
+ * What the sender asks of whoever runs it, one named step each (the runtime's are `RuntimeSendSteps`,
+ * src/runtime/sending/send-steps.ts): the client of a tenant; what is filled in just before a send;
+ * whether the entry is held instead (its bot is paused); what it tells once a post or comment exists.
+ */
+export interface SendSteps {
+  /** The client of a tenant (an `ApiClient` with the shared limiter); undefined for an unknown tenant. */
+  clientFor(tenant: string): SendClient | undefined;
+  /**
+   * Fills in what an entry left for send time (its bot's user, unknown while provisioning had not
+   * finished; a wall known by name only) and answers the entry to send; a throw counts as a failed
+   * attempt (retried, or dead-lettered for a refusal).
+   */
+  resolve?(entry: OutboxEntry): Promise<OutboxEntry>;
+  /** Holds an entry instead of sending it (its bot is paused): resolves true when it did. */
+  hold?(lease: QueueLease, record: OutboxRecord): Promise<boolean>;
   /** A post or comment an entry created (loop prevention learns it; an alert's post is recorded for its resolution). */
   onCreated?(input: CreatedByEntry): Promise<void> | void;
   onSentText?(input: { tenant: string; text: string }): Promise<void> | void;
@@ -34,8 +49,8 @@ export interface SenderLogger {
 export interface OutboxSenderOptions {
   store: Pick<Store, 'outbox' | 'kv' | 'secrets' | 'claims'>;
   clock: Clock;
-  /** The client of a tenant (an `ApiClient` with the shared limiter); undefined for an unknown tenant. */
-  clientFor: (tenant: string) => SendClient | undefined;
+  /** What the sender asks while it sends: the tenant's client, and the runner's steps around each send. */
+  steps: SendSteps;
   /** Concurrent lanes (entries of different targets in flight at once). Default 4. */
   lanes?: number;
   /** How long a taken entry is held before another replica may take it; kept alive while sending. Default 60 s. */
@@ -49,15 +64,6 @@ export interface OutboxSenderOptions {
   coalesce?: Partial<CoalesceOptions> | false;
   /** Messages per minute a target may send (for coalescing). Default 60 (spec: Limits). */
   limitPerMinute?: (target: string) => number;
-  hooks?: OutboxHooks;
   logger?: SenderLogger;
   random?: () => number;
-  /**
-   * Fills in what an entry left for send time (its bot's user, unknown while provisioning had not
-   * finished; a wall known by name only) and answers the entry to send; a throw counts as a failed
-   * attempt (retried, or dead-lettered for a refusal).
-   */
-  resolve?: (entry: OutboxEntry) => Promise<OutboxEntry>;
-  /** Holds an entry instead of sending it (its bot is paused): resolves true when it did. */
-  hold?: (lease: QueueLease, record: OutboxRecord) => Promise<boolean>;
 }

@@ -17,8 +17,8 @@ import type { TraceContext } from '../tracing/spans';
 import { traceOutboxEntry } from '../tracing/trace-sites';
 import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
-export type { CreatedByEntry, OutboxHooks, OutboxSenderOptions, SenderLogger } from './sender-options';
-import type { OutboxSenderOptions } from './sender-options';
+export type { CreatedByEntry, OutboxSenderOptions, SenderLogger, SendSteps } from './sender-options';
+import type { OutboxSenderOptions, SendSteps } from './sender-options';
 
 type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
 
@@ -30,14 +30,14 @@ type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
  * coalesced into digests. Several senders (in one process or many) can share one store.
  *
  * @example
- * const sender = new OutboxSender({ store, clock, clientFor: (tenant) => clients.get(tenant) });
+ * const sender = new OutboxSender({ store, clock, steps: { clientFor: (tenant) => clients.get(tenant) } });
  * sender.start();
  * // ...
  * await sender.stop();
  */
 export class OutboxSender {
-  private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'hooks' | 'logger' | 'resolve' | 'hold'>> &
-    Pick<OutboxSenderOptions, 'hooks' | 'logger' | 'resolve' | 'hold'>;
+  private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'logger' | 'steps'>> & Pick<OutboxSenderOptions, 'logger'>;
+  private readonly steps: SendSteps;
   private readonly coalesce: CoalesceOptions | undefined;
   private readonly kv: KvSpace;
   private readonly items: CreatedItems;
@@ -57,6 +57,7 @@ export class OutboxSender {
       random: Math.random,
       ...options,
     };
+    this.steps = options.steps;
     this.coalesce = options.coalesce === false ? undefined : { ...DEFAULT_COALESCE, ...options.coalesce };
     this.kv = options.store.kv(OUTBOX_KV);
     this.items = new CreatedItems(options.store.claims, this.kv);
@@ -107,7 +108,7 @@ export class OutboxSender {
       return;
     }
     const record = parsed.data;
-    if (await this.o.hold?.(lease, record)) return;
+    if (await this.steps.hold?.(lease, record)) return;
     if (this.o.clock.now() > record.deadlineAt) {
       // a message that could not go out in time (the runtime was down) is news no longer: not sent late
       await this.o.store.outbox.deadLetter(lease, `deadline passed before it could be sent${lease.lastError ? `; last error: ${lease.lastError}` : ''}`);
@@ -133,10 +134,10 @@ export class OutboxSender {
   }
 
   private async deliver(lease: QueueLease, record: OutboxRecord, trace: TraceContext | undefined): Promise<Delivery> {
-    const tenantClient = this.o.clientFor(record.entry.tenant);
+    const tenantClient = this.steps.clientFor(record.entry.tenant);
     if (!tenantClient) return { kind: 'drop', reason: `no client for tenant "${record.entry.tenant}"` };
     const client = tracedSendClient(tenantClient, trace);
-    const entry = this.o.resolve ? await this.o.resolve(record.entry) : record.entry;
+    const entry = this.steps.resolve ? await this.steps.resolve(record.entry) : record.entry;
     const digest = this.coalesce ? await prepareDigest(this.coalescer(), lease, record) : undefined;
     if (!digest) return this.attempt(client, lease, record, entry, attemptKey(lease.id));
     return this.sendDigest(client, lease, record, entry, digest);
@@ -225,9 +226,9 @@ export class OutboxSender {
                 },
               }
             : {};
-        await this.o.hooks?.onCreated?.({ tenant: entry.tenant, ...created, kind: created.kind, entryId, ...alert });
+        await this.steps.onCreated?.({ tenant: entry.tenant, ...created, kind: created.kind, entryId, ...alert });
       }
-      if (outcome.sentText !== undefined) await this.o.hooks?.onSentText?.({ tenant: entry.tenant, text: outcome.sentText });
+      if (outcome.sentText !== undefined) await this.steps.onSentText?.({ tenant: entry.tenant, text: outcome.sentText });
     } catch (error) {
       this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: a delivery hook failed');
     }

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { ApiClient } from '../../src/api/client';
 import { AdjustableClock, type Clock } from '../../src/clock';
 import { Outbox } from '../../src/outbox/outbox';
-import { OutboxSender, type OutboxSenderOptions } from '../../src/outbox/sender';
+import { OutboxSender, type OutboxSenderOptions, type SendSteps } from '../../src/outbox/sender';
+
+/** A sender's options for a test: its steps' client is the rig's own unless given. */
+export type TestSenderOptions = Partial<Omit<OutboxSenderOptions, 'steps'>> & { steps?: Partial<SendSteps> };
 import { SharedRateLimiter } from '../../src/api/shared-rate-limiter';
 import { POSTS_KIND, type PostRecord } from '../../src/sandbox/routes/posts/records';
 import { createSandbox, type Sandbox } from '../../src/sandbox/sandbox';
@@ -83,7 +86,7 @@ export interface Rig {
 }
 
 /** An outbox and a sender on `store`, sending to `platform` through a client paced by the shared limiter. */
-export function rig(store: Store, clock: Clock, baseUrl: string, options: Partial<OutboxSenderOptions> & { headersTimeoutMs?: number } = {}): Rig {
+export function rig(store: Store, clock: Clock, baseUrl: string, options: TestSenderOptions & { headersTimeoutMs?: number } = {}): Rig {
   const limiter = new SharedRateLimiter({ rate: store.rate, clock });
   const client = new ApiClient({
     baseUrl,
@@ -92,8 +95,8 @@ export function rig(store: Store, clock: Clock, baseUrl: string, options: Partia
     limiter,
     ...(options.headersTimeoutMs ? { timeouts: { headersMs: options.headersTimeoutMs } } : {}),
   });
-  const sender = new OutboxSender({ store, clock, clientFor: () => client, pollMs: 50, random: () => 0.5, ...options });
-  const outbox = new Outbox({ store, clock, onEnqueued: () => sender.wake() });
+  const sender = new OutboxSender({ store, clock, pollMs: 50, random: () => 0.5, ...options, steps: { clientFor: () => client, ...options.steps } });
+  const outbox = new Outbox({ store, clock, sender });
   return { outbox, sender, client };
 }
 

@@ -40,8 +40,8 @@ async function openReplica(config: StoreConfig, clock: AdjustableClock, platform
   const store = await openStore(config, { clock, secretKey: TEST_SECRET_KEY });
   const limiter = new SharedRateLimiter({ rate: recorder.wrap(store.rate), clock });
   const client = new ApiClient({ baseUrl: platform.baseUrl, token: 'svc_sandbox_token', clock, limiter });
-  const sender = new OutboxSender({ store, clock, clientFor: () => client, pollMs: 50, random: () => 0.5, lanes: 3, coalesce: false });
-  const outbox = new Outbox({ store, clock, onEnqueued: () => sender.wake() });
+  const sender = new OutboxSender({ store, clock, steps: { clientFor: () => client }, pollMs: 50, random: () => 0.5, lanes: 3, coalesce: false });
+  const outbox = new Outbox({ store, clock, sender });
   cleanup.push(async () => {
     await sender.stop(0);
     await client.close();

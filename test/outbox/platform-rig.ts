@@ -1,7 +1,6 @@
 import type { AdjustableClock } from '../../src/clock';
-import type { OutboxSenderOptions } from '../../src/outbox/sender';
 import type { Store } from '../../src/store';
-import { openTempStore, rig, runClockUntil, startPlatform, type Platform, type Rig } from './helpers';
+import { openTempStore, rig, runClockUntil, startPlatform, type Platform, type Rig, type TestSenderOptions } from './helpers';
 
 export interface PlatformRig extends Rig {
   clock: AdjustableClock;
@@ -15,7 +14,7 @@ export interface PlatformRig extends Rig {
 /** The sandbox, a temporary SQLite store and an outbox with its sender, all on one frozen clock. */
 export async function openPlatformRig(
   clock: AdjustableClock,
-  options: Partial<OutboxSenderOptions> & { headersTimeoutMs?: number } = {},
+  options: TestSenderOptions & { headersTimeoutMs?: number } = {},
 ): Promise<PlatformRig> {
   const platform = await startPlatform(clock);
   const temp = await openTempStore(clock);

@@ -22,7 +22,7 @@ async function setup(created: { kind: string; id: number }[] = []): Promise<Plat
     headersTimeoutMs: 300,
     uncertainDelayMs: 3_500,
     backoff: { baseMs: 200, maxMs: 1_000 },
-    hooks: { onCreated: (c) => void created.push(c) },
+    steps: { onCreated: (c) => void created.push(c) },
   });
   return current;
 }

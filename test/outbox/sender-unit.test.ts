@@ -4,9 +4,9 @@ import type { AnyEndpoint } from '../../src/api/schemas/endpoint';
 import { AdjustableClock } from '../../src/clock';
 import { readNote, attemptKey } from '../../src/outbox/attempt-note';
 import { Outbox } from '../../src/outbox/outbox';
-import { OutboxSender, type OutboxSenderOptions } from '../../src/outbox/sender';
+import { OutboxSender } from '../../src/outbox/sender';
 import type { SendClient } from '../../src/outbox/send-client';
-import { openTempStore, runClockUntil, type TestStore } from './helpers';
+import { openTempStore, runClockUntil, type TestSenderOptions, type TestStore } from './helpers';
 
 let temp: TestStore | undefined;
 let sender: OutboxSender | undefined;
@@ -27,13 +27,13 @@ function fakeClient(handler: Handler): SendClient {
   };
 }
 
-async function setup(handler: Handler, options: Partial<OutboxSenderOptions> = {}) {
+async function setup(handler: Handler, options: TestSenderOptions = {}) {
   const clock = new AdjustableClock({ start: Date.parse('2026-11-23T08:00:00Z'), frozen: true });
   temp = await openTempStore(clock);
   const store = temp.store;
   await store.secrets.put('incoming:ops', 'http://127.0.0.1:1/api/open/v1/incoming/tok-123');
-  sender = new OutboxSender({ store, clock, clientFor: () => fakeClient(handler), pollMs: 50, random: () => 0.5, ...options });
-  return { clock, store, sender, outbox: new Outbox({ store, clock, onEnqueued: () => sender?.wake() }) };
+  sender = new OutboxSender({ store, clock, pollMs: 50, random: () => 0.5, ...options, steps: { clientFor: () => fakeClient(handler), ...options.steps } });
+  return { clock, store, sender, outbox: new Outbox({ store, clock, sender }) };
 }
 
 describe('OutboxSender', () => {
@@ -93,7 +93,7 @@ describe('OutboxSender', () => {
         const botPost = (input.body as { bot_user_id?: number }).bot_user_id !== undefined;
         return { id: botPost ? 6 : 7, author: botPost ? { id: 40, name: 'Kudos', type: 'bot' } : { id: 3, name: 'System', type: 'system' } };
       },
-      { hooks: { onCreated: (c) => void created.push(c) } },
+      { steps: { onCreated: (c) => void created.push(c) } },
     );
     await outbox.enqueue({ kind: 'comment', tenant: 't', postId: 1, body: 'thanks' });
     await outbox.enqueue({ kind: 'post', tenant: 't', wallId: 3, body: 'as the bot', botUserId: 40 });
@@ -125,7 +125,7 @@ describe('OutboxSender', () => {
         if (endpoint.id === 'incomingWebhooks.send') tokens.push(input.params?.token);
         return endpoint.id === 'posts.create' ? { id: 77 } : { action: 'wall_post', id: null };
       },
-      { hooks: { onCreated: (c) => void created.push(c), onSentText: (t) => void texts.push(t) } },
+      { steps: { onCreated: (c) => void created.push(c), onSentText: (t) => void texts.push(t) } },
     );
     await outbox.enqueue({ kind: 'post', tenant: 't', wallId: 3, body: 'hello' });
     await outbox.enqueue({

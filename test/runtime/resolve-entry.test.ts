@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ProvisionResult } from '../../src/bots/provision/provisioner';
 import type { WallNames } from '../../src/bots/provision/wall-names';
 import { InvalidInputError } from '../../src/errors';
+import type { OutboxEntry } from '../../src/outbox/entry';
 import { classifyFailure } from '../../src/outbox/retry-plan';
-import { BotUserPendingError, entryResolver } from '../../src/runtime/sending/resolve-entry';
+import { BotUserPendingError, resolveEntry, type EntryResolverSources } from '../../src/runtime/sending/resolve-entry';
+
+const entryResolver = (sources: EntryResolverSources) => (entry: OutboxEntry) => resolveEntry(sources, entry);
 
 const provisioned: ProvisionResult = {
   tenant: 'default',

@@ -3,12 +3,11 @@ import { LoopGuard } from '../../bots/loop-guard';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../log';
 import { Outbox } from '../../outbox/outbox';
-import { OutboxSender, type CreatedByEntry } from '../../outbox/sender';
-import { holdIfPaused, PAUSED_BOTS_SPACE, PausedBots } from '../../store/paused-bots';
+import { OutboxSender } from '../../outbox/sender';
+import { PAUSED_BOTS_SPACE, PausedBots } from '../../store/paused-bots';
 import type { Store } from '../../store/store';
-import { botOf } from '../../outbox/entry';
 import type { DeploymentTable } from '../deployments';
-import { entryResolver } from './resolve-entry';
+import { RuntimeSendSteps } from './send-steps';
 import type { RuntimeAddress } from '../runtime-address';
 import { SignedFiles } from './signed-files';
 
@@ -35,41 +34,25 @@ export interface DeliveryDeps {
 }
 
 /**
- * The outbox and its sender, with what the sender tells on the way: loop prevention learns every post
- * and comment the runtime created (and the token's user), and an alert's post is recorded for its
- * resolution. A message queued before provisioning finished is sent as its bot user, never the token's.
+ * The outbox and its sender, with the runtime's steps around each send (`RuntimeSendSteps`): a paused
+ * bot's entries held, loop prevention told of every post and comment the runtime created (and the
+ * token's user), an alert's post recorded for its resolution. A message queued before provisioning
+ * finished is sent as its bot user, never the token's.
  */
 export function buildDelivery(deps: DeliveryDeps): DeliveryParts {
   const { clock, store, table } = deps;
   const loopGuard = new LoopGuard(store.kv('runtime:loop'));
   const alertState = new AlertInputState(store);
   const paused = new PausedBots(store.kv(PAUSED_BOTS_SPACE), clock);
+  const steps = new RuntimeSendSteps({ clock, store, table, loopGuard, alertState, paused });
   const sender = new OutboxSender({
     store,
     clock,
-    clientFor: (tenant) => table.tenant(tenant)?.api,
-    hooks: {
-      onCreated: (created) => noteCreated(loopGuard, alertState, created),
-      onSentText: (sent) => loopGuard.noteSentText(sent.tenant, sent.text),
-    },
-    logger: { warn: (details, message) => deps.logger.warn(details, message) },
-    resolve: entryResolver({ provisioned: (tenant) => table.provisioning(tenant), walls: (tenant) => table.tenant(tenant)?.walls }),
+    steps,
+    logger: deps.logger,
     ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
-    hold: async (lease, record) => {
-      const owner = botOf(record);
-      return owner !== undefined && holdIfPaused(paused, store.outbox, lease, owner, clock.now());
-    },
   });
-  const outbox = new Outbox({ store, clock, onEnqueued: () => sender.wake() });
+  const outbox = new Outbox({ store, clock, sender });
   const files = new SignedFiles(store, clock, () => deps.address.public());
   return { loopGuard, alertState, outbox, sender, files, paused };
-}
-
-async function noteCreated(loopGuard: LoopGuard, alertState: AlertInputState, created: CreatedByEntry): Promise<void> {
-  await loopGuard.noteCreated(created.tenant, created.kind, created.id);
-  if (created.tokenUser) await loopGuard.noteTokenUser(created.tenant, created.tokenUser);
-  if (created.alert) {
-    const { bot, refs, wallId, text, group } = created.alert;
-    await alertState.recordPost(created.tenant, bot, refs, created.id, { ...(wallId ? { wallId } : {}), text, ...(group ? { group } : {}) });
-  }
 }

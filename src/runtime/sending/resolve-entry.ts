@@ -17,23 +17,21 @@ export interface EntryResolverSources {
 }
 
 /**
- * The outbox sender's `resolve`: what a bot's post or direct message left for send time is filled in
- * just before it is sent. Its bot's user comes from provisioning (a message queued before provisioning
+ * What a bot's post or direct message left for send time, filled in just before it is sent (the
+ * sender's `resolve` step). Its bot's user comes from provisioning (a message queued before provisioning
  * finished waits for it: it is never sent as the token's user); a wall known by name only is looked up
  * in the stored listing, listed once if the walls never were.
  *
  * @example
- * new OutboxSender({ ..., resolve: entryResolver({ provisioned: (t) => tenants.get(t)?.provision, walls: (t) => engine.wallsOf(t) }) });
+ * const entry = await resolveEntry({ provisioned: (t) => tenants.get(t)?.provision, walls: (t) => engine.wallsOf(t) }, queued);
  */
-export function entryResolver(sources: EntryResolverSources): (entry: OutboxEntry) => Promise<OutboxEntry> {
-  return async (entry) => {
-    if (entry.kind !== 'post' && entry.kind !== 'dm') return entry;
-    const asBot = entry.botUserId === undefined && entry.bot !== undefined ? { botUserId: botUserOf(sources, entry.tenant, entry.bot) } : {};
-    if (entry.kind === 'dm' || entry.wallId !== undefined || entry.wallName === undefined) return { ...entry, ...asBot };
-    const walls = sources.walls(entry.tenant);
-    if (!walls) throw new InvalidInputError('entry.tenant', `entry.tenant: no tenant ${entry.tenant} to resolve the wall "${entry.wallName}" on`);
-    return { ...entry, ...asBot, wallId: await walls.resolve(entry.wallName, 'entry.wallName') };
-  };
+export async function resolveEntry(sources: EntryResolverSources, entry: OutboxEntry): Promise<OutboxEntry> {
+  if (entry.kind !== 'post' && entry.kind !== 'dm') return entry;
+  const asBot = entry.botUserId === undefined && entry.bot !== undefined ? { botUserId: botUserOf(sources, entry.tenant, entry.bot) } : {};
+  if (entry.kind === 'dm' || entry.wallId !== undefined || entry.wallName === undefined) return { ...entry, ...asBot };
+  const walls = sources.walls(entry.tenant);
+  if (!walls) throw new InvalidInputError('entry.tenant', `entry.tenant: no tenant ${entry.tenant} to resolve the wall "${entry.wallName}" on`);
+  return { ...entry, ...asBot, wallId: await walls.resolve(entry.wallName, 'entry.wallName') };
 }
 
 function botUserOf(sources: EntryResolverSources, tenant: string, bot: string): number {
