@@ -55,10 +55,8 @@ export interface AcceptedDelivery {
   trace?: TraceContext | undefined;
 }
 
-export interface ReceiverOptions {
-  /** Route path with `:tenant` and `:bot`, e.g. `/hooks/:tenant/:bot`. */
-  path: string;
-  clock: Clock;
+/** What the receiver asks of whoever mounts it, one named step each (the runtime's are `InboxIngest`, src/runtime/ingest/inbox-ingest.ts). */
+export interface ReceiverSteps {
   /**
    * The target; `fresh` asks for its secrets read again (a signature matched none of those kept: a secret
    * rotated on another replica is learnt before the delivery is refused).
@@ -70,6 +68,14 @@ export interface ReceiverOptions {
   onAccepted?(delivery: AcceptedDelivery): void;
   /** Counted per reason for metrics. */
   onRejected?(reason: RejectReason): void;
+}
+
+export interface ReceiverOptions {
+  /** Route path with `:tenant` and `:bot`, e.g. `/hooks/:tenant/:bot`. */
+  path: string;
+  clock: Clock;
+  /** Where a delivery's target is found, where it is recorded, and who is told. */
+  steps: ReceiverSteps;
   /** Events acknowledged but never recorded or routed (`test`, the ping). */
   acknowledgeOnly?: readonly string[];
   bodyLimit?: number;
@@ -123,14 +129,14 @@ async function receive(
   trace: TraceContext | undefined,
 ): Promise<FastifyReply> {
   const { tenant, bot } = request.params;
-  let target = await options.resolve(tenant, bot);
+  let target = await options.steps.resolve(tenant, bot);
   if (!target) throw new ReceiverRejection('unknown_bot', 'unknown_target', `no bot "${bot}" is deployed to tenant "${tenant}"`);
   const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 
   const check = (t: ReceiverTarget) => verifyAny(t.secret, header(request, 'signature'), header(request, 'timestamp'), rawBody, options.clock.now());
   let { verdict, index } = check(target);
   if (!verdict.ok && verdict.reason === 'mismatch') {
-    const fresh = await options.resolve(tenant, bot, { fresh: true });
+    const fresh = await options.steps.resolve(tenant, bot, { fresh: true });
     if (fresh) ({ verdict, index } = check((target = fresh)));
   }
   if (!verdict.ok)
@@ -151,9 +157,9 @@ async function receive(
   if (options.acknowledgeOnly?.includes(named.event)) return reply.code(200).send({ ok: true });
 
   const delivery: AcceptedDelivery = { tenant, bot, ...named, envelope, envelopeJson, trace };
-  const { duplicate } = await options.accept(delivery);
+  const { duplicate } = await options.steps.accept(delivery);
   void reply.code(200).send({ ok: true, duplicate });
-  if (!duplicate) options.onAccepted?.(delivery);
+  if (!duplicate) options.steps.onAccepted?.(delivery);
   return reply;
 }
 
@@ -217,7 +223,7 @@ function toRejection(error: unknown): ReceiverRejection {
 
 /** Counts the refusal by its reason, and answers it as every route answers an error. */
 function reject(options: ReceiverOptions, request: FastifyRequest, reply: FastifyReply, rejection: ReceiverRejection): FastifyReply {
-  options.onRejected?.(rejection.reason);
+  options.steps.onRejected?.(rejection.reason);
   return answerRefusal(rejection, request, reply);
 }
 

@@ -19,16 +19,18 @@ async function setup(options: { customer?: string } = {}) {
   await registerReceiver(app, {
     path: '/hooks/:tenant/:bot',
     clock,
-    resolve: (tenant, bot) =>
-      tenant === 'acme' && bot === 'kudos' ? { tenant, bot, secret: SECRET, customer: options.customer, eventPrefix: 'service' } : undefined,
-    accept: async (delivery) => {
-      const duplicate = seen.has(delivery.deliveryId);
-      seen.add(delivery.deliveryId);
-      if (!duplicate) recorded.push(delivery);
-      return { duplicate };
+    steps: {
+      resolve: (tenant, bot) =>
+        tenant === 'acme' && bot === 'kudos' ? { tenant, bot, secret: SECRET, customer: options.customer, eventPrefix: 'service' } : undefined,
+      accept: async (delivery) => {
+        const duplicate = seen.has(delivery.deliveryId);
+        seen.add(delivery.deliveryId);
+        if (!duplicate) recorded.push(delivery);
+        return { duplicate };
+      },
+      onAccepted: (delivery) => void routed.push(delivery),
+      onRejected: (reason) => void rejected.push(reason),
     },
-    onAccepted: (delivery) => routed.push(delivery),
-    onRejected: (reason) => rejected.push(reason),
     acknowledgeOnly: ['test'],
     bodyLimit: 4_096,
   });
@@ -171,16 +173,18 @@ describe('webhook receiver', () => {
     await registerReceiver(app, {
       path: '/reports/:tenant/:bot',
       clock: new AdjustableClock({ start: NOW, frozen: true }),
-      resolve: (tenant, bot) => ({
-        tenant,
-        bot,
-        secret: ['daily-secret', 'weekly-secret'],
-        secretEvents: ['todoliststats.daily', 'todoliststats.weekly'],
-        eventPrefix: 'service',
-      }),
-      accept: async (delivery) => {
-        recorded.push(delivery);
-        return { duplicate: false };
+      steps: {
+        resolve: (tenant, bot) => ({
+          tenant,
+          bot,
+          secret: ['daily-secret', 'weekly-secret'],
+          secretEvents: ['todoliststats.daily', 'todoliststats.weekly'],
+          eventPrefix: 'service',
+        }),
+        accept: async (delivery) => {
+          recorded.push(delivery);
+          return { duplicate: false };
+        },
       },
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
