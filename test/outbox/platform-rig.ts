@@ -12,10 +12,7 @@ export interface PlatformRig extends Rig {
 }
 
 /** The sandbox, a temporary SQLite store and an outbox with its sender, all on one frozen clock. */
-export async function openPlatformRig(
-  clock: AdjustableClock,
-  options: TestSenderOptions & { headersTimeoutMs?: number } = {},
-): Promise<PlatformRig> {
+export async function openPlatformRig(clock: AdjustableClock, options: TestSenderOptions & { headersTimeoutMs?: number } = {}): Promise<PlatformRig> {
   const platform = await startPlatform(clock);
   const temp = await openTempStore(clock);
   const parts = rig(temp.store, clock, platform.baseUrl, options);
