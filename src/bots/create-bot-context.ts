@@ -1,4 +1,4 @@
-import { runSink } from './run-sends';
+import { RunOutbox, type SendListener } from './run-sends';
 import type { IntrabotApi } from '../api/create-api-client';
 import type { Clock } from '../clock';
 import { localDate } from '../clock/local-date';
@@ -67,8 +67,12 @@ export interface BotContextDeps<Config> {
   conversations?: { book: ConversationBook; steps: readonly string[]; opened?: ((conversation: PendingConversation) => void) | undefined } | undefined;
   /** Where `ctx.progress` goes (`intrabot run`'s progress line); a debug log line when absent. */
   progress?: ((text: string) => void) | undefined;
-  /** The run's trace context (tracing on): `ctx.traceContext`, for the bot's own spans. */
+  /** The run's trace context (tracing on): `ctx.traceContext`, for the bot's own spans; the run's sends and API requests go under it. */
   trace?: TraceContext | undefined;
+  /** Told of each entry the run queued, once queued (the runtime's delivery history). */
+  told?: SendListener | undefined;
+  /** Each send names the bot (the runtime's outbox holds a paused bot's entries by it). */
+  namesBot?: boolean | undefined;
 }
 
 export type { WallRef } from './target-entry';
@@ -83,7 +87,7 @@ type Rendered = { text: string; media: NonNullable<Exclude<OutgoingMessage, stri
 export function createBotContext<Config>(deps: BotContextDeps<Config>): BotContext<Config> {
   const { tenant, bot } = deps;
   const locals: Record<string, unknown> = { ...deps.locals };
-  const sink = runSink(deps.sink, locals);
+  const sink = new RunOutbox(deps.sink, { locals, bot: deps.namesBot ? bot.name : undefined, trace: deps.trace, told: deps.told });
   const base = { tenant: tenant.id };
 
   const render = async (message: OutgoingMessage): Promise<Rendered> => {

@@ -98,13 +98,19 @@ export interface LocalKey<T> {
  * // in a handler:    requester.get(ctx)?.name
  */
 export function defineLocal<T>(name: string): LocalKey<T> {
-  return {
-    name,
-    get: (ctx) => ctx.locals[name] as T | undefined,
-    set: (ctx, value) => {
-      ctx.locals[name] = value;
-    },
-  };
+  return new Local<T>(name);
+}
+
+class Local<T> implements LocalKey<T> {
+  constructor(readonly name: string) {}
+
+  get(ctx: Pick<BotContext<any>, 'locals'>): T | undefined {
+    return ctx.locals[this.name] as T | undefined;
+  }
+
+  set(ctx: Pick<BotContext<any>, 'locals'>, value: T): void {
+    ctx.locals[this.name] = value;
+  }
 }
 
 /**

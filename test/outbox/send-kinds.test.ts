@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBotContext } from '../../src/bots/create-bot-context';
 import { BotManifestSchema } from '../../src/bots/manifest';
-import { RUN_SENDS, runSink } from '../../src/bots/run-sends';
+import { RUN_SENDS, RunOutbox } from '../../src/bots/run-sends';
 import type { OutboxEntryInput } from '../../src/outbox/entry';
 import { createTemplateEngine } from '../../src/templates';
 import { runOutboxCommand } from '../../src/cli/commands/outbox';
@@ -89,7 +89,7 @@ describe.each(SEND_KINDS.map((kind) => [nameOf(kind), kind] as const))('the %s k
     const { dir, store } = await freshStore(clock);
     const outbox = new Outbox({ store, clock });
     const locals: Record<string, unknown> = {};
-    const sink = runSink({ enqueue: (entry, options) => outbox.enqueue(entry, options), stashMedia: (data) => outbox.stashMedia(data) }, locals);
+    const sink = new RunOutbox(outbox, { locals });
     const { id } = await sink.enqueue(kind.sample);
 
     // the kind's own word, through the lookup typed for an entry (the same object: see the sample's test)

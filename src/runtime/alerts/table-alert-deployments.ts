@@ -10,7 +10,7 @@ import type { EnqueueOptions } from '../../outbox/outbox';
 import type { BotContext } from '../../bots/context';
 import type { EntrySink } from '../../bots/create-bot-context';
 import type { Chain, HandlerInput } from '../../bots/middleware';
-import { runSink } from '../../bots/run-sends';
+import { RunOutbox } from '../../bots/run-sends';
 import type { HandlerRunner } from '../ingest/handler-runner';
 import type { TemplateEngine } from '../../templates/template-engine';
 import { wallRefOf, type Deployment, type DeploymentTable } from '../deployments';
@@ -111,7 +111,7 @@ export function alertInputOf(message: AlertSendMessage): Extract<HandlerInput, {
 /**
  * An alert message part through a deployment's chain, as any other trigger's sends: the middleware runs
  * around it (an `auditLog` records it, `quietHours` holds it), and the entry is queued through the run's
- * sink (`runSink`: held when a middleware says so, listed among the run's sends). Undefined when a
+ * sink (`RunOutbox`: held when a middleware says so, listed among the run's sends). Undefined when a
  * middleware did not call `next`. The runtime and `testBot`'s alert door both send this way.
  */
 export async function sendAlertThroughChain(
@@ -123,7 +123,7 @@ export async function sendAlertThroughChain(
 ): Promise<{ id: string } | undefined> {
   let receipt: { id: string } | undefined;
   await chain(alertInputOf(message), ctx, async () => {
-    receipt = await runSink(sink, ctx.locals).enqueue(made.entry, made.options);
+    receipt = await new RunOutbox(sink, { locals: ctx.locals }).enqueue(made.entry, made.options);
   });
   return receipt;
 }

@@ -16,7 +16,7 @@ import type { DeploymentTable } from '../deployments';
 import type { HandlerRunner } from './handler-runner';
 import { tracedApi } from '../../api/create-api-client';
 import { traceLogFields, type TraceContext } from '../../tracing/spans';
-import { destinationOf } from '../../bots/run-sends';
+import { destinationOf, type SendListener } from '../../bots/run-sends';
 import type { OutboxEntryInput } from '../../outbox/entry';
 import { clipText, entryText } from '../../outbox/entry-text';
 import type { SentMessage } from './delivery-log';
@@ -74,12 +74,9 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem,
   const entity = (envelope.payload as { id?: unknown }).id;
   const log = deps.runner.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
   // what the handler says, kept in the delivery history so the console can show it after it was sent
-  const sends: SentMessage[] = [];
-  const onSend = (entry: OutboxEntryInput): void => {
-    sends.push({ kind: entry.kind, to: destinationOf(entry), text: clipText(entryText(entry), SENT_TEXT_MAX) });
-  };
+  const told = new SentMessages();
   const executor: RouteExecutor = {
-    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace, onSend }),
+    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace, told }),
     fetchUser: async (id) => (await tracedApi(deployment.tenant.api, trace).users.get(id)) as CommandUser,
     chain: deployment.chain,
     conversations: deps.runner.conversations(deployment),
@@ -90,7 +87,16 @@ export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem,
     executor,
   );
   log.info(traceLogFields(trace), `delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
-  return outcome.status === 'handled' && sends.length > 0 ? { ...outcome, sends } : outcome;
+  return outcome.status === 'handled' && told.list.length > 0 ? { ...outcome, sends: told.list } : outcome;
+}
+
+/** What a delivery's run queued, as the delivery history keeps it: kind, destination, text (clipped). */
+class SentMessages implements SendListener {
+  readonly list: SentMessage[] = [];
+
+  sent(entry: OutboxEntryInput): void {
+    this.list.push({ kind: entry.kind, to: destinationOf(entry), text: clipText(entryText(entry), SENT_TEXT_MAX) });
+  }
 }
 
 /** `check payload -> loop check -> route -> run` for one bot: the path the runtime and `testBot` share. */

@@ -13,7 +13,7 @@ import { IntrabotError } from '../../errors';
 import type { Logger } from '../../log';
 import type { JobRunRequest, JobRunResult } from '../../scheduler/job-runner';
 import type { Store } from '../../store/store';
-import type { OutboxEntryInput } from '../../outbox/entry';
+import { RUN_SENDS, RunOutbox, type SendListener } from '../../bots/run-sends';
 import { traceLogFields, type TraceContext } from '../../tracing/spans';
 import { traceHandler } from '../../tracing/trace-sites';
 import { tracedApi } from '../../api/create-api-client';
@@ -51,8 +51,8 @@ export interface RunOptions {
   progress?: ((text: string) => void) | undefined;
   /** The trace context of the step that runs it (the inbox item's, the job's): the run's span goes under it. */
   trace?: TraceContext | undefined;
-  /** Told each entry the run queues (the delivery history keeps what a handler said). */
-  onSend?: ((entry: OutboxEntryInput) => void) | undefined;
+  /** Told of each entry the run queues (the delivery history keeps what a handler said). */
+  told?: SendListener | undefined;
 }
 
 /**
@@ -96,12 +96,10 @@ export class HandlerRunner {
     const jobs = deployment.bot.definition.jobs;
     const job = jobs[run.job] ?? jobs[ANY_JOB];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
-    let sent = 0;
-    const onSend = () => void sent++;
-    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace, onSend });
+    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace });
     const jobRun = { name: run.job, slot: run.slotMs };
     await deployment.chain({ kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
-    return { sent };
+    return { sent: RUN_SENDS.get(ctx)?.length ?? 0 };
   }
 
   /** A deployment's waiting questions (`ctx.ask`), for its answers. */
@@ -116,7 +114,6 @@ export class HandlerRunner {
     const { trace } = options;
     const log = options.log ?? this.logger(deployment);
     const steps = Object.keys(bot.definition.conversations);
-    const sink = runOutbox(this.deps.sink, { bot: bot.name, trace, onSend: options.onSend });
     return createBotContext({
       tenant: { id: tenant.config.id, timezone: tenant.config.timezone },
       clock: this.deps.clock,
@@ -124,11 +121,22 @@ export class HandlerRunner {
       locals: {
         ...(this.deps.audit ? { [AUDIT_TRAIL.name]: this.deps.audit } : {}),
         [CLAIM_ONCE.name]: ((key, ttlMs) => this.deps.store.claims.claim(`bot:${tenant.config.id}:${bot.name}:${key}`, ttlMs)) satisfies ClaimOnce,
-        ...(this.deps.alertState ? { [ALERT_INCIDENTS.name]: this.incidents(this.deps.alertState, tenant.config.id, bot.name, sink) } : {}),
+        ...(this.deps.alertState
+          ? {
+              [ALERT_INCIDENTS.name]: this.incidents(
+                this.deps.alertState,
+                tenant.config.id,
+                bot.name,
+                new RunOutbox(this.deps.sink, { locals: {}, bot: bot.name, trace, told: options.told }),
+              ),
+            }
+          : {}),
       },
       config: deployment.config,
       api: tracedApi(tenant.api, trace),
-      sink,
+      sink: this.deps.sink,
+      namesBot: true,
+      told: options.told,
       kv: this.deps.store.kv(`bot:${tenant.config.id}:${bot.name}`),
       templates: deployment.templates,
       log: botLogger(trace === undefined ? log : log.child(traceLogFields(trace))),
@@ -142,28 +150,14 @@ export class HandlerRunner {
     });
   }
 
-  /** A bot's alert posts, for its runs: acknowledging one queues its edit through the run's sink. */
+  /**
+   * A bot's alert posts, for its runs: acknowledging one queues its edit through `sink` (the run's
+   * outbox, with locals of its own: an edit answering a person's ack is not held by quiet hours).
+   */
   private incidents(state: AlertInputState, tenant: string, bot: string, sink: EntrySink): AlertIncidents {
     return new IncidentPosts(state).forBot(tenant, bot, this.deps.clock, async (edit) => {
       const { entry, options } = incidentEditEntry(tenant, bot, edit);
       await sink.enqueue(entry, options);
     });
   }
-}
-
-/**
- * The outbox as one run of `bot` sees it, the one seam every send of the run passes: each entry names
- * its bot (the outbox holds it while the bot is paused, whatever kind of message it is), goes under the
- * run's span when traced, and is told to `onSend` once queued (the delivery history).
- */
-function runOutbox(sink: EntrySink, run: { bot: string; trace: TraceContext | undefined; onSend: ((entry: OutboxEntryInput) => void) | undefined }): EntrySink {
-  const { bot, trace, onSend } = run;
-  return {
-    enqueue: async (entry, options) => {
-      const receipt = await sink.enqueue(entry, { ...options, bot, ...(trace === undefined ? {} : { trace }) });
-      onSend?.(entry);
-      return receipt;
-    },
-    stashMedia: (data) => sink.stashMedia(data),
-  };
 }
