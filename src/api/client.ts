@@ -7,8 +7,8 @@ import type { CallInput, CallResult, Caller, ItemOf } from './caller';
 import { errorFromResponse, errorFromTransport } from './error-mapping';
 import { ApiError, ApiRateLimitedError, redactPath, type RequestContext } from './errors';
 import { paginatePages, withDefaultPerPage, type PageBody } from './pagination';
-import { parseRateBudget } from './rate-headers';
-import { describeRateNotice, onceFarHeader, RATE_WAIT_NOTICE_MS, type OnRateNotice } from './rate-notice';
+import { farRateHeader, parseRateBudget, RATE_WAIT_BOUND_MS, type HeaderBag } from './rate-headers';
+import { describeRateNotice, RATE_WAIT_NOTICE_MS, type OnRateNotice } from './rate-notice';
 import { MemoryRateLimiter, rateLimitKey, type Pace, type RateLimiter } from './rate-limiter';
 import { pageSchema, parseAnswer, parsePage, parseResponse } from './response-shape';
 import { DEFAULT_RETRY_POLICY, decideRetry, rateLimitedDelay, withRetry, type RetryPolicy } from './retry';
@@ -143,11 +143,8 @@ export class ApiClient implements Caller {
   private readonly rateLimitedStreak = new Map<string, number>();
   private readonly onRateNotice: OnRateNotice | undefined;
   private readonly onSent: OnSent | undefined;
-  /** A reset or Retry-After beyond the window: logged as a warning and told, once, with the value received. */
-  private readonly tellFarHeader = onceFarHeader((notice) => {
-    this.logger?.warn?.({ header: notice.header, received: notice.received, aheadMs: notice.aheadMs, boundMs: notice.boundMs }, describeRateNotice(notice));
-    this.onRateNotice?.(notice);
-  });
+  /** A rate header beyond the window was told (once per client: the value is the news, not each answer that repeats it). */
+  private farHeaderTold = false;
 
   constructor(options: ApiClientOptions) {
     this.#token = checkToken(options.token);
@@ -301,6 +298,17 @@ export class ApiClient implements Caller {
     const error = errorFromResponse({ ...context, status: wire.status }, answer.body, wire.headers, now);
     if (error instanceof ApiRateLimitedError) this.limiter.backoff(key, now + (error.retryAfterMs ?? this.rateLimitedBackoff(key)));
     throw error;
+  }
+
+  /** A reset or Retry-After beyond the window: logged as a warning and told, once, with the value received (the wait itself is clamped where the headers are read). */
+  private tellFarHeader(headers: HeaderBag, nowMs: number): void {
+    if (this.farHeaderTold) return;
+    const far = farRateHeader(headers, nowMs);
+    if (!far) return;
+    this.farHeaderTold = true;
+    const notice = { kind: 'clamped', boundMs: RATE_WAIT_BOUND_MS, ...far } as const;
+    this.logger?.warn?.({ header: notice.header, received: notice.received, aheadMs: notice.aheadMs, boundMs: notice.boundMs }, describeRateNotice(notice));
+    this.onRateNotice?.(notice);
   }
 
   /** spec: Limits — a 429 naming no wait: back off exponentially per 429 in a row, never retry at once. */

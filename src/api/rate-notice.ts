@@ -1,4 +1,4 @@
-import { farRateHeader, RATE_WAIT_BOUND_MS, type FarRateHeader, type HeaderBag } from './rate-headers';
+import type { FarRateHeader } from './rate-headers';
 
 /**
  * What the API client tells its user about pacing, so a command is never silent while it waits
@@ -26,19 +26,4 @@ export function describeRateNotice(notice: RateNotice): string {
   }
   const ahead = Math.round(notice.aheadMs / 1000);
   return `the platform's ${notice.header === 'retry-after' ? 'Retry-After' : 'X-RateLimit-Reset'} (${notice.received}) asks for a wait of ${ahead} s, beyond its ${notice.boundMs / 1000} s rate window: waiting ${notice.boundMs / 1000} s at most (is the platform's clock, or this machine's, wrong?)`;
-}
-
-/**
- * Reads each answer's rate headers and tells the first one beyond the window, once (the value is the
- * news, not each answer that repeats it); the wait itself is clamped where the headers are read.
- */
-export function onceFarHeader(tell: (notice: RateNotice & { kind: 'clamped' }) => void): (headers: HeaderBag, nowMs: number) => void {
-  let told = false;
-  return (headers, nowMs) => {
-    if (told) return;
-    const far = farRateHeader(headers, nowMs);
-    if (!far) return;
-    told = true;
-    tell({ kind: 'clamped', boundMs: RATE_WAIT_BOUND_MS, ...far });
-  };
 }
