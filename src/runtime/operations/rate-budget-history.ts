@@ -1,5 +1,5 @@
 import type { RateBudget } from '../../api/rate-headers';
-import type { RateLimiter } from '../../api/rate-limiter';
+import type { AcquireOptions, RateLimiter } from '../../api/rate-limiter';
 import type { Clock } from '../../clock';
 
 /** The platform's last word on one budget. */
@@ -77,20 +77,7 @@ export class RateBudgetHistory {
 
   /** `limiter`, reporting to this history as it works. */
   watch(limiter: RateLimiter): RateLimiter {
-    return {
-      acquire: async (key, signal, options) => {
-        await limiter.acquire(key, signal, options);
-        this.sent(key);
-      },
-      observe: (key, budget) => {
-        limiter.observe(key, budget);
-        this.observed(key, budget);
-      },
-      backoff: (key, untilMs) => {
-        limiter.backoff(key, untilMs);
-        this.throttled(key);
-      },
-    };
+    return new WatchedLimiter(limiter, this);
   }
 
   /** Every key seen, with its history up to now. */
@@ -108,21 +95,24 @@ export class RateBudgetHistory {
     });
   }
 
-  private sent(key: string): void {
+  /** Told by its `WatchedLimiter`. */
+  sent(key: string): void {
     const now = this.clock.now();
     const state = this.state(key);
     state.sent.push(now);
     this.bucket(state, now).requests += 1;
   }
 
-  private throttled(key: string): void {
+  /** Told by its `WatchedLimiter`. */
+  throttled(key: string): void {
     const now = this.clock.now();
     const state = this.state(key);
     state.throttled.push(now);
     this.bucket(state, now).throttled += 1;
   }
 
-  private observed(key: string, budget: RateBudget | undefined): void {
+  /** Told by its `WatchedLimiter`. */
+  observed(key: string, budget: RateBudget | undefined): void {
     if (budget?.remaining === undefined) return;
     const now = this.clock.now();
     const state = this.state(key);
@@ -181,5 +171,28 @@ export class RateBudgetHistory {
     for (const at of state.buckets.keys()) if (at < horizon) state.buckets.delete(at);
     state.sent = state.sent.filter((at) => now - at < MINUTE_MS);
     state.throttled = state.throttled.filter((at) => now - at < MINUTE_MS);
+  }
+}
+
+/** A limiter whose acquires, observed budgets and back-offs are also told to a `RateBudgetHistory`. */
+class WatchedLimiter implements RateLimiter {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly history: RateBudgetHistory,
+  ) {}
+
+  async acquire(key: string, signal?: AbortSignal, options?: AcquireOptions): Promise<void> {
+    await this.limiter.acquire(key, signal, options);
+    this.history.sent(key);
+  }
+
+  observe(key: string, budget: RateBudget | undefined): void {
+    this.limiter.observe(key, budget);
+    this.history.observed(key, budget);
+  }
+
+  backoff(key: string, untilMs: number): void {
+    this.limiter.backoff(key, untilMs);
+    this.history.throttled(key);
   }
 }
