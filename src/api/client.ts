@@ -16,7 +16,7 @@ import { endpointPath, parseBody, rawPayload, requestPayload } from './request-p
 import type { AnyEndpoint } from './schemas/endpoint';
 import { checkToken } from './token';
 import { createDispatcher, DEFAULT_TIMEOUTS, sendOnWire, type Timeouts, type UndiciFormData, type WireBody } from './transport';
-import type { OnSent } from './sent-request';
+import type { ClientHooks } from './sent-request';
 import { USER_AGENT } from './version';
 import type { TraceContext } from '../tracing/spans';
 import { traceApiRequest } from '../tracing/trace-sites';
@@ -51,7 +51,7 @@ export interface ApiClientOptions {
    */
   onRateNotice?: OnRateNotice;
   /** Told about every request put on the wire, once answered or failed (metrics count them). */
-  onSent?: OnSent;
+  hooks?: ClientHooks;
 }
 
 /** Per-call knobs beyond the `Caller` contract. */
@@ -142,7 +142,7 @@ export class ApiClient implements Caller {
   /** 429s in a row per limiter key, for the backoff when they name no wait. */
   private readonly rateLimitedStreak = new Map<string, number>();
   private readonly onRateNotice: OnRateNotice | undefined;
-  private readonly onSent: OnSent | undefined;
+  private readonly hooks: ClientHooks | undefined;
   /** A rate header beyond the window was told (once per client: the value is the news, not each answer that repeats it). */
   private farHeaderTold = false;
 
@@ -154,7 +154,7 @@ export class ApiClient implements Caller {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher(this.timeouts);
     this.onRateNotice = options.onRateNotice;
-    this.onSent = options.onSent;
+    this.hooks = options.hooks;
     this.limiter =
       options.limiter ?? new MemoryRateLimiter({ clock: options.clock, onWait: (waitMs) => this.onRateNotice?.({ kind: 'waiting', waitMs, why: 'budget' }) });
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -282,12 +282,12 @@ export class ApiClient implements Caller {
         signal: exchange.signal,
       });
     } catch (error) {
-      this.onSent?.({ ...sent, status: undefined });
+      this.hooks?.sent?.({ ...sent, status: undefined });
       this.limiter.observe(key, undefined);
       if (exchange.signal?.aborted) throw exchange.signal.reason;
       throw errorFromTransport(context, error);
     }
-    this.onSent?.({ ...sent, status: wire.status });
+    this.hooks?.sent?.({ ...sent, status: wire.status });
     const now = this.clock.now();
     this.tellFarHeader(wire.headers, now);
     this.limiter.observe(key, parseRateBudget(wire.headers, now) ?? {});

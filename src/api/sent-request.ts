@@ -1,5 +1,5 @@
 /**
- * One request the client put on the wire, as told to `ApiClientOptions.onSent` (the runtime's metrics):
+ * One request the client put on the wire, as told to `ApiClientOptions.hooks.sent` (the runtime's metrics):
  * no URL, no path and no body, since a path carries ids and an incoming webhook's carries its token.
  */
 export interface SentRequest {
@@ -12,4 +12,8 @@ export interface SentRequest {
   waitedMs: number;
 }
 
-export type OnSent = (request: SentRequest) => void;
+/** What the client tells of its requests, one named hook each (the runtime's: `PlatformRequestCount`, src/runtime/tenants.ts). */
+export interface ClientHooks {
+  /** Every request put on the wire, once answered or failed (metrics count them). */
+  sent?(request: SentRequest): void;
+}

@@ -1,4 +1,3 @@
-import type { SentRequest } from '../api/sent-request';
 import { SharedRateLimiter } from '../api/shared-rate-limiter';
 import { commandOverlaps } from '../bots/command-overlaps';
 import { loadBots, type BotRegistry } from '../bots/registry';
@@ -8,7 +7,6 @@ import { usableInMode } from './config/bot-mode-check';
 import { checkEnabledNames, skipReason } from './config/bot-selection';
 import type { RuntimeDeps } from './build-runtime';
 import { botsSettingName } from './config/config';
-import { statusLabel } from './operations/metric-labels';
 import type { RuntimeMetrics } from './operations/metrics';
 import type { ProvisioningProgress } from './start/provisioning-progress';
 import { RateBudgetHistory } from './operations/rate-budget-history';
@@ -83,13 +81,7 @@ export function buildPacedTenants(
     dispatcher: deps.dispatcher,
     logger,
     onRateNotice,
-    ...(metrics ? { onSent: (tenant: string, request: SentRequest) => countSent(metrics, tenant, request) } : {}),
+    metrics,
   });
   return { limiter, rateHistory, tenants };
-}
-
-/** A tenant's request to the platform in the metrics: its answer, and how long it waited for budget. */
-function countSent(metrics: RuntimeMetrics, tenant: string, request: SentRequest): void {
-  metrics.platformRequests.inc({ tenant, method: request.method, status: statusLabel(request.status) });
-  metrics.rateBudgetWait.observe({ tenant, budget: request.budget }, request.waitedMs / 1000);
 }

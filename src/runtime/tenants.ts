@@ -2,7 +2,9 @@ import type { Dispatcher } from 'undici';
 import { createApiClient, type IntrabotApi } from '../api/create-api-client';
 import type { RateLimiter } from '../api/rate-limiter';
 import type { OnRateNotice } from '../api/rate-notice';
-import type { SentRequest } from '../api/sent-request';
+import type { ClientHooks, SentRequest } from '../api/sent-request';
+import { statusLabel } from './operations/metric-labels';
+import type { RuntimeMetrics } from './operations/metrics';
 import { WALLS_KV, WallNames } from '../bots/provision/wall-names';
 import type { Clock } from '../clock';
 import type { Store } from '../store/store';
@@ -28,8 +30,8 @@ export interface TenantsDeps {
   logger: Logger;
   /** Told about pacing a person would notice (`intrabot run` prints it). */
   onRateNotice?: OnRateNotice | undefined;
-  /** Told about every request a tenant's client sent (the runtime's metrics). */
-  onSent?: ((tenant: string, request: SentRequest) => void) | undefined;
+  /** Where every request a tenant's client sent is counted. */
+  metrics?: Pick<RuntimeMetrics, 'platformRequests' | 'rateBudgetWait'> | undefined;
 }
 
 /** One client per tenant, each paced by the shared budget of its token. */
@@ -44,10 +46,23 @@ export function buildTenants(deps: TenantsDeps): ReadonlyMap<string, TenantRunti
       ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
       logger: { warn: (details, message) => deps.logger.warn(details, message) },
       ...(deps.onRateNotice ? { onRateNotice: deps.onRateNotice } : {}),
-      ...(deps.onSent ? { onSent: (request: SentRequest) => deps.onSent?.(config.id, request) } : {}),
+      ...(deps.metrics ? { hooks: new PlatformRequestCount(deps.metrics, config.id) } : {}),
     });
     const walls = new WallNames({ tenant: config.id, api, clock: deps.clock, kv: deps.store.kv(WALLS_KV) });
     tenants.set(config.id, { config, api, walls });
   }
   return tenants;
+}
+
+/** A tenant's requests to the platform in the metrics: each answer by status, and how long it waited for budget. */
+class PlatformRequestCount implements ClientHooks {
+  constructor(
+    private readonly metrics: Pick<RuntimeMetrics, 'platformRequests' | 'rateBudgetWait'>,
+    private readonly tenant: string,
+  ) {}
+
+  sent(request: SentRequest): void {
+    this.metrics.platformRequests.inc({ tenant: this.tenant, method: request.method, status: statusLabel(request.status) });
+    this.metrics.rateBudgetWait.observe({ tenant: this.tenant, budget: request.budget }, request.waitedMs / 1000);
+  }
 }

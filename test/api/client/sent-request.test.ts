@@ -4,7 +4,7 @@ import type { SentRequest } from '../../../src/api/sent-request';
 import { AdjustableClock } from '../../../src/clock';
 import { API, json, platformDouble, START, testEndpoints as ep } from './platform-double';
 
-// Issue #24, item 1: what the client tells `onSent` feeds intrabot_platform_requests_total and
+// Issue #24, item 1: what the client tells `hooks.sent` feeds intrabot_platform_requests_total and
 // intrabot_rate_budget_wait_seconds. No path or URL is told: a path carries ids.
 
 /** A limiter that makes each request wait `waitMs` on the clock, as a pacer out of budget would. */
@@ -16,11 +16,11 @@ function slowLimiter(clock: AdjustableClock, waitMs: number): RateLimiter {
   };
 }
 
-describe('ApiClient onSent', () => {
+describe('ApiClient hooks.sent', () => {
   it("tells each request's method, status and its wait for budget on the client's clock", async () => {
     const sent: SentRequest[] = [];
     const clock = new AdjustableClock({ start: START, frozen: true });
-    const { client, on } = platformDouble({ clock, limiter: slowLimiter(clock, 1_500), onSent: (r) => sent.push(r), retry: { attempts: 1 } });
+    const { client, on } = platformDouble({ clock, limiter: slowLimiter(clock, 1_500), hooks: { sent: (r) => void sent.push(r) }, retry: { attempts: 1 } });
     on('GET', `${API}/things/7`, () => json(200, { data: { id: 7 } }));
     await client.call(ep.get, { params: { id: 7 } });
     expect(sent).toEqual([{ method: 'GET', status: 200, budget: 'token', waitedMs: 1_500 }]);
@@ -28,7 +28,7 @@ describe('ApiClient onSent', () => {
 
   it('tells every attempt of a retried request, the platform refusals included', async () => {
     const sent: SentRequest[] = [];
-    const { client, on } = platformDouble({ onSent: (r) => sent.push(r) });
+    const { client, on } = platformDouble({ hooks: { sent: (r) => void sent.push(r) } });
     on('GET', `${API}/things/7`, () => json(503, { message: 'down' }));
     on('GET', `${API}/things/7`, () => json(200, { data: { id: 7 } }));
     await client.call(ep.get, { params: { id: 7 } });
@@ -38,7 +38,7 @@ describe('ApiClient onSent', () => {
   it('tells a request that got no answer with no status', async () => {
     const sent: SentRequest[] = [];
     // nothing intercepts: the mock agent refuses the connection
-    const { client } = platformDouble({ onSent: (r) => sent.push(r), retry: { attempts: 1 } });
+    const { client } = platformDouble({ hooks: { sent: (r) => void sent.push(r) }, retry: { attempts: 1 } });
     await expect(client.call(ep.get, { params: { id: 7 } })).rejects.toThrow();
     expect(sent).toEqual([{ method: 'GET', status: undefined, budget: 'token', waitedMs: 0 }]);
   });
