@@ -18,12 +18,10 @@ interface StoredRound {
   remindPage: number;
 }
 
-// Optional (ACKNOWLEDGE_LARGE=1 npx vitest run bots/acknowledge/acknowledge-large.test.ts): a
-// company-wide announcement to the sandbox's `large` seed, 10,000 employees and more, over real
+// A company-wide announcement to the sandbox's `large` seed, 10,000 employees and more, over real
 // HTTP. It checks the paging, the per-run cap and the resumption after a restart, not the delivery
 // of every message (the outbox paces those at about one a second: hours of sandbox time).
-if (!process.env.ACKNOWLEDGE_LARGE) console.warn('skipping the 10,000-user acknowledge round (about 70 s): run it with ACKNOWLEDGE_LARGE=1');
-describe.skipIf(!process.env.ACKNOWLEDGE_LARGE)('acknowledge over the large seed', () => {
+describe('acknowledge over the large seed', () => {
   let pair: Pair;
   let id: number;
 
@@ -75,7 +73,10 @@ describe.skipIf(!process.env.ACKNOWLEDGE_LARGE)('acknowledge over the large seed
     expect(firstRun).toBeLessThan(550);
     expect(await remindedBefore(first.audience.pages)).toBe(firstRun);
 
-    await pair.restartRuntime();
+    // down two minutes of the shared clock: the new process assumes the platform's 60 a minute until an
+    // answer says otherwise, and the shared budget still holds the first run's 200-odd reads of the last
+    // minute, so a restart within it provisions only once that minute is out (60 s of real time)
+    await pair.restartRuntime(() => pair.platform.advance(2 * 60));
     await pair.runJob('acknowledge', 'remind');
     const second = await round();
     const bothRuns = await remindedBefore(second.remindPage);

@@ -171,6 +171,16 @@ describe('sandbox users', () => {
     expect(res.text).toBe('');
   });
 
+  it('lists the directory as it is now: a user deleted or created since the last read is gone or there', async () => {
+    const [gone] = h.refs.employee_ids as [number];
+    expect((await allUsers()).map((u) => u.id)).toContain(gone);
+    await h.api.users.delete(gone);
+    const made = await h.api.users.create({ first_name: 'Nia', last_name: 'New', email: 'nia.new@example.com' });
+    const ids = (await allUsers()).map((u) => u.id);
+    expect(ids).not.toContain(gone);
+    expect(ids).toContain(made.id);
+  });
+
   it('refuses to delete a user synced from an external system with 422 (spec: Errors, Users)', async () => {
     await expect(h.api.users.delete(h.refs.synced_user_id)).rejects.toBeInstanceOf(ApiValidationError);
     await expect(h.api.users.get(h.refs.synced_user_id)).resolves.toMatchObject({ id: h.refs.synced_user_id });

@@ -56,7 +56,7 @@ export function createdAfter(createdAtMs: number, since: number): boolean {
  */
 export function paginate<T extends { created_at: number }>(
   request: FastifyRequest,
-  rows: T[],
+  rows: readonly T[],
   query: PageQuery,
   serialize: (row: T) => unknown,
 ): { data: unknown[]; links: Record<string, string | null>; meta: Record<string, number | null> } {

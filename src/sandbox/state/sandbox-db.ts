@@ -21,6 +21,9 @@ export class SandboxDb {
   private readonly counters = new Map<string, number>();
   private readonly meta = new Map<string, unknown>();
   private writes = 0;
+  /** What `derived` worked out, and the write count it holds for. */
+  private readonly derivations = new Map<string, unknown>();
+  private derivedAt = 0;
   private readonly stmts: {
     upsert: Database.Statement;
     remove: Database.Statement;
@@ -108,6 +111,26 @@ export class SandboxDb {
 
   filter<T extends Row = Row>(kind: string, predicate: (row: T) => boolean): T[] {
     return this.all<T>(kind).filter(predicate);
+  }
+
+  /**
+   * `compute()`, remembered under `key` until the next write. For what a list works out from thousands of
+   * records (the users that a page of `GET /users` is cut from): paging through the `large` seed filtered
+   * all 10,000 users again for each of its 200 pages. `compute` must depend on the records alone (not on
+   * the clock or the settings), and its callers must not change what it returns.
+   *
+   * @example
+   * const listed = db.derived(`users:listed:${groupId}`, () => db.filter(KIND.users, isListed));
+   */
+  derived<T>(key: string, compute: () => T): T {
+    if (this.derivedAt !== this.writes) {
+      this.derivations.clear();
+      this.derivedAt = this.writes;
+    }
+    if (this.derivations.has(key)) return this.derivations.get(key) as T;
+    const value = compute();
+    this.derivations.set(key, value);
+    return value;
   }
 
   getMeta<T>(key: string): T | undefined {
