@@ -6,9 +6,15 @@ export interface WorkerLanesOptions {
   lanes: number;
   /** How long an idle lane waits before it looks again (unless woken). */
   pollMs: number;
-  /** Takes and works off one piece of work; false when there was none. A throw is told to `onError`, and the lane goes on. */
-  take: () => Promise<boolean>;
-  onError: (error: unknown) => void;
+  /** Whose work the lanes take: the inbox worker, the outbox sender. */
+  worker: LaneWorker;
+}
+
+/** What lanes ask of the work they run, by name. */
+export interface LaneWorker {
+  /** Takes and works off one piece of work; false when there was none. A throw is told to `takeFailed`, and the lane goes on. */
+  takeOne(): Promise<boolean>;
+  takeFailed(error: unknown): void;
 }
 
 /**
@@ -16,7 +22,7 @@ export interface WorkerLanesOptions {
  * `wake()` (work was just queued in this process). The loop of the inbox worker and the outbox sender.
  *
  * @example
- * const lanes = new WorkerLanes({ clock, lanes: 4, pollMs: 500, take: () => sender.runOnce(), onError });
+ * const lanes = new WorkerLanes({ clock, lanes: 4, pollMs: 500, worker: sender });
  * lanes.start(); lanes.wake(); await lanes.stop();
  */
 export class WorkerLanes {
@@ -52,9 +58,9 @@ export class WorkerLanes {
     while (!this.stopping) {
       let worked = false;
       try {
-        worked = await this.options.take();
+        worked = await this.options.worker.takeOne();
       } catch (error) {
-        this.options.onError(error);
+        this.options.worker.takeFailed(error);
       }
       if (!worked && !this.stopping) await this.idle();
     }

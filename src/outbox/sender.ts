@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../clock';
 import { keepAlive } from '../clock/keep-alive';
-import { WorkerLanes } from '../clock/worker-lanes';
+import { WorkerLanes, type LaneWorker } from '../clock/worker-lanes';
 import type { KvSpace } from '../store/kv';
 import type { QueueLease } from '../store/queue';
 import type { Store } from '../store/store';
@@ -35,7 +35,7 @@ type Delivery = { kind: 'sent' } | { kind: 'drop'; reason: string };
  * // ...
  * await sender.stop();
  */
-export class OutboxSender {
+export class OutboxSender implements LaneWorker {
   private readonly o: Required<Omit<OutboxSenderOptions, 'coalesce' | 'logger' | 'steps'>> & Pick<OutboxSenderOptions, 'logger'>;
   private readonly steps: SendSteps;
   private readonly coalesce: CoalesceOptions | undefined;
@@ -65,8 +65,7 @@ export class OutboxSender {
       clock: this.o.clock,
       lanes: this.o.lanes,
       pollMs: this.o.pollMs,
-      take: () => this.runOnce(),
-      onError: (error) => this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: the store failed; trying again'),
+      worker: this,
     });
   }
 
@@ -91,6 +90,16 @@ export class OutboxSender {
     if (timer) this.o.clock.clearTimeout(timer);
     this.abort.abort(new Error('the outbox sender stopped'));
     await all;
+  }
+
+  /** One lane's take (`LaneWorker`): the next due entry, worked off. */
+  takeOne(): Promise<boolean> {
+    return this.runOnce();
+  }
+
+  /** One lane's take failed (the store): told, and the lane goes on. */
+  takeFailed(error: unknown): void {
+    this.o.logger?.warn?.({ error: classifyFailure(error).message }, 'outbox: the store failed; trying again');
   }
 
   /** Takes and works off one due entry; false when none was due. */

@@ -10,8 +10,7 @@ describe('WorkerLanes', () => {
       clock,
       lanes: 2,
       pollMs: 60_000,
-      take: async () => (queued > 0 ? (done.push(queued--), true) : false),
-      onError: () => undefined,
+      worker: { takeOne: async () => (queued > 0 ? (done.push(queued--), true) : false), takeFailed: () => undefined },
     });
     lanes.start();
     await expect.poll(() => done).toHaveLength(3);
@@ -24,7 +23,7 @@ describe('WorkerLanes', () => {
   it('looks again after pollMs on the clock when not woken', async () => {
     const clock = new AdjustableClock({ start: 0, frozen: true });
     let looks = 0;
-    const lanes = new WorkerLanes({ clock, lanes: 1, pollMs: 500, take: async () => (looks++, false), onError: () => undefined });
+    const lanes = new WorkerLanes({ clock, lanes: 1, pollMs: 500, worker: { takeOne: async () => (looks++, false), takeFailed: () => undefined } });
     lanes.start();
     await expect.poll(() => looks).toBe(1);
     clock.advance(500);
@@ -40,12 +39,14 @@ describe('WorkerLanes', () => {
       clock,
       lanes: 1,
       pollMs: 100,
-      take: async () => {
-        calls++;
-        if (calls === 1) throw new Error('store down');
-        return false;
+      worker: {
+        takeOne: async () => {
+          calls++;
+          if (calls === 1) throw new Error('store down');
+          return false;
+        },
+        takeFailed: (error) => void errors.push(error),
       },
-      onError: (error) => errors.push(error),
     });
     lanes.start();
     await expect.poll(() => errors).toHaveLength(1);
@@ -62,14 +63,16 @@ describe('WorkerLanes', () => {
       clock,
       lanes: 1,
       pollMs: 100,
-      take: () =>
-        new Promise<boolean>((resolve) => {
-          release = () => {
-            finished = true;
-            resolve(true);
-          };
-        }),
-      onError: () => undefined,
+      worker: {
+        takeOne: () =>
+          new Promise<boolean>((resolve) => {
+            release = () => {
+              finished = true;
+              resolve(true);
+            };
+          }),
+        takeFailed: () => undefined,
+      },
     });
     lanes.start();
     const stopped = lanes.stop();

@@ -1,7 +1,7 @@
 import { IntrabotError } from '../../errors';
 import type { Logger } from '../../log';
 import type { Clock } from '../../clock';
-import { WorkerLanes } from '../../clock/worker-lanes';
+import { WorkerLanes, type LaneWorker } from '../../clock/worker-lanes';
 import { renewOnJump } from '../../clock/keep-alive';
 import type { Inbox, InboxEntry, InboxItem } from '../../store/inbox';
 import type { QueueLease } from '../../store/queue';
@@ -34,7 +34,7 @@ export interface InboxWorkerOptions {
  * handled after restart (the lease runs out and the entry comes back). A failing delivery is retried
  * with backoff, then dead-lettered with its error; it never blocks the others.
  */
-export class InboxWorker {
+export class InboxWorker implements LaneWorker {
   private readonly o: Required<Omit<InboxWorkerOptions, 'inbox' | 'clock' | 'handle' | 'hold' | 'starting' | 'logger'>>;
   private readonly lanes: WorkerLanes;
 
@@ -50,8 +50,7 @@ export class InboxWorker {
       clock: options.clock,
       lanes: this.o.concurrency,
       pollMs: this.o.pollMs,
-      take: () => this.takeOne(),
-      onError: (error) => this.options.logger.error({ err: error }, 'inbox: reserve failed'),
+      worker: this,
     });
   }
 
@@ -69,8 +68,13 @@ export class InboxWorker {
     await this.lanes.stop();
   }
 
-  /** Takes one delivery and handles it; false when none was due. */
-  private async takeOne(): Promise<boolean> {
+  /** One lane's take failed (the store's reserve): logged, and the lane goes on. */
+  takeFailed(error: unknown): void {
+    this.options.logger.error({ err: error }, 'inbox: reserve failed');
+  }
+
+  /** One lane's take (`LaneWorker`): a delivery taken and handled; false when none was due. */
+  async takeOne(): Promise<boolean> {
     const lease = await this.options.inbox.reserve(this.o.leaseMs);
     if (!lease) return false;
     // held: put off until its bot is resumed, so the lane goes on to the next delivery at once

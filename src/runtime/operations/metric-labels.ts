@@ -128,8 +128,7 @@ export class BoundedHistogram<T extends LabelName> {
 
   /** Starts a timer; calling what it answers observes the time passed. */
   startTimer(labels: Record<T, string | number>): () => number {
-    const end = this.histogram.startTimer(this.bound(labels) as LabelValues<T>);
-    return () => end();
+    return this.histogram.startTimer(this.bound(labels) as LabelValues<T>);
   }
 
   observe(labels: Record<T, string | number>, value: number): void {
