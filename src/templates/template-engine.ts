@@ -44,47 +44,68 @@ const NAME = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
  * engine.render('kudos/awarded', { user: { name: 'Ada' }, years: 5 });
  */
 export function createTemplateEngine(options: TemplateEngineOptions): TemplateEngine {
-  // an isolated environment: helpers registered here never leak into another tenant's engine
-  const handlebars = Handlebars.create();
-  handlebars.registerHelper(createHelpers(options));
-  const compileOptions = { noEscape: true, strict: options.strict ?? true };
-  const cache = new Map<string, Handlebars.TemplateDelegate>();
-  const dirs = options.dirs.some((dir) => resolve(dir) === BUILT_IN_TEMPLATES_DIR) ? options.dirs : [...options.dirs, BUILT_IN_TEMPLATES_DIR];
+  return new HandlebarsTemplates(options);
+}
 
-  const locate = (name: string): string | undefined => {
+/** The engine over an isolated Handlebars environment: helpers registered here never leak into another tenant's engine. */
+class HandlebarsTemplates implements TemplateEngine {
+  private readonly handlebars = Handlebars.create();
+  private readonly compileOptions: Parameters<typeof Handlebars.compile>[1];
+  private readonly cache = new Map<string, Handlebars.TemplateDelegate>();
+  private readonly dirs: readonly string[];
+
+  constructor(options: TemplateEngineOptions) {
+    this.handlebars.registerHelper(createHelpers(options));
+    this.compileOptions = { noEscape: true, strict: options.strict ?? true };
+    this.dirs = options.dirs.some((dir) => resolve(dir) === BUILT_IN_TEMPLATES_DIR) ? options.dirs : [...options.dirs, BUILT_IN_TEMPLATES_DIR];
+  }
+
+  render(name: string, data?: unknown): string {
+    return this.run(name, () => this.compiled(name), data);
+  }
+
+  renderString(source: string, data?: unknown): string {
+    return this.run('(inline)', () => this.handlebars.compile(source, this.compileOptions), data);
+  }
+
+  has(name: string): boolean {
+    return this.locate(name) !== undefined;
+  }
+
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  private locate(name: string): string | undefined {
     if (!NAME.test(name)) throw new TemplateError(name, 'a template name is words separated by "/" (such as alerts/firing)');
-    for (const dir of dirs) {
+    for (const dir of this.dirs) {
       const file = join(dir, `${name}.hbs`);
       if (readable(file)) return file;
     }
     return undefined;
-  };
+  }
 
-  const compiled = (name: string): Handlebars.TemplateDelegate => {
-    const cached = cache.get(name);
+  /** The named template, compiled once. */
+  private compiled(name: string): Handlebars.TemplateDelegate {
+    const cached = this.cache.get(name);
     if (cached) return cached;
-    const file = locate(name);
-    if (!file) throw new TemplateError(name, `not found in ${dirs.join(', ')}`);
-    const template = handlebars.compile(readFileSync(file, 'utf8'), compileOptions);
-    cache.set(name, template);
+    const file = this.locate(name);
+    if (!file) throw new TemplateError(name, `not found in ${this.dirs.join(', ')}`);
+    const template = this.handlebars.compile(readFileSync(file, 'utf8'), this.compileOptions);
+    this.cache.set(name, template);
     return template;
-  };
+  }
 
-  const run = (label: string, template: () => Handlebars.TemplateDelegate, data: unknown): string => {
+  /** Renders what `template` compiles; a failure is a `TemplateError` naming `label` (a template not found, one that does not parse, a missing field). */
+
+  private run(label: string, template: () => Handlebars.TemplateDelegate, data: unknown): string {
     try {
       return template()(data ?? {});
     } catch (error) {
       if (error instanceof TemplateError) throw error;
       throw new TemplateError(label, error instanceof Error ? (error.message.split('\n')[0] ?? 'failed') : String(error), { cause: error });
     }
-  };
-
-  return {
-    render: (name, data) => run(name, () => compiled(name), data),
-    renderString: (source, data) => run('(inline)', () => handlebars.compile(source, compileOptions), data),
-    has: (name) => locate(name) !== undefined,
-    clearCache: () => cache.clear(),
-  };
+  }
 }
 
 function readable(file: string): boolean {
