@@ -6,7 +6,7 @@ import { measurePaths } from '../../scripts/path-coverage';
 // a getter per export, which V8 counts as functions (here ~93 files and ~445 functions against ~85 and
 // ~351 under tsx, which the script's figures use).
 describe('path-coverage', () => {
-  it('counts the files of src/ one /ping runs through, from the hook route's steps to the outbox sender, and none of the sandbox or testing; finds the closures it hands across files', async () => {
+  it('counts the files of src/ one /ping runs through, from the receiver and its steps to the outbox sender, and none of the sandbox or testing; finds the closures it hands across files', async () => {
     const [event] = await measurePaths({ paths: ['event'], samplingRuns: 0, callerRuns: 1 });
     expect(event?.outcome).toMatch(/^comment \d+ "pong" on post \d+$/);
     const files = event!.files.map((f) => f.file);
