@@ -11,6 +11,7 @@ import { decodeAlertBody } from './input-body';
 import type { SnsFetch } from './sns/sns-fetch';
 import { SnsReceiver } from './sns/sns-receiver';
 import { nameRequest, traceHttpServer } from '../tracing/trace-sites';
+import { tracingOn } from '../tracing/tracing-switch';
 
 /** The body size limit of an alert input unless configured: 1 MiB. */
 export const DEFAULT_ALERT_BODY_LIMIT = 1024 * 1024;
@@ -78,7 +79,7 @@ export async function registerAlertInputs(app: FastifyInstance, options: AlertIn
         return undefined;
       },
       handler: async (request: FastifyRequest, reply: FastifyReply) =>
-        traceHttpServer(request, reply, (trace) => accept({ ...deps, sns, trace }, request, reply)),
+        tracingOn() ? traceHttpServer(request, reply, (trace) => accept({ ...deps, sns, trace }, request, reply)) : accept({ ...deps, sns }, request, reply),
     };
     scope.post('/alerts/:bot/:input', route);
     scope.post('/t/:tenant/alerts/:bot/:input', route);

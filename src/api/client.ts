@@ -20,6 +20,7 @@ import type { ClientHooks } from './sent-request';
 import { USER_AGENT } from './version';
 import type { TraceContext } from '../tracing/spans';
 import { traceApiRequest } from '../tracing/trace-sites';
+import { tracingOn } from '../tracing/tracing-switch';
 
 /** Where the client logs retries (a pino logger fits). Never given the token. */
 export interface ApiLogger {
@@ -249,7 +250,7 @@ export class ApiClient implements Caller {
   private exchange(exchange: Exchange, onAnswer?: (answer: RawResponse) => void): Promise<RawResponse> {
     const key = rateLimitKey(exchange.auth === 'bearer' ? this.#token : exchange.url.pathname);
     const context = { method: exchange.method, path: exchange.url.pathname };
-    return withRetry(() => traceApiRequest(exchange, () => this.attempt(exchange, key, onAnswer)), {
+    return withRetry(() => (tracingOn() ? traceApiRequest(exchange, () => this.attempt(exchange, key, onAnswer)) : this.attempt(exchange, key, onAnswer)), {
       policy: { ...this.policy, attempts: exchange.attempts ?? this.policy.attempts },
       clock: this.clock,
       random: this.random,

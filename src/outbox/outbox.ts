@@ -5,6 +5,8 @@ import { IntrabotError } from '../errors';
 import type { Store } from '../store/store';
 import type { TraceContext } from '../tracing/spans';
 import { traceOutboxEnqueue } from '../tracing/trace-sites';
+import type { TraceCarrier } from '../tracing/trace-carrier';
+import { tracingOn } from '../tracing/tracing-switch';
 import { parseOrThrow } from '../validation';
 import { OnUncertainSchema, OutboxEntrySchema, targetOf, type OnUncertain, type OutboxEntry, type OutboxKind, type OutboxRecord } from './entry';
 import { kindOf } from './kinds/send-kinds';
@@ -87,20 +89,26 @@ export class Outbox {
     };
     if (opts.id !== undefined && (await this.options.store.kv(OUTBOX_KV).get(doneKey(opts.id))) !== undefined) return { id: opts.id };
     try {
-      const queued = await traceOutboxEnqueue({ ...entry, bot: 'bot' in entry ? entry.bot : undefined }, opts.trace, (trace) =>
-        this.options.store.outbox.enqueue({
-          target: opts.target ?? (opts.held ? heldTargetOf(entry) : targetOf(entry)),
-          payload: { ...record, ...(opts.id === undefined ? {} : { keyed: true }), ...(trace ? { trace } : {}) },
-          ...(opts.id === undefined ? {} : { id: opts.id }),
-          ...(opts.notBeforeMs === undefined ? {} : { notBeforeMs: opts.notBeforeMs }),
-        }),
-      );
+      const queued = tracingOn()
+        ? await traceOutboxEnqueue({ ...entry, bot: 'bot' in entry ? entry.bot : undefined }, opts.trace, (trace) => this.persist(record, opts, trace))
+        : await this.persist(record, opts, undefined);
       this.options.sender?.wake();
       return { id: queued.id };
     } catch (error) {
       if (opts.id !== undefined && error instanceof IntrabotError && error.code === 'conflict') return { id: opts.id };
       throw error;
     }
+  }
+
+  /** The record into the store's outbox, in its target's line (or a held line of its own), with the trace context to continue. */
+  private persist(record: OutboxRecord, opts: z.output<typeof EnqueueOptionsSchema>, trace: TraceCarrier | undefined): Promise<{ id: string }> {
+    const { entry } = record;
+    return this.options.store.outbox.enqueue({
+      target: opts.target ?? (opts.held ? heldTargetOf(entry) : targetOf(entry)),
+      payload: { ...record, ...(opts.id === undefined ? {} : { keyed: true }), ...(trace ? { trace } : {}) },
+      ...(opts.id === undefined ? {} : { id: opts.id }),
+      ...(opts.notBeforeMs === undefined ? {} : { notBeforeMs: opts.notBeforeMs }),
+    });
   }
 
   /**

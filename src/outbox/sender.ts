@@ -15,6 +15,7 @@ import { RECONCILE_SKEW_MS, reconcileEntry } from './reconcile';
 import { tracedSendClient, type SendClient } from './send-client';
 import type { TraceContext } from '../tracing/spans';
 import { traceOutboxEntry } from '../tracing/trace-sites';
+import { tracingOn } from '../tracing/tracing-switch';
 import { isReconcilable, isRepeatable, sendEntry, type SendOutcome, type TokenUser } from './send-entry';
 
 export type { CreatedByEntry, OutboxSenderOptions, SenderLogger, SendSteps } from './sender-options';
@@ -126,7 +127,9 @@ export class OutboxSender implements LaneWorker {
     // a long send (pacing waits, uploads, a digest of many parts) keeps its lease: it runs out only when this process is gone
     const stopBeat = keepAlive(this.o.clock, this.o.leaseMs / 3, () => this.o.store.outbox.extend(lease, this.o.leaseMs));
     try {
-      const delivery = await traceOutboxEntry(lease, record, (trace) => this.deliver(lease, record, trace));
+      const delivery = tracingOn()
+        ? await traceOutboxEntry(lease, record, (trace) => this.deliver(lease, record, trace))
+        : await this.deliver(lease, record, undefined);
       if (delivery.kind === 'drop') await this.o.store.outbox.deadLetter(lease, delivery.reason);
       else await this.finish(lease, record);
     } catch (error) {

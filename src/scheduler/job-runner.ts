@@ -10,6 +10,7 @@ import { TimeLimitError, withTimeLimit } from '../clock/time-limit';
 import { runningKey } from './slots';
 import type { TraceContext } from '../tracing/spans';
 import { traceJob } from '../tracing/trace-sites';
+import { tracingOn } from '../tracing/tracing-switch';
 
 /** What the scheduler hands the runtime for one run of a job. */
 export interface JobRunRequest {
@@ -82,7 +83,9 @@ export class JobRunner {
   constructor(private readonly deps: JobRunnerDeps) {}
 
   run(entry: RunnableJob, slotMs: number, trigger: RunTrigger, onProgress?: (text: string) => void): Promise<RunRecord> {
-    const handled = traceJob({ ...entry, slotMs, trigger }, (trace) => this.handle(entry, slotMs, trigger, { onProgress, trace }));
+    const handled = tracingOn()
+      ? traceJob({ ...entry, slotMs, trigger }, (trace) => this.handle(entry, slotMs, trigger, { onProgress, trace }))
+      : this.handle(entry, slotMs, trigger, { onProgress });
     this.handling.add(handled);
     // handle() records failures instead of throwing; were it to throw, the caller gets it from `handled`
     void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);

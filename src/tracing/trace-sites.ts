@@ -7,8 +7,9 @@ import { redactPath } from '../api/errors';
 
 /**
  * One helper per traced step, each called from one line at its site, given its parent's trace context
- * and giving `fn` its own (see `TraceContext`). With tracing off each one calls straight through before
- * building anything (the ingest path pays a boolean check). Span names and attributes follow the
+ * and giving `fn` its own (see `TraceContext`). With tracing off each site calls its step directly,
+ * without the helper (`tracingOn()` at the site: the untraced path pays a boolean check and hands no
+ * step around as a function), and each helper calls straight through as well. Span names and attributes follow the
  * OpenTelemetry semantic conventions (messaging: `{messaging.operation.name} {destination}` names,
  * `messaging.*`; HTTP: `{method} {route}` names, `http.*`, `url.*`, `server.*`, `error.type`) plus
  * `intrabot.bot`, `intrabot.tenant` and `intrabot.delivery_id`; values are names, ids, statuses and

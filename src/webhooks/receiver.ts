@@ -4,6 +4,7 @@ import { answerWithError } from '../error-response';
 import { IntrabotError, type ErrorCode } from '../errors';
 import type { TraceContext } from '../tracing/spans';
 import { traceHttpServer } from '../tracing/trace-sites';
+import { tracingOn } from '../tracing/tracing-switch';
 import { EnvelopeSchema, type Envelope } from './envelope';
 import { MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth';
 import { normaliseDelivery } from './normalise';
@@ -117,7 +118,7 @@ export async function registerReceiver(app: FastifyInstance, options: ReceiverOp
 
     scope.setErrorHandler((error, request, reply) => reject(options, request, reply, toRejection(error)));
     scope.post<{ Params: { tenant: string; bot: string } }>(options.path, async (request, reply) =>
-      traceHttpServer(request, reply, (trace) => receive(options, request, reply, trace)),
+      tracingOn() ? traceHttpServer(request, reply, (trace) => receive(options, request, reply, trace)) : receive(options, request, reply, undefined),
     );
   });
 }

@@ -16,6 +16,7 @@ import type { Store } from '../../store/store';
 import { RUN_SENDS, RunOutbox, type SendListener } from '../../bots/run-sends';
 import { traceLogFields, type TraceContext } from '../../tracing/spans';
 import { traceHandler } from '../../tracing/trace-sites';
+import { tracingOn } from '../../tracing/tracing-switch';
 import { tracedApi } from '../../api/create-api-client';
 import { wallRefOf, type DeploymentTable, type Deployment } from '../deployments';
 import type { ConversationBook } from '../../bots/conversations/pending';
@@ -65,12 +66,16 @@ export class HandlerRunner {
 
   /** Runs `fn` with a fresh context under the handler time limit; a throw or a timeout rejects (the inbox retries). */
   async run(deployment: Deployment, what: string, fn: (ctx: BotContext<unknown>) => unknown, options: RunOptions = {}): Promise<void> {
+    if (!tracingOn()) return this.limited(deployment, what, fn, { ...options, trace: undefined });
     const names = { tenant: deployment.tenant.config.id, bot: deployment.bot.name, what };
-    await traceHandler(names, options.trace, (trace) =>
-      withTimeLimit(this.deps.clock, this.deps.timeoutMs, `${deployment.bot.name} ${what}`, async (signal) => {
-        await fn(this.context(deployment, signal, { ...options, trace }));
-      }),
-    );
+    await traceHandler(names, options.trace, (trace) => this.limited(deployment, what, fn, { ...options, trace }));
+  }
+
+  /** `fn` with a fresh context, under the handler time limit. */
+  private async limited(deployment: Deployment, what: string, fn: (ctx: BotContext<unknown>) => unknown, options: RunOptions): Promise<void> {
+    await withTimeLimit(this.deps.clock, this.deps.timeoutMs, `${deployment.bot.name} ${what}`, async (signal) => {
+      await fn(this.context(deployment, signal, options));
+    });
   }
 
   /** The logger of one deployment's runs, bound to the bot and tenant (and what `bindings` add). */

@@ -15,6 +15,8 @@ import type { InboxItem } from '../../store/inbox';
 import { holdIfPaused } from '../../store/paused-bots';
 import { holdIfNotLoaded } from './not-loaded-holds';
 import { traceInboxAccept, traceInboxItem } from '../../tracing/trace-sites';
+import type { TraceCarrier } from '../../tracing/trace-carrier';
+import { tracingOn } from '../../tracing/tracing-switch';
 import type { TraceContext } from '../../tracing/spans';
 
 /** The receiving side past the 200: the inbox's worker, what runs the bots, and the history of what they did. */
@@ -120,6 +122,7 @@ class RecordedInbox implements InboxWorkerOptions {
   }
 
   handle(item: InboxItem): Promise<DeliveryOutcome> {
+    if (!tracingOn()) return handleRecorded(this.deps, item, undefined);
     return traceInboxItem(item, (trace) => handleRecorded(this.deps, item, trace));
   }
 }
@@ -155,19 +158,24 @@ export async function acceptDelivery(
   delivery: Pick<AcceptedDelivery, 'tenant' | 'bot' | 'deliveryId' | 'envelope' | 'event'> &
     Partial<Pick<AcceptedDelivery, 'dedupeKey' | 'envelopeJson' | 'trace'>>,
 ): Promise<{ duplicate: boolean }> {
-  const result = await traceInboxAccept(delivery, (trace) =>
-    deps.store.inbox.accept({
-      tenant: delivery.tenant,
-      bot: delivery.bot,
-      deliveryId: delivery.deliveryId,
-      envelope: delivery.envelope,
-      event: delivery.event,
-      ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
-      ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
-      ...(trace ? { trace } : {}),
-    }),
-  );
+  const result = tracingOn()
+    ? await traceInboxAccept(delivery, (trace) => recordInInbox(deps, delivery, trace))
+    : await recordInInbox(deps, delivery, undefined);
   const labels = { tenant: delivery.tenant, bot: delivery.bot, event: delivery.event || OTHER_LABEL, duplicate: String(!result.accepted) };
   deps.metrics.deliveriesReceived.inc(labels);
   return { duplicate: !result.accepted };
+}
+
+/** The delivery written to the inbox with the trace context to continue (tracing on). */
+function recordInInbox(deps: AcceptDeps, delivery: Parameters<typeof acceptDelivery>[1], trace: TraceCarrier | undefined) {
+  return deps.store.inbox.accept({
+    tenant: delivery.tenant,
+    bot: delivery.bot,
+    deliveryId: delivery.deliveryId,
+    envelope: delivery.envelope,
+    event: delivery.event,
+    ...(delivery.dedupeKey ? { dedupeKey: delivery.dedupeKey } : {}),
+    ...(delivery.envelopeJson ? { envelopeJson: delivery.envelopeJson } : {}),
+    ...(trace ? { trace } : {}),
+  });
 }
