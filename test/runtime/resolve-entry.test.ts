@@ -6,7 +6,9 @@ import type { OutboxEntry } from '../../src/outbox/entry';
 import { classifyFailure } from '../../src/outbox/retry-plan';
 import { BotUserPendingError, resolveEntry, type EntryResolverSources } from '../../src/runtime/sending/resolve-entry';
 
-const entryResolver = (sources: EntryResolverSources) => (entry: OutboxEntry) => resolveEntry(sources, entry);
+/** The sender's resolve over a tenant's whole provisioning result, as the deployment table reads it. */
+const entryResolver = (sources: { provisioned: () => ProvisionResult | undefined; walls: EntryResolverSources['walls'] }) => (entry: OutboxEntry) =>
+  resolveEntry({ provisionedBot: (_tenant, bot) => sources.provisioned()?.bots[bot], walls: sources.walls }, entry);
 
 const provisioned: ProvisionResult = {
   tenant: 'default',

@@ -1,4 +1,4 @@
-import type { ProvisionResult } from '../../bots/provision/provisioner';
+import type { ProvisionedBot } from '../../bots/provision/provisioner';
 import type { WallNames } from '../../bots/provision/wall-names';
 import { IntrabotError, InvalidInputError } from '../../errors';
 import type { OutboxEntry } from '../../outbox/entry';
@@ -11,8 +11,8 @@ export class BotUserPendingError extends IntrabotError {
 }
 
 export interface EntryResolverSources {
-  /** What this runtime's provisioning made on a tenant; undefined until it finished. */
-  provisioned(tenant: string): ProvisionResult | undefined;
+  /** What this runtime's provisioning made of a bot on a tenant (`DeploymentTable.provisionedBot`); undefined until it finished. */
+  provisionedBot(tenant: string, bot: string): ProvisionedBot | undefined;
   walls(tenant: string): WallNames | undefined;
 }
 
@@ -23,7 +23,7 @@ export interface EntryResolverSources {
  * in the stored listing, listed once if the walls never were.
  *
  * @example
- * const entry = await resolveEntry({ provisioned: (t) => tenants.get(t)?.provision, walls: (t) => engine.wallsOf(t) }, queued);
+ * const entry = await resolveEntry({ provisionedBot: (t, b) => table.provisionedBot(t, b), walls: (t) => engine.wallsOf(t) }, queued);
  */
 export async function resolveEntry(sources: EntryResolverSources, entry: OutboxEntry): Promise<OutboxEntry> {
   if (entry.kind !== 'post' && entry.kind !== 'dm') return entry;
@@ -35,8 +35,7 @@ export async function resolveEntry(sources: EntryResolverSources, entry: OutboxE
 }
 
 function botUserOf(sources: EntryResolverSources, tenant: string, bot: string): number {
-  const result = sources.provisioned(tenant);
-  const provisioned = result?.bots[bot];
+  const provisioned = sources.provisionedBot(tenant, bot);
   // another replica (a newer deployment) may know a bot this one does not: waiting is the safe answer
   if (!provisioned) throw new BotUserPendingError(tenant, bot);
   if (!provisioned.enabled)

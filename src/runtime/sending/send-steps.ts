@@ -1,6 +1,6 @@
 import type { AlertInputState } from '../../alerts/alert-input-state';
 import type { LoopGuard } from '../../bots/loop-guard';
-import type { ProvisionResult } from '../../bots/provision/provisioner';
+import type { ProvisionedBot } from '../../bots/provision/provisioner';
 import type { WallNames } from '../../bots/provision/wall-names';
 import type { Clock } from '../../clock';
 import { botOf, type OutboxEntry, type OutboxRecord } from '../../outbox/entry';
@@ -15,7 +15,7 @@ import { resolveEntry, type EntryResolverSources } from './resolve-entry';
 export interface RuntimeSendStepsDeps {
   clock: Clock;
   store: Pick<Store, 'outbox'>;
-  table: Pick<DeploymentTable, 'tenant' | 'provisioning'>;
+  table: Pick<DeploymentTable, 'tenant' | 'provisionedBot'>;
   loopGuard: LoopGuard;
   alertState: AlertInputState;
   paused: PausedBots;
@@ -57,9 +57,9 @@ export class RuntimeSendSteps implements SendSteps, EntryResolverSources {
     await this.deps.loopGuard.noteSentText(sent.tenant, sent.text);
   }
 
-  /** What this runtime's provisioning made on a tenant (for `resolve`); undefined until it finished. */
-  provisioned(tenant: string): ProvisionResult | undefined {
-    return this.deps.table.provisioning(tenant);
+  /** What this runtime's provisioning made of a bot on a tenant (for `resolve`): the one place its bot user is read. */
+  provisionedBot(tenant: string, bot: string): ProvisionedBot | undefined {
+    return this.deps.table.provisionedBot(tenant, bot);
   }
 
   /** A tenant's walls by name (for `resolve`). */
