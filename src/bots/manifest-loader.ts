@@ -1,4 +1,4 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
@@ -40,11 +40,15 @@ export function parseManifest(source: string, file: string, env: Env): BotManife
   return result.data;
 }
 
-/** Reads and validates one `bot.yaml`. */
+/**
+ * Reads and validates one `bot.yaml`. The file system is read synchronously here and in `loadBotDirs`:
+ * a few small files, and each asynchronous read is four trips through libuv's thread pool, each a wait
+ * for a thread on a busy machine, for reading that takes microseconds.
+ */
 export async function loadManifest(file: string, env: Env): Promise<BotManifest> {
   let source: string;
   try {
-    source = await readFile(file, 'utf8');
+    source = readFileSync(file, 'utf8');
   } catch (cause) {
     throw new ManifestError({ file, line: 1, field: '(file)' }, 'cannot be read', { cause });
   }
@@ -58,7 +62,7 @@ export async function loadManifest(file: string, env: Env): Promise<BotManifest>
  * never takes its name from a valid one.
  */
 export async function loadBotDirs(botsDir: string, env: Env): Promise<LoadedBot[]> {
-  const dirs = await botFolders(botsDir);
+  const dirs = botFolders(botsDir);
   const loaded: LoadedBot[] = [];
   for (const dir of dirs) {
     const file = join(dir, MANIFEST_FILE);
@@ -72,21 +76,26 @@ export async function loadBotDirs(botsDir: string, env: Env): Promise<LoadedBot[
   return loaded;
 }
 
-async function botFolders(botsDir: string): Promise<string[]> {
-  const entries = await readdir(botsDir, { withFileTypes: true }).catch(() => []);
-  const folders = entries
+function botFolders(botsDir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(botsDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !entry.name.startsWith('_'))
     .map((entry) => join(botsDir, entry.name))
-    .sort();
-  const withManifest = await Promise.all(folders.map(async (dir) => ((await isFile(join(dir, MANIFEST_FILE))) ? dir : undefined)));
-  return withManifest.filter((dir): dir is string => dir !== undefined);
+    .sort()
+    .filter((dir) => isFile(join(dir, MANIFEST_FILE)));
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** A valid bot refused because an earlier valid bot (in `holder`) has its name. */

@@ -101,7 +101,11 @@ export async function loadBot(dir: string, env: Readonly<Record<string, string |
   }
 }
 
-/** Every bot that passes its own checks, in folder order; the others go to `registry.failures`. */
+/**
+ * Every bot that passes its own checks, in folder order; the others go to `registry.failures`. The
+ * modules are imported at once (compiling and reading them overlap: each import waits on the file
+ * system several times), then checked one by one in folder order.
+ */
 async function loadEach(
   registry: BotRegistry,
   botsDir: string,
@@ -109,7 +113,8 @@ async function loadEach(
   only: readonly string[] | undefined,
   options: LoadBotsOptions,
 ): Promise<LoadedBotModule[]> {
-  const loaded: LoadedBotModule[] = [];
+  // in folder order: a failure already known, or a module on its way
+  const pending: Array<BotLoadFailure | { dir: string; name: string; module: Promise<LoadedBotModule | { error: Error }> }> = [];
   for (const found of await loadBotDirs(botsDir, env)) {
     const heading = found.ok ? { name: found.manifest.name, example: found.manifest.example } : await peekFile(found.dir);
     if (found.ok && only && !only.includes(found.manifest.name)) continue;
@@ -120,16 +125,28 @@ async function loadEach(
     }
     if (!found.ok) {
       // named when its manifest's name could be read at all, so INTRABOT_BOTS and the job history know it
-      registry.failures.push({ dir: found.dir, ...(heading ? { name: heading.name } : {}), error: found.error });
+      pending.push({ dir: found.dir, ...(heading ? { name: heading.name } : {}), error: found.error });
       continue;
     }
     const { manifest, dir } = found;
+    // settled here, so a failure is never an unhandled rejection while an earlier bot is awaited
+    const module = loadModule(manifest, dir, options.version).catch((error: unknown) => ({ error: error instanceof Error ? error : new Error(String(error)) }));
+    pending.push({ dir, name: manifest.name, module });
+  }
+  const loaded: LoadedBotModule[] = [];
+  for (const entry of pending) {
+    if (!('module' in entry)) {
+      registry.failures.push(entry);
+      continue;
+    }
+    const { dir, name } = entry;
+    const bot = await entry.module;
     try {
-      const bot = await loadModule(manifest, dir, options.version);
+      if ('error' in bot) throw bot.error;
       options.check?.(bot);
       loaded.push(bot);
     } catch (error) {
-      registry.failures.push({ dir, name: manifest.name, error: error instanceof Error ? error : new Error(String(error)) });
+      registry.failures.push({ dir, name, error: error instanceof Error ? error : new Error(String(error)) });
     }
   }
   return loaded;
