@@ -13,7 +13,7 @@ import { IntrabotError } from '../../errors';
 import type { Logger } from '../../log';
 import type { JobRunRequest, JobRunResult } from '../../scheduler/job-runner';
 import type { Store } from '../../store/store';
-import { RUN_SENDS, RunOutbox, type SendListener } from '../../bots/run-sends';
+import { RunOutbox, type SendListener } from '../../bots/run-sends';
 import { traceLogFields, type TraceContext } from '../../tracing/spans';
 import { traceHandler } from '../../tracing/trace-sites';
 import { tracingOn } from '../../tracing/tracing-switch';
@@ -101,10 +101,11 @@ export class HandlerRunner {
     const jobs = deployment.bot.definition.jobs;
     const job = jobs[run.job] ?? jobs[ANY_JOB];
     if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
-    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace });
+    const told = new SendCount();
+    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace, told });
     const jobRun = { name: run.job, slot: run.slotMs };
     await deployment.chain({ kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
-    return { sent: RUN_SENDS.get(ctx)?.length ?? 0 };
+    return { sent: told.count };
   }
 
   /** A deployment's waiting questions (`ctx.ask`), for its answers. */
@@ -164,5 +165,14 @@ export class HandlerRunner {
       const { entry, options } = incidentEditEntry(tenant, bot, edit);
       await sink.enqueue(entry, options);
     });
+  }
+}
+
+/** How many entries a job's run queued (its own sends and its alert posts' edits alike). */
+class SendCount implements SendListener {
+  count = 0;
+
+  sent(): void {
+    this.count += 1;
   }
 }
