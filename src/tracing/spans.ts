@@ -7,6 +7,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Attributes,
   type Context,
   type Span,
@@ -14,7 +15,7 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import type { TraceCarrier } from './trace-carrier';
-import { activatesContexts, tracingOn } from './tracing-switch';
+import { activatesContexts, followsParentSampling, tracingOn } from './tracing-switch';
 
 export { SpanKind };
 
@@ -60,6 +61,11 @@ export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span | 
   if (!tracingOn()) return fn(undefined, undefined);
   const given = options.parent;
   let parent = given === undefined ? ROOT_CONTEXT : isCarrier(given) ? parentContext(given) : given;
+  // under a parent the sampler left out, the step is left out too (parent-based sampling): no span is
+  // made, and the parent's context, which carries the decision, is handed on
+  if (given !== undefined && followsParentSampling() && sampledOut(parent)) {
+    return fn(undefined, options.deliveryId === undefined ? parent : parent.setValue(DELIVERY_KEY, options.deliveryId));
+  }
   const inherited = given !== undefined && isCarrier(given) ? given.deliveryId : parent.getValue(DELIVERY_KEY);
   const deliveryId = options.deliveryId ?? (typeof inherited === 'string' ? inherited : undefined);
   let attributes = options.attributes;
@@ -124,6 +130,12 @@ export function traceLogFields(traceContext: TraceContext | undefined): Record<s
   if (span === undefined || !isSpanContextValid(span.spanContext())) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
+}
+
+/** A parent whose span the sampler left out (a valid span context without the sampled flag). */
+function sampledOut(parent: Context): boolean {
+  const spanContext = trace.getSpanContext(parent);
+  return spanContext !== undefined && isSpanContextValid(spanContext) && (spanContext.traceFlags & TraceFlags.SAMPLED) === 0;
 }
 
 function isCarrier(parent: TraceContext | TraceCarrier): parent is TraceCarrier {

@@ -58,7 +58,8 @@ async function register(config: EnabledTracing, logger: TracingLogger | undefine
   // the W3C trace-context propagator, and no context manager: intrabot hands each step its trace context
   // (see TraceContext), and on Node 20 an AsyncLocalStorage one turns on promise hooks for every promise
   provider.register({ contextManager: null });
-  setTracingOn(true);
+  // the SDK reads its sampler from the process's environment
+  setTracingOn(true, process.env.OTEL_TRACES_SAMPLER?.trim());
   logger?.info({ endpoint: new URL(url).origin }, `tracing: sending spans over OTLP/HTTP (${config.protocol})`);
   return {
     enabled: true,

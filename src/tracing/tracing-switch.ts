@@ -16,6 +16,14 @@ let recording = false;
  */
 let activating = false;
 
+/**
+ * Whether the SDK's sampler follows a span's parent (`parentbased_*`, the OpenTelemetry default): then a
+ * step under a parent the sampler left out is left out too, so no span need be made for it (the steps
+ * hand the parent's context on, which carries the decision). Only for intrabot's own SDK, whose sampler
+ * comes from `OTEL_TRACES_SAMPLER`; a host app's SDK may sample otherwise.
+ */
+let parentBased = false;
+
 /** What the API's global provider hands out while no SDK is registered. */
 const NO_SDK = new ProxyTracerProvider().getDelegate();
 
@@ -23,9 +31,14 @@ export function tracingOn(): boolean {
   return recording;
 }
 
-export function setTracingOn(on: boolean): void {
+export function setTracingOn(on: boolean, sampler: string | undefined = undefined): void {
   recording = on;
   activating = false;
+  parentBased = on && (sampler === undefined || sampler === '' || sampler.startsWith('parentbased_'));
+}
+
+export function followsParentSampling(): boolean {
+  return parentBased;
 }
 
 export function activatesContexts(): boolean {

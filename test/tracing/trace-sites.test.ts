@@ -1,7 +1,8 @@
-import { trace } from '@opentelemetry/api';
+import { propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { carrierOf, spanOf } from '../../src/tracing/spans';
 import { setTracingOn } from '../../src/tracing/tracing-switch';
 import { traceApiRequest, traceHttpServer, traceInboxAccept, traceInboxItem, traceOutboxEnqueue } from '../../src/tracing/trace-sites';
 
@@ -95,6 +96,52 @@ describe('span names and attributes of the trace sites', () => {
       const request = { method: 'GET', url, protocol: 'http', routeOptions: { url: route }, params: {}, headers: {} } as unknown as FastifyRequest;
       await traceHttpServer(request, { statusCode: 200 } as FastifyReply, async () => 'ok');
       expect(only().attributes['url.path']).toBe(path);
+    }
+  });
+});
+
+describe('a step under a parent the sampler left out', () => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+
+  beforeAll(() => {
+    // as startTracing registers it: the W3C propagator (stored parents are read through it), no context manager
+    provider.register({ contextManager: null });
+    setTracingOn(true);
+  });
+  afterAll(async () => {
+    setTracingOn(false);
+    trace.disable();
+    propagation.disable();
+    await provider.shutdown();
+  });
+
+  // a delivery the caller sampled out, as its inbox item stores the decision: the last two hex digits are the flags
+  const SAMPLED_OUT = { traceparent: '00-1bf7651916cd43dd8448eb211c80319c-c7ad6b7169203331-00' };
+  const item = { tenant: 'acme', bot: 'kudos', deliveryId: 'd-2', event: 'post.created', trace: SAMPLED_OUT };
+
+  it('makes no span for a step under a parent the sampler left out, and hands the decision on (parent-based sampling, the default)', async () => {
+    let given: ReturnType<typeof carrierOf>;
+    let made: ReturnType<typeof spanOf>;
+    await traceInboxItem(item, async (context) => {
+      given = carrierOf(context);
+      made = spanOf(context);
+    });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    // the parent's own context goes on, so every later step, here or in another replica, is left out with it
+    expect(given!).toEqual({ ...SAMPLED_OUT, deliveryId: 'd-2' });
+    expect(made!.spanContext().spanId).toBe('c7ad6b7169203331');
+  });
+
+  it('makes the step its own span under a sampled-out parent when the sampler does not follow parents (OTEL_TRACES_SAMPLER=always_on)', async () => {
+    setTracingOn(true, 'always_on');
+    try {
+      let made: ReturnType<typeof spanOf>;
+      await traceInboxItem(item, async (context) => void (made = spanOf(context)));
+      expect(made!.spanContext().traceId).toBe('1bf7651916cd43dd8448eb211c80319c');
+      expect(made!.spanContext().spanId).not.toBe('c7ad6b7169203331');
+    } finally {
+      setTracingOn(true);
     }
   });
 });
