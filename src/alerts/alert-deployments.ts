@@ -30,9 +30,9 @@ export interface AlertSendMessage {
 
 /**
  * What the alert inputs need from the bots deployed on each tenant, given once as one object: the
- * deployment a request names, resolved once per request. The runtime implements it over its deployment
- * table and outbox (`TableAlertDeployments` in src/runtime/alerts/table-alert-deployments.ts); the alerts layer
- * never reaches into the runtime otherwise.
+ * deployment a request names, resolved once per request. The runtime implements it with its deployments'
+ * entries for alerts (`DeployedBots` and `DeployedBot.alertInput` in src/runtime/ingest/deployed-bot.ts);
+ * the alerts layer never reaches into the runtime otherwise.
  */
 export interface AlertDeployments {
   /** The bot's deployment on a tenant as one of its inputs sees it; undefined when the bot is not deployed there or has no such input. */

@@ -121,7 +121,7 @@ export async function buildRuntime(deps: RuntimeDeps): Promise<Runtime> {
     clock,
     store,
     table,
-    runner: inbox.runner,
+    bots: inbox.bots,
     metrics,
     logger,
     jobTimeoutMs: handlerTimeoutMs * 10,

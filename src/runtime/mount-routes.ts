@@ -68,8 +68,7 @@ function alertDeps(parts: RuntimeParts): AlertRouteDeps {
   return {
     clock,
     table,
-    outbox: parts.delivery.outbox,
-    runner: parts.inbox.runner,
+    deployments: parts.inbox.bots,
     alertState: parts.delivery.alertState,
     activity: parts.alertActivity,
     snsFetch: parts.snsFetch,

@@ -149,7 +149,7 @@ export function runtimeFacade(parts: RuntimeParts, options: FacadeOptions): Runt
       options.background.start();
       delivery.sender.start();
       await scheduler.start();
-      await inbox.conversations.start(inbox.runner);
+      await inbox.conversations.start(inbox.bots);
       status.ready = true;
       if (config.mode === 'sandbox') offerAlertSamples(runtime.inspect(), host.log);
       return url;

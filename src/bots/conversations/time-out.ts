@@ -5,7 +5,10 @@ import type { ReplySource } from '../create-bot-context';
 import type { ConversationBook, PendingConversation } from './pending';
 
 /** How a timeout's code runs: the runtime's handler runner, or `testBot`'s. */
-export type RunWithSource = (what: string, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource) => Promise<void>;
+export interface TimeoutRunner {
+  /** Runs `fn` with a context whose `ctx.reply` answers `source`, under the handler time limit. */
+  run(what: string, fn: (ctx: BotContext<unknown>) => unknown, source: ReplySource): Promise<void>;
+}
 
 /** What ending one question by its timeout took. */
 export type TimeoutOutcome = 'timed out' | 'gone' | 'busy';
@@ -21,7 +24,7 @@ export async function timeOut(
   conversation: PendingConversation,
   definition: AnyBotDefinition,
   chain: Chain,
-  run: RunWithSource,
+  runner: TimeoutRunner,
 ): Promise<TimeoutOutcome> {
   const taken = await book.take(conversation);
   if (taken !== 'taken') return taken;
@@ -48,7 +51,7 @@ export async function timeOut(
       authorName: conversation.userName,
     };
     // through the middleware even without a handler: an audit log records that the question timed out
-    await run(what, (ctx) => chain(input, ctx, () => step?.timeout?.(conversation.state, ctx)), source);
+    await runner.run(what, (ctx) => chain(input, ctx, () => step?.timeout?.(conversation.state, ctx)), source);
   } finally {
     await book.end(conversation);
   }

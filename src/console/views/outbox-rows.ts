@@ -21,7 +21,7 @@ export interface OutboxSources {
 /** How much of a message's text a row carries (a post may be long; the console shows it whole up to this). */
 export const SHOWN_TEXT = 2_000;
 
-/** Alert inputs queue their messages under ids of this form (src/runtime/alerts/table-alert-deployments.ts). */
+/** Alert inputs queue their messages under ids of this form (`alertEntryId` in src/alerts/alert-entry-id.ts). */
 const ALERT_ENTRY = /^alert-[0-9a-f]{32}$/;
 
 /**

@@ -2,19 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { AlertInputState } from '../../alerts/alert-input-state';
 import { registerAlertInputs } from '../../alerts/input-route';
 import type { SnsFetch } from '../../alerts/sns/sns-fetch';
-import type { EntrySink } from '../../bots/create-bot-context';
+import type { AlertDeployments } from '../../alerts/alert-deployments';
 import type { Clock } from '../../clock';
 import type { DeploymentTable } from '../deployments';
-import type { HandlerRunner } from '../ingest/handler-runner';
 import type { AlertActivity } from './alert-activity';
-import { TableAlertDeployments } from './table-alert-deployments';
 
-/** What the alert routes use: the deployments' inputs, where their messages are queued and run, the alerts' memory, and the activity log. */
+/** What the alert routes use: the deployments' inputs (each sends through its deployment's chain), the alerts' memory, and the activity log. */
 export interface AlertRouteDeps {
   clock: Clock;
-  table: Pick<DeploymentTable, 'get' | 'provisionedBot' | 'defaultTenant'>;
-  outbox: EntrySink;
-  runner: Pick<HandlerRunner, 'run'>;
+  table: Pick<DeploymentTable, 'defaultTenant'>;
+  /** Each deployment's alert inputs (`DeployedBots`, whose `alertInput` is the deployment's entry for alerts). */
+  deployments: AlertDeployments;
   /** Shared with the outbox sender, which records the posts of firing messages in it. */
   alertState: AlertInputState;
   activity: Pick<AlertActivity, 'watch'>;
@@ -27,7 +25,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AlertRouteDeps): P
   // before the routes are declared: the activity is recorded by hooks on them
   deps.activity.watch(app);
   await registerAlertInputs(app, {
-    deployments: new TableAlertDeployments(deps.table, deps.outbox, deps.runner),
+    deployments: deps.deployments,
     clock: deps.clock,
     state: deps.alertState,
     logger: app.log,

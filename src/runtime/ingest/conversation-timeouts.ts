@@ -1,10 +1,9 @@
 import { ConversationBook, conversationSpace, type PendingConversation } from '../../bots/conversations/pending';
-import { timeOut } from '../../bots/conversations/time-out';
 import type { Clock, TimerHandle } from '../../clock';
 import type { Logger } from '../../log';
 import type { Store } from '../../store/store';
 import type { Deployment, DeploymentTable } from '../deployments';
-import type { HandlerRunner } from './handler-runner';
+import type { DeployedBots } from './deployed-bot';
 
 export interface ConversationTimeoutsDeps {
   clock: Clock;
@@ -28,7 +27,7 @@ export class ConversationTimeouts {
   private readonly armed = new Map<string, TimerHandle>();
   private readonly books = new Map<string, ConversationBook>();
   private readonly running = new Set<Promise<void>>();
-  private runner: HandlerRunner | undefined;
+  private bots: Pick<DeployedBots, 'timeOut'> | undefined;
   private sweeper: TimerHandle | undefined;
   private stopped = false;
 
@@ -45,16 +44,16 @@ export class ConversationTimeouts {
     return book;
   }
 
-  /** Starts timing out: every waiting question of every bot is armed, then read again every `sweepMs`. */
-  async start(runner: HandlerRunner): Promise<void> {
-    this.runner = runner;
+  /** Starts timing out through each deployment's `timeOut`: every waiting question of every bot is armed, then read again every `sweepMs`. */
+  async start(bots: Pick<DeployedBots, 'timeOut'>): Promise<void> {
+    this.bots = bots;
     this.stopped = false;
     await this.sweep();
   }
 
   /** Arms the timeout of a question (a new one, or one read by a sweep); a question armed already is left. */
   arm(conversation: PendingConversation): void {
-    if (this.stopped || this.runner === undefined || this.armed.has(conversation.id)) return;
+    if (this.stopped || this.bots === undefined || this.armed.has(conversation.id)) return;
     const delay = Math.min(MAX_TIMER_MS, Math.max(0, conversation.deadline - this.deps.clock.now()));
     const handle = this.deps.clock.setTimeout(() => {
       this.armed.delete(conversation.id);
@@ -87,20 +86,7 @@ export class ConversationTimeouts {
   }
 
   private async fire(conversation: PendingConversation): Promise<void> {
-    const deployment = this.deps.table.get(conversation.tenant, conversation.bot);
-    const runner = this.runner;
-    if (!deployment || !runner) return;
-    const log = runner.logger(deployment, { conversation: conversation.id, step: conversation.step });
-    try {
-      const outcome = await timeOut(this.book(deployment), conversation, deployment.bot.definition, deployment.chain, (what, fn, source) =>
-        runner.run(deployment, what, fn, { source, log }),
-      );
-      if (outcome === 'timed out') log.info({}, `conversation ${conversation.step} timed out`);
-      // an answer is running its step: if it fails, the question waits again and the next sweep re-arms it
-      if (outcome === 'busy') log.debug({}, `conversation ${conversation.step}: its answer is being handled`);
-    } catch (err) {
-      log.error({ err }, `conversation ${conversation.step}: its timeout failed`);
-    }
+    await this.bots?.timeOut(conversation);
   }
 
   private track(work: Promise<void>): void {

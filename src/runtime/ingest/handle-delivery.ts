@@ -6,16 +6,10 @@ import type { AnyBotDefinition } from '../../bots/define-bot';
 import type { Chain, HandlerInput } from '../../bots/middleware';
 import type { BotManifest } from '../../bots/manifest';
 import { loopCheckApplies, routeDelivery, type Route } from '../../bots/route-delivery';
-import type { InboxItem } from '../../store/inbox';
 import { IntrabotError } from '../../errors';
 import type { ConversationBook } from '../../bots/conversations/pending';
 import type { Envelope } from '../../webhooks/envelope';
-import { normaliseDelivery } from '../../webhooks/normalise';
 import { checkPayload } from '../../webhooks/payload-check';
-import type { DeploymentTable } from '../deployments';
-import type { HandlerRunner } from './handler-runner';
-import { tracedApi } from '../../api/create-api-client';
-import { traceLogFields, type TraceContext } from '../../tracing/spans';
 import { destinationOf, type SendListener } from '../../bots/run-sends';
 import type { OutboxEntryInput } from '../../outbox/entry';
 import { clipText, entryText } from '../../outbox/entry-text';
@@ -51,47 +45,8 @@ export interface BotDelivery {
   loopGuard: LoopGuard;
 }
 
-export interface DeliveryHandlerDeps {
-  table: DeploymentTable;
-  runner: HandlerRunner;
-  loopGuard: LoopGuard;
-}
-
-/**
- * One inbox item through its bot: `deployment -> loop check -> route -> run`. The item carries the
- * envelope and event name the receiver checked; nothing is parsed again. Throws when the bot's code fails
- * (the inbox retries, then dead-letters).
- */
-export async function handleDelivery(deps: DeliveryHandlerDeps, item: InboxItem, trace?: TraceContext): Promise<DeliveryOutcome> {
-  const deployment = deps.table.get(item.tenant, item.bot);
-  if (!deployment) return { status: 'ignored', reason: `bot ${item.bot} is not deployed to ${item.tenant}` };
-  const provisioned = deps.table.provisionedBot(item.tenant, item.bot);
-  if (provisioned?.enabled === false) return { status: 'ignored', reason: `bot ${item.bot} is switched off: ${provisioned.reason}` };
-
-  // checked by the receiver (or the receive door) before it was stored
-  const envelope = item.envelope as unknown as Envelope;
-  const event = item.event ?? normaliseDelivery(envelope, deployment.tenant.config.event_prefix).event;
-  const entity = (envelope.payload as { id?: unknown }).id;
-  const log = deps.runner.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
-  // what the handler says, kept in the delivery history so the console can show it after it was sent
-  const told = new SentMessages();
-  const executor: RouteExecutor = {
-    run: (what, fn, source) => deps.runner.run(deployment, what, fn, { source, log, trace, told }),
-    fetchUser: async (id) => (await tracedApi(deployment.tenant.api, trace).users.get(id)) as CommandUser,
-    chain: deployment.chain,
-    conversations: deps.runner.conversations(deployment),
-  };
-  const { definition } = deployment.bot;
-  const outcome = await deliverToBot(
-    { tenant: item.tenant, bot: item.bot, event, envelope, definition, manifest: deployment.manifest, loopGuard: deps.loopGuard },
-    executor,
-  );
-  log.info(traceLogFields(trace), `delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
-  return outcome.status === 'handled' && told.list.length > 0 ? { ...outcome, sends: told.list } : outcome;
-}
-
 /** What a delivery's run queued, as the delivery history keeps it: kind, destination, text (clipped). */
-class SentMessages implements SendListener {
+export class SentMessages implements SendListener {
   readonly list: SentMessage[] = [];
 
   sent(entry: OutboxEntryInput): void {

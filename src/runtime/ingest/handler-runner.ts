@@ -6,12 +6,9 @@ import { CLAIM_ONCE, type ClaimOnce } from '../../bots/claim-once';
 import type { AlertInputState } from '../../alerts/alert-input-state';
 import { incidentEditEntry, IncidentPosts } from '../../alerts/incident-posts';
 import type { BotContext } from '../../bots/context';
-import { ANY_JOB } from '../../bots/define-bot';
 import type { Clock } from '../../clock';
 import { withTimeLimit } from '../../clock/time-limit';
-import { IntrabotError } from '../../errors';
 import type { Logger } from '../../log';
-import type { JobRunRequest, JobRunResult } from '../../scheduler/job-runner';
 import type { Store } from '../../store/store';
 import { RunOutbox, type SendListener } from '../../bots/run-sends';
 import { traceLogFields, type TraceContext } from '../../tracing/spans';
@@ -59,7 +56,7 @@ export interface RunOptions {
 /**
  * Runs a bot's code: builds the handler context for a deployment (sends into the outbox, the bot's store,
  * templates, targets), and runs a handler under its time limit. The one place a context is made, for
- * deliveries and jobs alike.
+ * every trigger of a deployment (`DeployedBot` in deployed-bot.ts).
  */
 export class HandlerRunner {
   constructor(private readonly deps: HandlerRunnerDeps) {}
@@ -81,31 +78,6 @@ export class HandlerRunner {
   /** The logger of one deployment's runs, bound to the bot and tenant (and what `bindings` add). */
   logger(deployment: Deployment, bindings: Record<string, unknown> = {}): Logger {
     return this.deps.logger.child({ bot: deployment.bot.name, tenant: deployment.tenant.config.id, ...bindings });
-  }
-
-  /** Whether a bot on a tenant has a job of that name (its own handler, or a `'*'` one). */
-  hasJob(tenant: string, bot: string, job: string): boolean {
-    const jobs = this.deps.table.get(tenant, bot)?.bot.definition.jobs;
-    return jobs !== undefined && (jobs[job] !== undefined || jobs[ANY_JOB] !== undefined);
-  }
-
-  /** The names of a bot's job handlers on a tenant (not the `'*'` one). */
-  jobNames(tenant: string, bot: string): string[] {
-    return Object.keys(this.deps.table.get(tenant, bot)?.bot.definition.jobs ?? {}).filter((name) => name !== ANY_JOB);
-  }
-
-  /** Runs one job for the scheduler's job runner, which owns its time limit and its run record. */
-  async runJob(run: Pick<JobRunRequest, 'tenant' | 'bot' | 'job' | 'slotMs' | 'signal' | 'onProgress' | 'trace'>): Promise<JobRunResult> {
-    const deployment = this.deps.table.get(run.tenant, run.bot);
-    if (!deployment) throw new IntrabotError('unknown_bot', `bot ${run.bot} is not deployed to tenant ${run.tenant}`);
-    const jobs = deployment.bot.definition.jobs;
-    const job = jobs[run.job] ?? jobs[ANY_JOB];
-    if (!job) throw new IntrabotError('not_found', `bot ${run.bot} has no job "${run.job}"`);
-    const told = new SendCount();
-    const ctx = this.context(deployment, run.signal, { log: this.logger(deployment, { job: run.job }), progress: run.onProgress, trace: run.trace, told });
-    const jobRun = { name: run.job, slot: run.slotMs };
-    await deployment.chain({ kind: 'job', what: `job ${run.job}`, job: jobRun }, ctx, () => job(ctx, jobRun));
-    return { sent: told.count };
   }
 
   /** A deployment's waiting questions (`ctx.ask`), for its answers. */
@@ -169,7 +141,7 @@ export class HandlerRunner {
 }
 
 /** How many entries a job's run queued (its own sends and its alert posts' edits alike). */
-class SendCount implements SendListener {
+export class SendCount implements SendListener {
   count = 0;
 
   sent(): void {

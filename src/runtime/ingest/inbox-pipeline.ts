@@ -6,7 +6,8 @@ import { AUDIT_TRAIL_SPACE, AuditTrail } from './audit-trail';
 import { DELIVERY_LOG_SPACE, DeliveryLog } from './delivery-log';
 import type { DeliveryParts } from '../sending/delivery';
 import type { DeploymentTable } from '../deployments';
-import { handleDelivery, type DeliveryHandlerDeps, type DeliveryOutcome } from './handle-delivery';
+import type { DeliveryOutcome } from './handle-delivery';
+import { DeployedBots } from './deployed-bot';
 import { HandlerRunner } from './handler-runner';
 import { ConversationTimeouts } from './conversation-timeouts';
 import { InboxWorker, type InboxLease, type InboxWorkerOptions } from './inbox-worker';
@@ -22,6 +23,8 @@ import type { TraceContext } from '../../tracing/spans';
 /** The receiving side past the 200: the inbox's worker, what runs the bots, and the history of what they did. */
 export interface InboxParts {
   runner: HandlerRunner;
+  /** Every deployment with its entry per trigger: deliver, run a job, time out a question, an alert input. */
+  bots: DeployedBots;
   worker: InboxWorker;
   deliveryLog: DeliveryLog;
   /** What bots using the `auditLog` middleware did. */
@@ -63,11 +66,12 @@ export function buildInboxPipeline(deps: InboxPipelineDeps): InboxParts {
     alertState: delivery.alertState,
   });
   const deliveryLog = new DeliveryLog(store.kv(DELIVERY_LOG_SPACE), clock);
-  const recorded: RecordedDeps = { table, runner, loopGuard: delivery.loopGuard, metrics: deps.metrics, deliveryLog, logger: deps.logger };
+  const bots = new DeployedBots({ runner, loopGuard: delivery.loopGuard, table, outbox: delivery.outbox });
+  const recorded: RecordedDeps = { bots, metrics: deps.metrics, deliveryLog, logger: deps.logger };
   const worker = new InboxWorker(
     new RecordedInbox({ ...recorded, inbox: store.inbox, clock, held: deps.held ?? NONE_HELD, paused: delivery.paused, pollMs: deps.pollMs }),
   );
-  return { runner, worker, deliveryLog, auditTrail, conversations };
+  return { runner, bots, worker, deliveryLog, auditTrail, conversations };
 }
 
 /**
@@ -79,7 +83,8 @@ function observeLag(metrics: RuntimeMetrics, lease: { attempts: number; enqueued
   metrics.deliveryLag.observe({ bot: lease.payload.bot }, Math.max(0, nowMs - lease.enqueuedAt) / 1000);
 }
 
-interface RecordedDeps extends DeliveryHandlerDeps {
+interface RecordedDeps {
+  bots: Pick<DeployedBots, 'deliver'>;
   metrics: RuntimeMetrics;
   deliveryLog: DeliveryLog;
   logger: Logger;
@@ -132,7 +137,7 @@ async function handleRecorded(deps: RecordedDeps, item: InboxItem, trace: TraceC
   const stop = deps.metrics.handlerDuration.startTimer({ bot: item.bot });
   const started = performance.now();
   try {
-    const outcome = await handleDelivery(deps, item, trace);
+    const outcome = await deps.bots.deliver(item, trace);
     deps.metrics.handlerRuns.inc({ bot: item.bot, outcome: outcome.status });
     await deps.deliveryLog
       .record(item, outcome, performance.now() - started)

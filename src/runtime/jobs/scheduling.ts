@@ -7,7 +7,7 @@ import type { JobRunRequest, JobRunResult } from '../../scheduler/job-runner';
 import type { PausedBots } from '../../store/paused-bots';
 import type { Store } from '../../store/store';
 import type { DeploymentTable } from '../deployments';
-import type { HandlerRunner } from '../ingest/handler-runner';
+import type { DeployedBots } from '../ingest/deployed-bot';
 import type { RuntimeMetrics } from '../operations/metrics';
 import { botNotDeployed } from './undeployed-bot';
 
@@ -15,7 +15,8 @@ export interface SchedulingDeps {
   clock: Clock;
   store: Store;
   table: DeploymentTable;
-  runner: HandlerRunner;
+  /** Each deployment's `runJob`. */
+  bots: Pick<DeployedBots, 'runJob' | 'hasJob' | 'jobNames'>;
   metrics: RuntimeMetrics;
   logger: Logger;
   /** The time limit of a job whose schedule sets none, and of one run on demand. */
@@ -30,17 +31,17 @@ export interface SchedulingDeps {
 
 /**
  * The scheduler of every deployment's schedules (each in its tenant's zone unless it names one), running
- * jobs through the handler runner and counting them. It owns a job's time limit and its run record,
+ * jobs through each deployment's `runJob` and counting them. It owns a job's time limit and its run record,
  * manual runs included (`runNow`).
  */
 export function buildScheduler(deps: SchedulingDeps): Scheduler {
-  const { table, runner, metrics } = deps;
+  const { table, bots, metrics } = deps;
   const schedules = table
     .all()
     .flatMap((d) => schedulesFromManifest(d.manifest.schedules, { tenant: d.tenant.config.id, bot: d.bot.name, timezone: d.tenant.config.timezone }));
   const runJob = async (run: JobRunRequest): Promise<JobRunResult> => {
     try {
-      const result = await runner.runJob(run);
+      const result = await bots.runJob(run);
       metrics.jobRuns.inc({ bot: run.bot, job: run.job, outcome: 'ok' });
       return result;
     } catch (error) {
@@ -55,8 +56,8 @@ export function buildScheduler(deps: SchedulingDeps): Scheduler {
       runJob,
       logger: deps.logger,
       defaultTimeoutMs: deps.jobTimeoutMs,
-      hasJob: (tenant, bot, job) => runner.hasJob(tenant, bot, job),
-      jobNames: (tenant, bot) => runner.jobNames(tenant, bot),
+      hasJob: (tenant, bot, job) => bots.hasJob(tenant, bot, job),
+      jobNames: (tenant, bot) => bots.jobNames(tenant, bot),
       botProblem: (tenant, bot) => botNotDeployed({ bots: [], skipped: [], failures: [], ...deps.registry, deployments: deploymentsOf(table) }, tenant, bot),
       keepRecordsOf: (bot) => deps.notLoaded?.has(bot) === true,
       ...(deps.paused ? { isPaused: async (tenant: string, bot: string) => (await deps.paused!.current(tenant, bot)) !== undefined } : {}),

@@ -12,7 +12,7 @@ import type { WallRef } from '../../bots/target-entry';
 import type { Clock } from '../../clock';
 import { IntrabotError, InvalidInputError } from '../../errors';
 import type { DeliveryOutcome } from '../../runtime/ingest/handle-delivery';
-import { alertEntryOf, alertInputOf, sendAlertThroughChain } from '../../runtime/alerts/table-alert-deployments';
+import { alertEntryOf, alertInputOf, sendAlertThroughChain } from '../../runtime/alerts/deployed-alert-input';
 import type { BotContext } from '../../bots/context';
 import type { Chain } from '../../bots/middleware';
 import type { KvSpace } from '../../store/kv';

@@ -334,11 +334,12 @@ export async function testBot<Config = Record<string, unknown>>(botDir: string |
         clock.advance(ms);
         const due = (await conversations.all()).filter((c) => c.deadline <= clock.now()).sort((a, b) => a.deadline - b.deadline);
         for (const conversation of due) {
-          await timeOut(conversations, conversation, loaded.definition, chain, (what, fn, source) =>
-            withTimeLimit(limits, timeoutMs, `${loaded.name} ${what}`, async (signal) => {
-              await fn(context(source, signal));
-            }),
-          );
+          await timeOut(conversations, conversation, loaded.definition, chain, {
+            run: (what, fn, source) =>
+              withTimeLimit(limits, timeoutMs, `${loaded.name} ${what}`, async (signal) => {
+                await fn(context(source, signal));
+              }),
+          });
         }
         return due.length
           ? { status: 'handled', what: due.map((c) => `conversation ${c.step}: timeout`).join(', ') }

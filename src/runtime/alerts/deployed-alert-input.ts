@@ -1,5 +1,5 @@
 import { alertEntryId } from '../../alerts/alert-entry-id';
-import type { AlertDeployment, AlertDeployments, AlertSendMessage } from '../../alerts/alert-deployments';
+import type { AlertDeployment, AlertSendMessage } from '../../alerts/alert-deployments';
 import type { ResolvedAlertInput } from '../../alerts/alert-input';
 import { namedWallOf } from '../../bots/provision/wall-names';
 import type { BotManifest } from '../../bots/manifest';
@@ -15,46 +15,23 @@ import type { HandlerRunner } from '../ingest/handler-runner';
 import type { TemplateEngine } from '../../templates/template-engine';
 import { wallRefOf, type Deployment, type DeploymentTable } from '../deployments';
 
-/**
- * The alert inputs' view of the runtime: a request's input, templates and targets come from the
- * deployment its tenant names in the table, looked up once per request (`resolve`), and what they
- * render is queued through the deployment's chain into the outbox, the target resolved as for any send
- * (`entryForTarget`), under an id derived from the message's dedupe key: a tool retrying a notification
- * never queues the same part twice. A firing message's post entry carries the refs of its alerts; the
- * sender hands the created post to the alert state (`noteCreated` in delivery.ts), so the alerts'
- * resolutions answer it as a comment.
- *
- * @example
- * await registerAlertInputs(app, { deployments: new TableAlertDeployments(table, outbox, runner), clock, state, logger });
- */
-export class TableAlertDeployments implements AlertDeployments {
-  constructor(
-    private readonly table: Pick<DeploymentTable, 'get' | 'provisionedBot'>,
-    private readonly outbox: EntrySink,
-    private readonly runner: Pick<HandlerRunner, 'run'>,
-  ) {}
-
-  resolve(tenant: string, bot: string, input: string): AlertDeployment | undefined {
-    const deployment = this.table.get(tenant, bot);
-    const resolved = deployment?.alertInputs.get(input);
-    if (!deployment || !resolved) return undefined;
-    return new DeployedAlertInput(deployment, resolved, {
-      outbox: this.outbox,
-      runner: this.runner,
-      botUserId: () => this.table.provisionedBot(tenant, bot)?.botUserId,
-    });
-  }
-}
-
-interface DeployedAlertInputDeps {
+/** What an alert input's sends use: the handler runner, the outbox, and the bot user provisioning recorded. */
+export interface DeployedAlertInputDeps {
   outbox: EntrySink;
   runner: Pick<HandlerRunner, 'run'>;
   /** The bot's user, as provisioning last recorded it (it may finish after the runtime started). */
-  botUserId(): number | undefined;
+  table: Pick<DeploymentTable, 'provisionedBot'>;
 }
 
-/** One alert input of one deployment, for one request. */
-class DeployedAlertInput implements AlertDeployment {
+/**
+ * One alert input of one deployment, for one request (`DeployedBot.alertInput`): its input, templates and
+ * targets come from the deployment, and what they render is queued through the deployment's chain into
+ * the outbox, the target resolved as for any send (`entryForTarget`), under an id derived from the
+ * message's dedupe key: a tool retrying a notification never queues the same part twice. A firing
+ * message's post entry carries the refs of its alerts; the sender hands the created post to the alert
+ * state, so the alerts' resolutions answer it as a comment.
+ */
+export class DeployedAlertInput implements AlertDeployment {
   readonly tenant: string;
 
   constructor(
@@ -83,7 +60,7 @@ class DeployedAlertInput implements AlertDeployment {
     const { deployment } = this;
     const made = await alertEntryOf(message, {
       manifest: deployment.manifest,
-      botUserId: this.deps.botUserId(),
+      botUserId: this.deps.table.provisionedBot(this.tenant, deployment.bot.name)?.botUserId,
       wallOf: (name, field) => wallRefOf(deployment, name, field),
     });
     let receipt: { id: string } | undefined;
