@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         answer({ port: Number(new URL(runtime.runtime.inspect().url!).port), target });
       } else if (message.op === 'tracing') {
         if (!tracing?.enabled) throw new Error('this process was started without tracing: it has nothing to switch');
-        setTracingOn(message.on);
+        setTracingOn(message.on, process.env.OTEL_TRACES_SAMPLER);
         answer({});
       } else if (message.op === 'cpu') {
         const used = process.cpuUsage();
