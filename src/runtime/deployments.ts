@@ -62,14 +62,14 @@ export class DeploymentTable {
     for (const tenant of deps.tenants.values()) {
       for (const bot of deps.bots) {
         if (deploysTo(bot.manifest, tenant.config.id))
-          this.byKey.set(keyOf(tenant.config.id, bot.name), makeDeployment(tenant, bot, deps.templatesDir, deps.middleware ?? []));
+          this.byKey.set(deploymentKey(tenant.config.id, bot.name), makeDeployment(tenant, bot, deps.templatesDir, deps.middleware ?? []));
       }
     }
   }
 
   /** The bot deployed on a tenant, or undefined (not deployed, or unknown). */
   get(tenant: string, bot: string): Deployment | undefined {
-    return this.byKey.get(keyOf(tenant, bot));
+    return this.byKey.get(deploymentKey(tenant, bot));
   }
 
   /** Every deployment, tenant by tenant. */
@@ -162,7 +162,8 @@ export async function wallRefOf(deployment: Pick<Deployment, 'tenant'>, name: st
   throw new WallNotFoundError(field, deployment.tenant.config.id, name);
 }
 
-function keyOf(tenant: string, bot: string): string {
+/** The one key of a (tenant, bot) pair, for the maps of deployments (the table's, `DeployedBots`'). */
+export function deploymentKey(tenant: string, bot: string): string {
   return `${tenant}\u0000${bot}`;
 }
 

@@ -6,6 +6,7 @@ import { compose } from '../../src/bots/middleware';
 import { formatWait } from '../../src/bots/cooldown';
 import { cooldown } from '../../src';
 import { startPair, testBot, type Pair, type TestBot } from '../../src/testing';
+import { postAlertTo } from '../alerts/wiring/alert-requests';
 
 // issue #16, item 2: middleware around every event, command, job and report (docs/middleware.md)
 const GUARDED = 'test/fixtures/bots-middleware/guarded';
@@ -287,11 +288,11 @@ describe('middleware over real HTTP', () => {
       await next();
     };
     pair = await startPair({ botsDir: 'test/fixtures/bots-middleware', middleware: [watch] });
-    const res = await fetch(`${pair.runtime.inspect().url}/alerts/guarded/am`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer guarded-alert-token' },
-      body: readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8'),
-    });
+    const res = await postAlertTo(
+      pair,
+      { bot: 'guarded', input: 'am', token: 'guarded-alert-token' },
+      readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8'),
+    );
     expect(res.status).toBe(202);
     await pair.settle();
     expect(seen).toContain('alert alert input am');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Middleware } from '../../src';
 import { runtimePartsOf } from '../../src/runtime/runtime-parts';
 import { startPair, type Pair } from '../../src/testing';
+import { postAlertTo } from '../alerts/wiring/alert-requests';
 
 // issue #25, item 1: one deployment per (tenant, bot), with one entry per trigger, each running the
 // deployment's one chain (the runtime's middleware, then the bot's own)
@@ -40,11 +41,11 @@ describe('a deployment’s triggers over HTTP with the sandbox (the every-trigge
       10_000,
     );
     await pair.runJob('every', 'tick');
-    const alert = await fetch(`${pair.runtime.inspect().url}/alerts/every/am`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer every-alert-token' },
-      body: readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8'),
-    });
+    const alert = await postAlertTo(
+      pair,
+      { bot: 'every', input: 'am', token: 'every-alert-token' },
+      readFileSync('test/fixtures/alerts/alertmanager-firing.json', 'utf8'),
+    );
     expect(alert.status).toBe(202);
     await pair.settle();
     expect(seen).toEqual(['command /confirm', 'timeout conversation confirm: timeout', 'job job tick', 'alert alert input am']);

@@ -16,7 +16,7 @@ import { traceLogFields, type TraceContext } from '../../tracing/spans';
 import type { Envelope } from '../../webhooks/envelope';
 import { normaliseDelivery } from '../../webhooks/normalise';
 import { DeployedAlertInput } from '../alerts/deployed-alert-input';
-import type { Deployment, DeploymentTable } from '../deployments';
+import { deploymentKey, type Deployment, type DeploymentTable } from '../deployments';
 import { deliverToBot, SentMessages, type DeliveryOutcome, type RouteExecutor } from './handle-delivery';
 import { SendCount, type HandlerRunner } from './handler-runner';
 
@@ -66,14 +66,16 @@ export class DeployedBot {
     const event = item.event ?? normaliseDelivery(envelope, deployment.tenant.config.event_prefix).event;
     const entity = (envelope.payload as { id?: unknown }).id;
     const log = this.deps.runner.logger(deployment, { delivery: item.deliveryId, event, ...(entity !== undefined ? { entity } : {}) });
-    const run = new DeliveryRun(deployment, this.deps.runner, log, trace);
+    // what the handler says, kept in the delivery history so the console can show it after it was sent
+    const told = new SentMessages();
+    const run = new DeliveryRun(deployment, this.deps.runner, log, trace, told);
     const { definition } = deployment.bot;
     const outcome = await deliverToBot(
       { tenant: this.tenant, bot: this.bot, event, envelope, definition, manifest: deployment.manifest, loopGuard: this.deps.loopGuard },
       run,
     );
     log.info(traceLogFields(trace), `delivery ${outcome.status}: ${outcome.status === 'handled' ? outcome.what : outcome.reason}`);
-    return outcome.status === 'handled' && run.told.list.length > 0 ? { ...outcome, sends: run.told.list } : outcome;
+    return outcome.status === 'handled' && told.list.length > 0 ? { ...outcome, sends: told.list } : outcome;
   }
 
   /** One job run: its handler (or a `'*'` one) through the chain, with the run's signal; counts what it queued. */
@@ -130,10 +132,10 @@ export class DeployedBot {
 
 /**
  * One run's view of the handler runner for the shared delivery steps (`deliverToBot`, `timeOut`): a
- * context with the run's log and trace, and what its sends said, kept for the delivery history.
+ * context with the run's log and trace, and, for a delivery, what its sends said (`told`, kept for the
+ * delivery history).
  */
 class DeliveryRun implements RouteExecutor {
-  readonly told = new SentMessages();
   readonly chain: Chain;
   readonly conversations: ConversationBook | undefined;
 
@@ -142,6 +144,7 @@ class DeliveryRun implements RouteExecutor {
     private readonly runner: HandlerRunner,
     private readonly log: Logger,
     private readonly trace?: TraceContext,
+    private readonly told?: SentMessages,
   ) {
     this.chain = deployment.chain;
     this.conversations = runner.conversations(deployment);
@@ -167,13 +170,13 @@ export class DeployedBots implements AlertDeployments {
   constructor(deps: DeployedBotDeps) {
     for (const deployment of deps.table.all()) {
       const deployed = new DeployedBot(deployment, deps);
-      this.byKey.set(keyOf(deployed.tenant, deployed.bot), deployed);
+      this.byKey.set(deploymentKey(deployed.tenant, deployed.bot), deployed);
     }
   }
 
   /** The bot deployed on a tenant, or undefined (not deployed, or unknown). */
   get(tenant: string, bot: string): DeployedBot | undefined {
-    return this.byKey.get(keyOf(tenant, bot));
+    return this.byKey.get(deploymentKey(tenant, bot));
   }
 
   /** An inbox item to its deployment's `deliver`; ignored when the bot is not deployed on the item's tenant. */
@@ -207,8 +210,4 @@ export class DeployedBots implements AlertDeployments {
   jobNames(tenant: string, bot: string): string[] {
     return this.get(tenant, bot)?.jobNames() ?? [];
   }
-}
-
-function keyOf(tenant: string, bot: string): string {
-  return `${tenant}\u0000${bot}`;
 }

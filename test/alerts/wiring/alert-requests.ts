@@ -24,9 +24,14 @@ export function firingAlert(name: string, severity = 'warning'): string {
 
 /** POSTs a notification to an input of the example alerts bot, over HTTP, as a monitoring tool does. */
 export function postAlert(pair: Pair, body: string, input = 'alertmanager'): Promise<Response> {
-  return fetch(`${pair.runtime.inspect().url}/alerts/alerts/${input}`, {
+  return postAlertTo(pair, { bot: 'alerts', input, token: SANDBOX_ALERT_TOKEN }, body);
+}
+
+/** POSTs a notification to any bot's alert input, with its bearer token, over HTTP, as a monitoring tool does. */
+export function postAlertTo(pair: Pair, to: { bot: string; input: string; token: string }, body: string): Promise<Response> {
+  return fetch(`${pair.runtime.inspect().url}/alerts/${to.bot}/${to.input}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${SANDBOX_ALERT_TOKEN}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${to.token}`, 'content-type': 'application/json' },
     body,
   });
 }
